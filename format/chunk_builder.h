@@ -1,0 +1,92 @@
+// Collects the records of one chunk in columnar form and serializes them as
+// one FlatBuffer (format/trace.fbs). Knows the column encodings (deltas,
+// zigzag, sparse columns); knows nothing of files or compression.
+//
+// Not thread-safe; allocates. Used by TraceWriter and by tests that need to
+// craft chunks directly.
+#ifndef HEAPREC_FORMAT_CHUNK_BUILDER_H_
+#define HEAPREC_FORMAT_CHUNK_BUILDER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "format/records.h"
+
+namespace heaprec::format {
+
+class ChunkBuilder {
+ public:
+  // index: the chunk's position in the file. prev_*: the last event's seq,
+  // time and address before this chunk (0 for the first chunk), which the
+  // deltas start from. prev_stack_id: the highest stack id so far.
+  ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns,
+               uint64_t prev_address, uint32_t prev_stack_id);
+
+  // Events must come in increasing seq order. CanAdd is false when e's seq is
+  // too far from the previous event's for this chunk (more than 2^32 - 1);
+  // the caller then starts a new chunk, whose first event always fits.
+  bool CanAdd(const Event& e) const;
+  void AddEvent(const Event& e);
+  // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
+  void AddStackNode(const StackNode& n);
+  void SetProcess(const ProcessInfo& p) { process_ = p; }
+  void AddModule(const Module& m);
+  void AddModuleUnload(const ModuleUnload& u) { unloads_.push_back(u); }
+  void AddThread(const ThreadInfo& t);
+  // Markers must come in increasing seq order.
+  void AddMarker(const Marker& m);
+  void AddSymbol(const Symbol& s);
+  void SetEnd(const EndRecord& e) { end_ = e; }
+
+  size_t event_count() const { return api_.size(); }
+  // Bytes the FlatBuffer will take, roughly; for deciding when to flush.
+  size_t approx_bytes() const { return approx_bytes_; }
+  // Tables (modules, threads, symbols, frames...) the FlatBuffer will hold;
+  // the reader's verifier limits these per chunk.
+  size_t table_count() const { return tables_; }
+  bool empty() const;
+
+  uint64_t last_seq() const { return last_seq_; }
+  uint64_t last_time_ns() const { return last_time_; }
+  uint64_t last_address() const { return last_address_; }
+  uint32_t last_stack_id() const { return last_stack_id_; }
+
+  // Serializes everything added so far.
+  std::vector<uint8_t> Finish() const;
+
+ private:
+  uint32_t index_;
+  uint64_t base_seq_, base_time_, base_address_;
+  uint32_t base_stack_id_;
+  uint64_t last_seq_, last_time_, last_address_;
+  uint32_t last_stack_id_;
+
+  std::vector<uint8_t> api_;
+  std::vector<uint32_t> seq_delta_;
+  std::vector<uint64_t> time_delta_;
+  std::vector<uint32_t> thread_;
+  std::vector<uint64_t> address_delta_;
+  std::vector<uint64_t> size_;
+  std::vector<uint32_t> stack_;
+  std::vector<uint64_t> alignment_;
+  std::vector<uint64_t> old_address_;
+  std::vector<uint32_t> stack_parent_;
+  std::vector<uint64_t> stack_address_;
+
+  std::optional<ProcessInfo> process_;
+  std::vector<Module> modules_;
+  std::vector<ModuleUnload> unloads_;
+  std::vector<ThreadInfo> threads_;
+  std::vector<Marker> markers_;
+  std::vector<Symbol> symbols_;
+  std::optional<EndRecord> end_;
+
+  size_t approx_bytes_ = 256;
+  size_t tables_ = 1;
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_CHUNK_BUILDER_H_

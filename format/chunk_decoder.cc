@@ -1,0 +1,289 @@
+// ChunkDecoder: FlatBuffer verification, consistency checks, delivery.
+#include "format/chunk_decoder.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <limits>
+
+#include "format/trace_generated.h"
+#include "format/zigzag.h"
+
+namespace heaprec::format {
+namespace {
+
+namespace fb = ::heaprec::format::fb;
+
+// Per-chunk table limit for the verifier; TraceWriter flushes well below it.
+constexpr flatbuffers::uoffset_t kMaxTables = 4 * 1000 * 1000;
+
+template <typename T>
+size_t Len(const flatbuffers::Vector<T>* v) {
+  return v ? v->size() : 0;
+}
+
+std::string Str(const flatbuffers::String* s) {
+  return s ? std::string(s->data(), s->size()) : std::string();
+}
+
+// Checks the event columns; fills the counts of sparse entries expected.
+bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack,
+                 std::string* error) {
+  const size_t n = Len(c.api());
+  if (Len(c.seq_delta()) != n || Len(c.time_delta()) != n ||
+      Len(c.thread()) != n || Len(c.address_delta()) != n ||
+      Len(c.size()) != n || Len(c.stack()) != n) {
+    *error = "event columns have different lengths";
+    return false;
+  }
+  if (n > 0 && c.base_seq() < prev_seq) {
+    *error = "events go back in sequence (base " + std::to_string(c.base_seq()) +
+             " < " + std::to_string(prev_seq) + ")";
+    return false;
+  }
+  size_t aligned = 0, reallocs = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Api api = static_cast<Api>(c.api()->Get(i));
+    if (!IsValid(api)) {
+      *error = "event " + std::to_string(i) + " has invalid api " +
+               std::to_string(c.api()->Get(i));
+      return false;
+    }
+    if (c.seq_delta()->Get(i) == 0) {
+      *error = "event " + std::to_string(i) + " repeats a sequence number";
+      return false;
+    }
+    if (c.stack()->Get(i) > max_stack) {
+      *error = "event " + std::to_string(i) + " names unknown stack " +
+               std::to_string(c.stack()->Get(i));
+      return false;
+    }
+    aligned += HasAlignment(api);
+    reallocs += HasOldAddress(api);
+  }
+  if (Len(c.alignment()) != aligned || Len(c.old_address()) != reallocs) {
+    *error = "sparse columns do not match the events";
+    return false;
+  }
+  // seq must not wrap around.
+  uint64_t seq = c.base_seq();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t next = seq + c.seq_delta()->Get(i);
+    if (next < seq) {
+      *error = "sequence numbers overflow";
+      return false;
+    }
+    seq = next;
+  }
+  return true;
+}
+
+bool CheckStacks(const fb::Chunk& c, uint32_t last_stack_id, std::string* error) {
+  const size_t n = Len(c.stack_parent());
+  if (Len(c.stack_address()) != n) {
+    *error = "stack columns have different lengths";
+    return false;
+  }
+  if (n > 0 && c.base_stack_id() != last_stack_id) {
+    *error = "stack ids do not continue (base " +
+             std::to_string(c.base_stack_id()) + ", expected " +
+             std::to_string(last_stack_id) + ")";
+    return false;
+  }
+  if (n > std::numeric_limits<uint32_t>::max() - uint64_t{last_stack_id}) {
+    *error = "too many stack ids";
+    return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t id = last_stack_id + 1 + static_cast<uint32_t>(i);
+    if (c.stack_parent()->Get(i) >= id) {
+      *error = "stack node " + std::to_string(id) + " has a later parent";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error) {
+  if (!c.markers()) return true;
+  uint64_t last = prev_seq;
+  for (const fb::Marker* m : *c.markers()) {
+    if (m->seq() <= last) {
+      *error = "marker out of order (seq " + std::to_string(m->seq()) + ")";
+      return false;
+    }
+    last = m->seq();
+  }
+  return true;
+}
+
+void DeliverProcess(const fb::Process& p, TraceVisitor& v) {
+  ProcessInfo info;
+  info.program = Str(p.program());
+  if (p.args()) {
+    for (const flatbuffers::String* a : *p.args()) info.args.push_back(Str(a));
+  }
+  info.pid = p.pid();
+  info.ppid = p.ppid();
+  info.start_realtime_ns = p.start_realtime_ns();
+  info.start_monotonic_ns = p.start_monotonic_ns();
+  info.clock = Str(p.clock());
+  info.page_size = p.page_size();
+  info.recorder = Str(p.recorder());
+  info.hostname = Str(p.hostname());
+  info.parent_trace_seq = p.parent_trace_seq();
+  v.OnProcess(info);
+}
+
+void DeliverTables(const fb::Chunk& c, TraceVisitor& v) {
+  if (c.modules()) {
+    for (const fb::Module* m : *c.modules()) {
+      Module mod;
+      mod.id = m->id();
+      mod.path = Str(m->path());
+      if (m->build_id()) {
+        mod.build_id.assign(reinterpret_cast<const char*>(m->build_id()->data()),
+                            m->build_id()->size());
+      }
+      mod.load_address = m->load_address();
+      if (m->ranges()) {
+        for (const fb::Range* r : *m->ranges()) {
+          mod.ranges.push_back({r->start(), r->end(), r->file_offset()});
+        }
+      }
+      mod.seq = m->seq();
+      v.OnModule(mod);
+    }
+  }
+  if (c.module_unloads()) {
+    for (const fb::ModuleUnload* u : *c.module_unloads()) {
+      v.OnModuleUnload({u->id(), u->seq()});
+    }
+  }
+  if (c.threads()) {
+    for (const fb::Thread* t : *c.threads()) {
+      v.OnThread({t->thread(), t->tid(), Str(t->name()), t->seq()});
+    }
+  }
+}
+
+void DeliverStacksAndSymbols(const fb::Chunk& c, TraceVisitor& v) {
+  for (size_t i = 0; i < Len(c.stack_parent()); ++i) {
+    v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i),
+                   c.stack_parent()->Get(i), c.stack_address()->Get(i)});
+  }
+  if (!c.symbols()) return;
+  for (const fb::Symbol* s : *c.symbols()) {
+    Symbol sym;
+    sym.address = s->address();
+    sym.module = s->module_id();
+    if (s->frames()) {
+      for (const fb::Frame* f : *s->frames()) {
+        sym.frames.push_back(
+            {Str(f->function()), Str(f->file()), f->line(), f->column()});
+      }
+    }
+    v.OnSymbol(sym);
+  }
+}
+
+Marker ToMarker(const fb::Marker& m) {
+  return {m.seq(), m.time_ns(), m.thread(), Str(m.label())};
+}
+
+// Events merged with markers by seq; returns the last event's seq.
+uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
+  const size_t n = Len(c.api());
+  const size_t n_markers = Len(c.markers());
+  size_t next_marker = 0, next_alignment = 0, next_old = 0;
+  Event e;
+  e.seq = c.base_seq();
+  e.time_ns = c.base_time_ns();
+  e.address = c.base_address();
+  for (size_t i = 0; i < n; ++i) {
+    e.api = static_cast<Api>(c.api()->Get(i));
+    e.seq += c.seq_delta()->Get(i);
+    e.time_ns = ApplyZigzagDelta(e.time_ns, c.time_delta()->Get(i));
+    e.thread = c.thread()->Get(i);
+    e.address = ApplyZigzagDelta(e.address, c.address_delta()->Get(i));
+    e.size = c.size()->Get(i);
+    e.stack = c.stack()->Get(i);
+    e.alignment = HasAlignment(e.api) ? c.alignment()->Get(next_alignment++) : 0;
+    e.old_address = HasOldAddress(e.api) ? c.old_address()->Get(next_old++) : 0;
+    while (next_marker < n_markers && c.markers()->Get(next_marker)->seq() <= e.seq) {
+      v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
+    }
+    v.OnEvent(e);
+  }
+  while (next_marker < n_markers) {
+    v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
+  }
+  return e.seq;
+}
+
+EndRecord ToEnd(const fb::End& e) {
+  EndRecord r;
+  r.events = e.events();
+  r.allocations = e.allocations();
+  r.frees = e.frees();
+  r.reallocs = e.reallocs();
+  r.bytes_allocated = e.bytes_allocated();
+  r.stack_nodes = e.stack_nodes();
+  r.chunks = e.chunks();
+  r.end_time_ns = e.end_time_ns();
+  r.exit_status = e.exit_status();
+  if (e.counters()) {
+    for (const fb::Counter* c : *e.counters()) {
+      r.counters.emplace_back(Str(c->name()), c->value());
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+bool ChunkDecoder::Decode(const uint8_t* data, size_t size,
+                          TraceVisitor& visitor, std::string* error) {
+  if (seen_end_) {
+    *error = "data after the end chunk";
+    return false;
+  }
+  flatbuffers::Verifier verifier(data, size, /*max_depth=*/16, kMaxTables);
+  if (!fb::VerifyChunkBuffer(verifier)) {
+    *error = "chunk fails FlatBuffers verification";
+    return false;
+  }
+  const fb::Chunk& c = *fb::GetChunk(data);
+  if (c.index() != next_index_) {
+    *error = "chunk index " + std::to_string(c.index()) + ", expected " +
+             std::to_string(next_index_);
+    return false;
+  }
+  if (!CheckStacks(c, last_stack_id_, error)) return false;
+  const uint32_t max_stack =
+      last_stack_id_ + static_cast<uint32_t>(Len(c.stack_parent()));
+  if (!CheckEvents(c, last_seq_, max_stack, error)) return false;
+  if (!CheckMarkers(c, last_seq_, error)) return false;
+
+  if (c.process()) DeliverProcess(*c.process(), visitor);
+  DeliverTables(c, visitor);
+  DeliverStacksAndSymbols(c, visitor);
+  const size_t n = Len(c.api());
+  if (n > 0 || Len(c.markers()) > 0) {
+    const uint64_t last = DeliverEvents(c, visitor);
+    if (n > 0) last_seq_ = last;
+    if (Len(c.markers()) > 0 && c.markers()->Get(Len(c.markers()) - 1)->seq() > last_seq_) {
+      // Later events must come after the last marker.
+      last_seq_ = c.markers()->Get(Len(c.markers()) - 1)->seq() - 1;
+    }
+  }
+  events_ += n;
+  last_stack_id_ = max_stack;
+  ++next_index_;
+  if (c.end()) {
+    seen_end_ = true;
+    visitor.OnEnd(ToEnd(*c.end()));
+  }
+  return true;
+}
+
+}  // namespace heaprec::format

@@ -1,0 +1,53 @@
+// The trace format's identity: file magic and version numbers.
+//
+// A trace starts with a 24-byte header that is itself a zstd skippable frame,
+// so a whole trace is a valid zstd stream (format/FORMAT.md, "File layout"):
+//   u32 le  0x184D2A5E      zstd skippable-frame magic
+//   u32 le  16              skippable-frame payload size
+//   8 bytes "HEAPREC\0"
+//   u16 le  major version   readers refuse a newer major
+//   u16 le  minor version   fields were only added; readers accept any minor
+//   u32 le  flags           0; reserved
+#ifndef HEAPREC_FORMAT_FORMAT_VERSION_H_
+#define HEAPREC_FORMAT_FORMAT_VERSION_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace heaprec::format {
+
+inline constexpr uint16_t kFormatMajor = 1;
+inline constexpr uint16_t kFormatMinor = 0;
+
+inline constexpr size_t kHeaderSize = 24;
+inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;
+inline constexpr uint32_t kSkippableMagicMask = 0xFFFFFFF0;  // any 0x184D2A5?
+inline constexpr uint32_t kZstdMagic = 0xFD2FB528;
+inline constexpr char kTraceMagic[8] = {'H', 'E', 'A', 'P', 'R', 'E', 'C', '\0'};
+
+// The largest decompressed chunk a reader accepts; TraceWriter stays far
+// below it. Bounds the reader's memory on damaged or hostile input.
+inline constexpr size_t kMaxChunkBytes = size_t{64} << 20;
+
+struct FormatVersion {
+  uint16_t major = 0;
+  uint16_t minor = 0;
+};
+
+// Writes the 24-byte header for this build's version into out.
+void EncodeHeader(uint8_t out[kHeaderSize]);
+
+enum class HeaderCheck {
+  kOk,
+  kShort,        // fewer than kHeaderSize bytes, all matching a header so far
+  kBadMagic,     // not a heaprec trace
+  kNewerMajor,   // a heaprec trace this build cannot read
+};
+
+// Checks the first n bytes of a file (n may be less than kHeaderSize) and
+// reports the version found when the magic matched.
+HeaderCheck CheckHeader(const uint8_t* data, size_t n, FormatVersion* version);
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_FORMAT_VERSION_H_

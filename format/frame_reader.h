@@ -1,0 +1,78 @@
+// FrameReader: splits a trace into its header and its chunks, decompressing
+// one zstd frame at a time. Knows the file layout; knows nothing of what a
+// chunk holds (that is ChunkDecoder's).
+//
+// Memory is bounded: one read buffer plus one decompressed chunk (at most
+// kMaxChunkBytes). Never hangs: every loop consumes input or ends.
+// Not thread-safe; allocates; for tools, never the traced process.
+#ifndef HEAPREC_FORMAT_FRAME_READER_H_
+#define HEAPREC_FORMAT_FRAME_READER_H_
+
+#include <zstd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/byte_io.h"
+#include "format/format_version.h"
+
+namespace heaprec::format {
+
+class FrameReader {
+ public:
+  enum class Status {
+    kChunk,      // *chunk holds the next chunk's bytes
+    kEnd,        // clean end of the file, after whole frames
+    kTruncated,  // the file ends inside the header or a frame
+    kError,      // damaged input; error() says what, error_offset() where
+  };
+
+  FrameReader(std::unique_ptr<ByteSource> source, size_t max_chunk_bytes);
+  explicit FrameReader(std::unique_ptr<ByteSource> source)
+      : FrameReader(std::move(source), kMaxChunkBytes) {}
+  ~FrameReader();
+  FrameReader(const FrameReader&) = delete;
+  FrameReader& operator=(const FrameReader&) = delete;
+
+  // Reads and checks the header. kChunk here means "header good, go on";
+  // kEnd means an empty file (reported as an error by TraceReader).
+  Status ReadHeader();
+  // Reads the next chunk. chunk_offset() is the byte offset of its frame.
+  Status Next(std::vector<uint8_t>* chunk);
+
+  FormatVersion version() const { return version_; }
+  uint64_t chunk_offset() const { return frame_offset_; }
+  uint64_t error_offset() const { return error_offset_; }
+  const std::string& error() const { return error_; }
+  // Bytes consumed so far (the offset just past the last whole frame).
+  uint64_t offset() const { return consumed_; }
+
+ private:
+  // Makes at least n bytes available at in_pos_, unless the file ends first.
+  // Returns false on a read error (error_ set).
+  bool Fill(size_t n);
+  size_t available() const { return in_len_ - in_pos_; }
+  Status Fail(uint64_t offset, std::string message);
+  Status DecompressFrame(std::vector<uint8_t>* chunk);
+  Status SkipFrame(uint64_t size);
+
+  std::unique_ptr<ByteSource> source_;
+  size_t max_chunk_bytes_;
+  ZSTD_DCtx* dctx_;
+  std::vector<uint8_t> in_;
+  size_t in_pos_ = 0;
+  size_t in_len_ = 0;
+  bool eof_ = false;
+  uint64_t consumed_ = 0;  // file offset of in_[in_pos_]
+  uint64_t frame_offset_ = 0;
+  uint64_t error_offset_ = 0;
+  FormatVersion version_;
+  std::string error_;
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_FRAME_READER_H_

@@ -1,0 +1,143 @@
+// The records of a trace as plain C++ values: what TraceWriter takes and
+// TraceReader hands out. format/FORMAT.md gives every field's meaning and unit;
+// the names here match it.
+//
+// Plain data; these types allocate (std::string, std::vector) and so are for
+// the launcher and the tools, never for the preload library's hot path.
+#ifndef HEAPREC_FORMAT_RECORDS_H_
+#define HEAPREC_FORMAT_RECORDS_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "format/api.h"
+
+namespace heaprec::format {
+
+// One call of an allocation function. Which fields matter depends on the kind
+// (KindOf(api)):
+//   alloc:   address = the block returned (0: the call failed), size.
+//   realloc: old_address = the block passed in (0: acts as malloc),
+//            address = the block returned, size = the new size.
+//            address 0 with size 0: old block freed (realloc(p, 0));
+//            address 0 with size > 0: the call failed, old block unchanged.
+//   free:    address = the block released (0: free(NULL)); size if the caller
+//            named it (sized delete, free_sized), else 0.
+// alignment is set for aligned APIs (HasAlignment), 0 otherwise.
+struct Event {
+  uint64_t seq = 0;          // total order over the whole trace, >= 1
+  uint64_t time_ns = 0;      // ns since ProcessInfo::start_monotonic_ns
+  uint32_t thread = 0;       // ThreadInfo::thread
+  Api api = Api::kMalloc;
+  uint64_t address = 0;
+  uint64_t size = 0;
+  uint64_t alignment = 0;
+  uint64_t old_address = 0;
+  uint32_t stack = 0;        // StackNode id of the innermost frame; 0 = none
+
+  EventKind kind() const { return KindOf(api); }
+  friend bool operator==(const Event&, const Event&) = default;
+};
+
+// One frame of the stack table: stacks form a tree from the outermost frame
+// (parent 0) towards the caller of the allocation function. Ids are dense from
+// 1, and a node's parent always has a smaller id.
+struct StackNode {
+  uint32_t id = 0;
+  uint32_t parent = 0;
+  uint64_t address = 0;  // return address, absolute
+  friend bool operator==(const StackNode&, const StackNode&) = default;
+};
+
+struct MappedRange {
+  uint64_t start = 0;
+  uint64_t end = 0;
+  uint64_t file_offset = 0;
+  friend bool operator==(const MappedRange&, const MappedRange&) = default;
+};
+
+struct Module {
+  uint32_t id = 0;
+  std::string path;
+  std::string build_id;  // raw bytes
+  uint64_t load_address = 0;
+  std::vector<MappedRange> ranges;
+  uint64_t seq = 0;
+  friend bool operator==(const Module&, const Module&) = default;
+};
+
+struct ModuleUnload {
+  uint32_t id = 0;
+  uint64_t seq = 0;
+  friend bool operator==(const ModuleUnload&, const ModuleUnload&) = default;
+};
+
+struct ThreadInfo {
+  uint32_t thread = 0;
+  int32_t tid = 0;
+  std::string name;
+  uint64_t seq = 0;
+  friend bool operator==(const ThreadInfo&, const ThreadInfo&) = default;
+};
+
+struct Marker {
+  uint64_t seq = 0;
+  uint64_t time_ns = 0;
+  uint32_t thread = 0;
+  std::string label;
+  friend bool operator==(const Marker&, const Marker&) = default;
+};
+
+struct SourceFrame {
+  std::string function;
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  friend bool operator==(const SourceFrame&, const SourceFrame&) = default;
+};
+
+// address -> frames, innermost inlined frame first, the real function last.
+struct Symbol {
+  uint64_t address = 0;
+  uint32_t module = 0;
+  std::vector<SourceFrame> frames;
+  friend bool operator==(const Symbol&, const Symbol&) = default;
+};
+
+struct ProcessInfo {
+  std::string program;
+  std::vector<std::string> args;
+  int32_t pid = 0;
+  int32_t ppid = 0;
+  uint64_t start_realtime_ns = 0;
+  uint64_t start_monotonic_ns = 0;
+  std::string clock = "CLOCK_MONOTONIC";
+  uint32_t page_size = 0;
+  std::string recorder;
+  std::string hostname;
+  uint64_t parent_trace_seq = 0;
+  friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
+};
+
+// Totals and counters, written once in the last chunk. TraceWriter fills the
+// totals it can count itself (events, allocations, ...); the recorder adds
+// exit_status and counters of what it could not record.
+struct EndRecord {
+  uint64_t events = 0;
+  uint64_t allocations = 0;
+  uint64_t frees = 0;
+  uint64_t reallocs = 0;
+  uint64_t bytes_allocated = 0;
+  uint64_t stack_nodes = 0;
+  uint64_t chunks = 0;
+  uint64_t end_time_ns = 0;
+  int32_t exit_status = -1;
+  std::vector<std::pair<std::string, uint64_t>> counters;
+  friend bool operator==(const EndRecord&, const EndRecord&) = default;
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_RECORDS_H_

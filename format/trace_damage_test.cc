@@ -1,0 +1,364 @@
+// Damaged traces: cut at every byte, bytes flipped, garbage, empty files,
+// other formats, newer versions, and chunks that are well-formed FlatBuffers
+// but inconsistent. The reader must never crash or hang, must deliver every
+// whole chunk before a cut, and must name the file and byte offset of damage.
+#include <flatbuffers/flatbuffers.h>
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include "format/format_version.h"
+#include "format/test_traces.h"
+#include "format/trace_generated.h"
+#include "format/trace_reader.h"
+
+namespace heaprec::format {
+namespace {
+
+using testing::RecordingVisitor;
+using testing::Records;
+using testing::SampleTraceBytes;
+
+ReadResult Read(const std::string& bytes, RecordingVisitor* v) {
+  return ReadTraceMemory("t.zst", bytes.data(), bytes.size(), *v);
+}
+
+// Events delivered by whole chunks ending at or before `cut`.
+size_t EventsBefore(const std::vector<uint64_t>& ends,
+                    const std::vector<size_t>& events_per_chunk, uint64_t cut) {
+  size_t n = 0;
+  for (size_t i = 0; i < ends.size() && ends[i] <= cut; ++i) n += events_per_chunk[i];
+  return n;
+}
+
+TEST(TraceDamageTest, CutAtEveryByteReadsEveryWholeChunkBeforeTheCut) {
+  Records want;
+  std::vector<uint64_t> ends;
+  const std::string bytes = SampleTraceBytes(120, 10, 7, &want, &ends);
+  ASSERT_EQ(ends.size(), 13u);
+  // Chunks 0..11 hold 10 events each; the last holds symbols and the end.
+  std::vector<size_t> per_chunk(12, 10);
+  per_chunk.push_back(0);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    RecordingVisitor v;
+    const ReadResult r = Read(bytes.substr(0, cut), &v);
+    if (cut == 0) {
+      ASSERT_EQ(r.status, ReadResult::kError);
+      EXPECT_EQ(r.message, "t.zst: empty file, not a heaprec trace");
+      continue;
+    }
+    ASSERT_EQ(r.status, ReadResult::kTruncated) << "cut " << cut << ": " << r.message;
+    EXPECT_NE(r.message.find("truncated"), std::string::npos);
+    EXPECT_NE(r.message.find("t.zst"), std::string::npos);
+    const size_t n = EventsBefore(ends, per_chunk, cut);
+    ASSERT_EQ(v.r.events.size(), n) << "cut " << cut;
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(v.r.events[i], want.events[i]);
+    EXPECT_TRUE(v.r.ends.empty());
+    // Metadata of whole chunks is there too.
+    if (cut >= ends[0]) EXPECT_EQ(v.r.processes.size(), 1u);
+  }
+}
+
+TEST(TraceDamageTest, CutAtEachChunkBoundary) {
+  Records want;
+  std::vector<uint64_t> ends;
+  const std::string bytes = SampleTraceBytes(100, 25, 8, &want, &ends);
+  for (size_t i = 0; i + 1 < ends.size(); ++i) {
+    RecordingVisitor v;
+    const ReadResult r = Read(bytes.substr(0, ends[i]), &v);
+    ASSERT_EQ(r.status, ReadResult::kTruncated);
+    EXPECT_EQ(r.chunks, i + 1);
+    EXPECT_EQ(v.r.events.size(), 25 * (i + 1));
+    EXPECT_EQ(r.error_offset, ends[i]);
+  }
+}
+
+TEST(TraceDamageTest, FlippedBytesAreCaughtNeverCrash) {
+  Records want;
+  std::vector<uint64_t> ends;
+  const std::string bytes = SampleTraceBytes(60, 20, 9, &want, &ends);
+  int errors = 0;
+  for (size_t pos = 0; pos < bytes.size(); ++pos) {
+    for (const uint8_t mask : {0x01, 0x80, 0xff}) {
+      std::string bad = bytes;
+      bad[pos] = static_cast<char>(bad[pos] ^ mask);
+      RecordingVisitor v;
+      const ReadResult r = Read(bad, &v);
+      if (r.status == ReadResult::kComplete) {
+        // Only possible where the flip does not change meaning; then the
+        // records must be exactly the original ones.
+        EXPECT_EQ(v.r.events, want.events) << "pos " << pos;
+        continue;
+      }
+      if (r.status == ReadResult::kError) {
+        ++errors;
+        EXPECT_EQ(r.message.rfind("t.zst: ", 0), 0u) << r.message;
+        EXPECT_NE(r.message.find("byte offset"), std::string::npos) << r.message;
+        EXPECT_LE(r.error_offset, pos) << r.message;
+      }
+      // Whatever happened, what was delivered is a prefix of the original.
+      ASSERT_LE(v.r.events.size(), want.events.size());
+      for (size_t i = 0; i < v.r.events.size(); ++i) {
+        ASSERT_EQ(v.r.events[i], want.events[i]) << "pos " << pos;
+      }
+    }
+  }
+  EXPECT_GT(errors, static_cast<int>(bytes.size()));
+}
+
+TEST(TraceDamageTest, FlipInTheMagicSaysNotATrace) {
+  std::string bytes = SampleTraceBytes(10, 0, 1, nullptr);
+  bytes[9] = 'X';
+  RecordingVisitor v;
+  const ReadResult r = Read(bytes, &v);
+  ASSERT_EQ(r.status, ReadResult::kError);
+  EXPECT_EQ(r.message, "t.zst: not a heaprec trace (bad magic at byte offset 0)");
+}
+
+TEST(TraceDamageTest, GarbageAndOtherFormats) {
+  RecordingVisitor v;
+  ReadResult r = Read(std::string(1000, 'x'), &v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+  EXPECT_NE(r.message.find("not a heaprec trace"), std::string::npos);
+
+  // A plain zstd stream, as heaptrack writes.
+  std::string plain(ZSTD_compressBound(5), '\0');
+  plain.resize(ZSTD_compress(plain.data(), plain.size(), "hello", 5, 1));
+  r = Read(plain, &v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+  EXPECT_NE(r.message.find("plain zstd stream"), std::string::npos) << r.message;
+
+  // A gzip file.
+  r = Read(std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00", 8), &v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+  EXPECT_TRUE(v.r.events.empty());
+}
+
+TEST(TraceDamageTest, GarbageAfterAWholeChunk) {
+  std::vector<uint64_t> ends;
+  const std::string bytes = SampleTraceBytes(50, 25, 3, nullptr, &ends);
+  const std::string bad = bytes.substr(0, ends[0]) + std::string(64, '\x42');
+  RecordingVisitor v;
+  const ReadResult r = Read(bad, &v);
+  ASSERT_EQ(r.status, ReadResult::kError);
+  EXPECT_EQ(r.message, "t.zst: corrupt chunk at byte offset " +
+                           std::to_string(ends[0]) + ": not a zstd frame");
+  EXPECT_EQ(v.r.events.size(), 25u);  // nothing before the damage is lost
+}
+
+TEST(TraceDamageTest, DataAfterTheEndChunk) {
+  const std::string bytes = SampleTraceBytes(20, 0, 3, nullptr);
+  std::vector<uint64_t> ends;
+  const std::string again = SampleTraceBytes(20, 0, 3, nullptr, &ends);
+  // Append the second trace's first chunk after the end.
+  const std::string bad = bytes + again.substr(kHeaderSize, ends[0] - kHeaderSize);
+  RecordingVisitor v;
+  const ReadResult r = Read(bad, &v);
+  ASSERT_EQ(r.status, ReadResult::kError);
+  EXPECT_NE(r.message.find("data after the end chunk"), std::string::npos) << r.message;
+  EXPECT_EQ(r.error_offset, bytes.size());
+}
+
+TEST(TraceDamageTest, VersionMismatch) {
+  std::string bytes = SampleTraceBytes(10, 0, 1, nullptr);
+  std::string newer_minor = bytes;
+  newer_minor[18] = 7;  // minor 7 of major 1: fields were only added
+  RecordingVisitor v;
+  ReadResult r = Read(newer_minor, &v);
+  EXPECT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.minor, 7);
+
+  std::string newer_major = bytes;
+  newer_major[16] = 2;
+  r = Read(newer_major, &v);
+  ASSERT_EQ(r.status, ReadResult::kError);
+  EXPECT_EQ(r.message, "t.zst: format version 2.0 at byte offset 16 is newer than this build reads (1.x)");
+  EXPECT_EQ(r.error_offset, 16u);
+
+  std::string zero_major = bytes;
+  zero_major[16] = 0;
+  r = Read(zero_major, &v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+}
+
+TEST(TraceDamageTest, SkippableFramesBetweenChunksAreSkipped) {
+  std::vector<uint64_t> ends;
+  Records want;
+  const std::string bytes = SampleTraceBytes(40, 20, 3, &want, &ends);
+  const std::string skip("\x50\x2a\x4d\x18\x03\x00\x00\x00" "abc", 11);
+  const std::string with_skip = bytes.substr(0, ends[0]) + skip + bytes.substr(ends[0]);
+  RecordingVisitor v;
+  const ReadResult r = Read(with_skip, &v);
+  EXPECT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(v.r.events, want.events);
+}
+
+// Inconsistent chunks: valid FlatBuffers, valid zstd, wrong content.
+namespace fb = ::heaprec::format::fb;
+
+struct Columns {
+  std::vector<uint8_t> api = {1};
+  std::vector<uint32_t> seq_delta = {1};
+  std::vector<uint64_t> time_delta = {0};
+  std::vector<uint32_t> thread = {1};
+  std::vector<uint64_t> address_delta = {0x10};
+  std::vector<uint64_t> size = {8};
+  std::vector<uint32_t> stack = {0};
+  std::vector<uint64_t> alignment;
+  std::vector<uint64_t> old_address;
+  std::vector<uint32_t> stack_parent;
+  std::vector<uint64_t> stack_address;
+  uint32_t index = 0;
+  uint32_t base_stack_id = 0;
+  uint64_t base_seq = 0;
+  bool with_markers = false;
+};
+
+std::string ChunkBytes(const Columns& c) {
+  flatbuffers::FlatBufferBuilder b;
+  const auto api = b.CreateVector(c.api);
+  const auto seq = b.CreateVector(c.seq_delta);
+  const auto time = b.CreateVector(c.time_delta);
+  const auto thread = b.CreateVector(c.thread);
+  const auto address = b.CreateVector(c.address_delta);
+  const auto size = b.CreateVector(c.size);
+  const auto stack = b.CreateVector(c.stack);
+  const auto alignment = b.CreateVector(c.alignment);
+  const auto old_address = b.CreateVector(c.old_address);
+  const auto parent = b.CreateVector(c.stack_parent);
+  const auto stack_address = b.CreateVector(c.stack_address);
+  std::vector<flatbuffers::Offset<fb::Marker>> markers;
+  if (c.with_markers) {
+    markers.push_back(fb::CreateMarker(b, 5, 0, 1, b.CreateString("b")));
+    markers.push_back(fb::CreateMarker(b, 3, 0, 1, b.CreateString("a")));
+  }
+  const auto markers_v = b.CreateVector(markers);
+  fb::ChunkBuilder chunk(b);
+  chunk.add_index(c.index);
+  chunk.add_base_seq(c.base_seq);
+  chunk.add_api(api);
+  chunk.add_seq_delta(seq);
+  chunk.add_time_delta(time);
+  chunk.add_thread(thread);
+  chunk.add_address_delta(address);
+  chunk.add_size(size);
+  chunk.add_stack(stack);
+  chunk.add_alignment(alignment);
+  chunk.add_old_address(old_address);
+  chunk.add_base_stack_id(c.base_stack_id);
+  chunk.add_stack_parent(parent);
+  chunk.add_stack_address(stack_address);
+  chunk.add_markers(markers_v);
+  fb::FinishChunkBuffer(b, chunk.Finish());
+  std::string frame(ZSTD_compressBound(b.GetSize()), '\0');
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), b.GetBufferPointer(),
+                             b.GetSize(), 1));
+  return frame;
+}
+
+std::string Header() {
+  uint8_t h[kHeaderSize];
+  EncodeHeader(h);
+  return std::string(reinterpret_cast<char*>(h), kHeaderSize);
+}
+
+std::string ErrorOf(const std::string& bytes) {
+  RecordingVisitor v;
+  const ReadResult r = Read(bytes, &v);
+  return r.status == ReadResult::kError ? r.message : "no error";
+}
+
+TEST(TraceDamageTest, AConsistentCraftedChunkReads) {
+  RecordingVisitor v;
+  const ReadResult r = Read(Header() + ChunkBytes({}), &v);
+  EXPECT_EQ(r.status, ReadResult::kTruncated) << r.message;  // no end record
+  ASSERT_EQ(v.r.events.size(), 1u);
+  EXPECT_EQ(v.r.events[0].address, 0x8u);  // zigzag(0x10) = +8
+}
+
+TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
+  const std::string at = "t.zst: corrupt chunk at byte offset 24: ";
+  Columns c;
+  c.size = {};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "event columns have different lengths");
+  c = {};
+  c.api = {0};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "event 0 has invalid api 0");
+  c = {};
+  c.api = {200};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "event 0 has invalid api 200");
+  c = {};
+  c.seq_delta = {0};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "event 0 repeats a sequence number");
+  c = {};
+  c.stack = {3};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "event 0 names unknown stack 3");
+  c = {};
+  c.api = {static_cast<uint8_t>(Api::kPosixMemalign)};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "sparse columns do not match the events");
+  c = {};
+  c.api = {static_cast<uint8_t>(Api::kRealloc)};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "sparse columns do not match the events");
+  c = {};
+  c.stack_parent = {0, 2};
+  c.stack_address = {1, 2};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "stack node 2 has a later parent");
+  c = {};
+  c.stack_parent = {0};
+  c.stack_address = {1, 2};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "stack columns have different lengths");
+  c = {};
+  c.base_stack_id = 5;
+  c.stack_parent = {0};
+  c.stack_address = {1};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)),
+            at + "stack ids do not continue (base 5, expected 0)");
+  c = {};
+  c.index = 1;
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "chunk index 1, expected 0");
+  c = {};
+  c.with_markers = true;
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "marker out of order (seq 3)");
+  c = {};
+  c.seq_delta = {0xffffffff};
+  c.base_seq = ~uint64_t{0} - 5;
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "sequence numbers overflow");
+
+  // A second chunk that goes back in sequence.
+  Columns first;
+  first.base_seq = 100;
+  Columns second;
+  second.index = 1;
+  second.base_seq = 50;
+  const std::string one = Header() + ChunkBytes(first);
+  EXPECT_EQ(ErrorOf(one + ChunkBytes(second)),
+            "t.zst: corrupt chunk at byte offset " + std::to_string(one.size()) +
+                ": events go back in sequence (base 50 < 101)");
+}
+
+TEST(TraceDamageTest, NotAFlatBufferInsideAValidFrame) {
+  const std::string junk = "this is not a flatbuffer at all";
+  std::string frame(ZSTD_compressBound(junk.size()), '\0');
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), junk.data(), junk.size(), 1));
+  EXPECT_EQ(ErrorOf(Header() + frame),
+            "t.zst: corrupt chunk at byte offset 24: chunk fails FlatBuffers verification");
+}
+
+TEST(TraceDamageTest, ChunkLargerThanTheLimitIsRefused) {
+  const std::string big(1 << 20, 'a');
+  std::string frame(ZSTD_compressBound(big.size()), '\0');
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), big.data(), big.size(), 1));
+  const std::string bytes = Header() + frame;
+  RecordingVisitor v;
+  ReaderOptions options;
+  options.max_chunk_bytes = 1000;
+  const ReadResult r = ReadTraceMemory("t.zst", bytes.data(), bytes.size(), v, options);
+  ASSERT_EQ(r.status, ReadResult::kError);
+  EXPECT_NE(r.message.find("exceeds the limit of 1000"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace heaprec::format

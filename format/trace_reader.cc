@@ -1,0 +1,95 @@
+// TraceReader: FrameReader (bytes -> chunks) + ChunkDecoder (chunk -> records).
+#include "format/trace_reader.h"
+
+#include <memory>
+#include <vector>
+
+#include "format/byte_io.h"
+#include "format/chunk_decoder.h"
+#include "format/frame_reader.h"
+
+namespace heaprec::format {
+namespace {
+
+ReadResult Truncated(const std::string& name, const FrameReader& frames,
+                     const ChunkDecoder& decoder, ReadResult r) {
+  r.status = ReadResult::kTruncated;
+  r.error_offset = frames.offset();
+  r.message = name + ": trace is truncated after byte offset " +
+              std::to_string(frames.offset()) + " (" +
+              std::to_string(decoder.chunks()) +
+              " whole chunks read; the recording may have been cut short)";
+  return r;
+}
+
+ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
+                    TraceVisitor& visitor, const ReaderOptions& options) {
+  ReadResult r;
+  FrameReader frames(std::move(source), options.max_chunk_bytes);
+  ChunkDecoder decoder;
+  auto fail = [&](uint64_t offset, const std::string& what) {
+    r.status = ReadResult::kError;
+    r.error_offset = offset;
+    r.message = name + ": " + what;
+    return r;
+  };
+  switch (frames.ReadHeader()) {
+    case FrameReader::Status::kEnd:
+      return fail(0, "empty file, not a heaprec trace");
+    case FrameReader::Status::kError:
+      return fail(frames.error_offset(), frames.error());
+    case FrameReader::Status::kTruncated:
+      return Truncated(name, frames, decoder, r);
+    case FrameReader::Status::kChunk:
+      break;
+  }
+  r.version = frames.version();
+  std::vector<uint8_t> chunk;
+  for (;;) {
+    const FrameReader::Status s = frames.Next(&chunk);
+    r.chunks = decoder.chunks();
+    r.events = decoder.events();
+    r.bytes = frames.offset();
+    if (s == FrameReader::Status::kError) {
+      return fail(frames.error_offset(), frames.error());
+    }
+    if (s == FrameReader::Status::kTruncated) {
+      return Truncated(name, frames, decoder, r);
+    }
+    if (s == FrameReader::Status::kEnd) {
+      if (!decoder.seen_end()) return Truncated(name, frames, decoder, r);
+      r.status = ReadResult::kComplete;
+      return r;
+    }
+    std::string why;
+    if (!decoder.Decode(chunk.data(), chunk.size(), visitor, &why)) {
+      return fail(frames.chunk_offset(),
+                  "corrupt chunk at byte offset " +
+                      std::to_string(frames.chunk_offset()) + ": " + why);
+    }
+  }
+}
+
+}  // namespace
+
+ReadResult ReadTraceFile(const std::string& path, TraceVisitor& visitor,
+                         const ReaderOptions& options) {
+  std::string error;
+  std::unique_ptr<FdSource> source = FdSource::Open(path, &error);
+  if (!source) {
+    ReadResult r;
+    r.status = ReadResult::kError;
+    r.message = path + ": cannot open: " + error;
+    return r;
+  }
+  return ReadFrom(path, std::move(source), visitor, options);
+}
+
+ReadResult ReadTraceMemory(const std::string& name, const void* data,
+                           size_t size, TraceVisitor& visitor,
+                           const ReaderOptions& options) {
+  return ReadFrom(name, std::make_unique<MemorySource>(data, size), visitor,
+                  options);
+}
+
+}  // namespace heaprec::format

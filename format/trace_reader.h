@@ -1,0 +1,57 @@
+// TraceReader: streams a whole trace into a TraceVisitor, chunk by chunk, with
+// memory bounded by one chunk (see FrameReader), and says how it ended.
+//
+//   ReadResult r = ReadTraceFile("t.zst", visitor);
+//   if (r.status == ReadResult::kError) { print r.message; exit 1 }
+//   if (r.status == ReadResult::kTruncated) { warn r.message; }
+//
+// Damage never crashes or hangs: a trace cut anywhere delivers every whole
+// chunk before the cut and ends kTruncated; wrong magic, a newer major
+// version, a corrupt chunk or garbage end kError with a message that names the
+// file and the byte offset. Records of a damaged chunk are never delivered.
+// Not thread-safe; allocates; for tools.
+#ifndef HEAPREC_FORMAT_TRACE_READER_H_
+#define HEAPREC_FORMAT_TRACE_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "format/format_version.h"
+#include "format/trace_visitor.h"
+
+namespace heaprec::format {
+
+struct ReadResult {
+  enum Status {
+    kComplete,   // every chunk through the end record was read
+    kTruncated,  // the file stops early; everything before the cut was read
+    kError,      // unreadable from error_offset on; see message
+  };
+  Status status = kError;
+  // kError: "PATH: what is wrong at which byte offset". kTruncated: a warning
+  // with the word "truncated", the path and the offset of the cut.
+  std::string message;
+  uint64_t error_offset = 0;
+  FormatVersion version;
+  uint64_t chunks = 0;  // chunks delivered
+  uint64_t events = 0;  // events delivered
+  uint64_t bytes = 0;   // bytes consumed (header and whole frames)
+};
+
+struct ReaderOptions {
+  size_t max_chunk_bytes = kMaxChunkBytes;
+};
+
+// Reads the file at path. name_for_messages defaults to path.
+ReadResult ReadTraceFile(const std::string& path, TraceVisitor& visitor,
+                         const ReaderOptions& options = {});
+
+// Reads a trace held in memory; name is used in messages.
+ReadResult ReadTraceMemory(const std::string& name, const void* data,
+                           size_t size, TraceVisitor& visitor,
+                           const ReaderOptions& options = {});
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_TRACE_READER_H_

@@ -1,0 +1,181 @@
+// Round trips: what TraceWriter is given, TraceReader delivers, field for
+// field and in order, over one chunk and over many.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "format/byte_io.h"
+#include "format/test_traces.h"
+#include "format/trace_reader.h"
+#include "format/trace_writer.h"
+
+namespace heaprec::format {
+namespace {
+
+using testing::RecordingVisitor;
+using testing::Records;
+using testing::SampleTraceBytes;
+
+void ExpectSame(const Records& want, const Records& got) {
+  EXPECT_EQ(got.processes, want.processes);
+  EXPECT_EQ(got.modules, want.modules);
+  EXPECT_EQ(got.unloads, want.unloads);
+  EXPECT_EQ(got.threads, want.threads);
+  EXPECT_EQ(got.stack_nodes, want.stack_nodes);
+  EXPECT_EQ(got.symbols, want.symbols);
+  EXPECT_EQ(got.markers, want.markers);
+  ASSERT_EQ(got.events.size(), want.events.size());
+  for (size_t i = 0; i < want.events.size(); ++i) {
+    ASSERT_EQ(got.events[i], want.events[i]) << "event " << i;
+  }
+  EXPECT_EQ(got.order, want.order);
+  EXPECT_EQ(got.ends, want.ends);
+}
+
+TEST(TraceRoundTripTest, EveryRecordKindInOneChunk) {
+  Records want;
+  const std::string bytes = SampleTraceBytes(200, 0, 1, &want);
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", bytes.data(), bytes.size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.chunks, 1u);
+  EXPECT_EQ(r.events, 200u);
+  EXPECT_EQ(r.version.major, kFormatMajor);
+  ExpectSame(want, v.r);
+  // Every Api made it through, with its sparse columns.
+  std::set<Api> seen;
+  for (const Event& e : v.r.events) seen.insert(e.api);
+  EXPECT_EQ(seen.size(), testing::AllApis().size());
+}
+
+TEST(TraceRoundTripTest, ManyChunks) {
+  Records want;
+  std::vector<uint64_t> ends;
+  const std::string bytes = SampleTraceBytes(5000, 37, 2, &want, &ends);
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", bytes.data(), bytes.size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.chunks, ends.size());
+  EXPECT_GT(r.chunks, 130u);
+  EXPECT_EQ(r.bytes, bytes.size());
+  ExpectSame(want, v.r);
+  EXPECT_EQ(v.r.ends.at(0).events, 5000u);
+  EXPECT_EQ(v.r.ends.at(0).chunks, ends.size());
+}
+
+TEST(TraceRoundTripTest, WriterFlushesByItselfAtTheEventLimit) {
+  StringSink sink;
+  TraceWriter::Options options;
+  options.max_chunk_events = 100;
+  TraceWriter w(&sink, testing::SampleProcess(), options);
+  Records want = testing::WriteSample(w, 1000, 0, 3);
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_GE(r.chunks, 10u);
+  EXPECT_EQ(v.r.events, want.events);
+}
+
+TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  w.AddStackNode({1, 0, 0x10});
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x1000, .size = 10, .stack = 1});
+  w.AddEvent({.seq = 2, .api = Api::kMalloc, .address = 0, .size = 1 << 20});  // failed
+  w.AddEvent({.seq = 3, .api = Api::kRealloc, .address = 0x2000, .size = 30, .old_address = 0x1000});
+  w.AddEvent({.seq = 4, .api = Api::kFree, .address = 0x2000});
+  w.AddEvent({.seq = 5, .api = Api::kFree, .address = 0});  // free(NULL)
+  ASSERT_TRUE(w.Finish({.exit_status = 7}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  ASSERT_EQ(v.r.ends.size(), 1u);
+  const EndRecord& e = v.r.ends[0];
+  EXPECT_EQ(e.events, 5u);
+  EXPECT_EQ(e.allocations, 1u);
+  EXPECT_EQ(e.reallocs, 1u);
+  EXPECT_EQ(e.frees, 1u);
+  EXPECT_EQ(e.bytes_allocated, 40u);
+  EXPECT_EQ(e.stack_nodes, 1u);
+  EXPECT_EQ(e.exit_status, 7);
+}
+
+TEST(TraceRoundTripTest, HugeSequenceGapStartsAFreshChunk) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  const Event a{.seq = 5, .api = Api::kMalloc, .address = 0x10, .size = 1};
+  const Event b{.seq = (uint64_t{1} << 40), .api = Api::kFree, .address = 0x10};
+  const Event c{.seq = (uint64_t{1} << 41), .api = Api::kMalloc, .address = 0x20, .size = 2};
+  w.AddEvent(a);
+  w.AddEvent(b);
+  w.Flush();
+  w.AddEvent(c);
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(v.r.events, (std::vector<Event>{a, b, c}));
+}
+
+TEST(TraceRoundTripTest, MarkerAfterTheLastEventOfAChunk) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x10, .size = 1});
+  w.AddMarker({2, 10, 1, "before-second"});
+  w.Flush();
+  w.AddEvent({.seq = 3, .api = Api::kFree, .address = 0x10});
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(v.r.order, (std::vector<std::string>{"E1", "M2", "E3"}));
+}
+
+TEST(TraceRoundTripTest, FileRoundTripAndOpenErrors) {
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/roundtrip.zst";
+  {
+    std::string error;
+    auto sink = FdSink::Create(path, &error);
+    ASSERT_TRUE(sink) << error;
+    TraceWriter w(sink.get(), testing::SampleProcess());
+    testing::WriteSample(w, 300, 50, 4);
+    ASSERT_TRUE(w.Finish({}));
+    ASSERT_TRUE(sink->Close());
+  }
+  RecordingVisitor v;
+  ReadResult r = ReadTraceFile(path, v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(v.r.events.size(), 300u);
+
+  r = ReadTraceFile(dir + "/does-not-exist.zst", v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+  EXPECT_EQ(r.message, dir + "/does-not-exist.zst: cannot open: No such file or directory");
+  r = ReadTraceFile(dir, v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+  EXPECT_EQ(r.message, dir + ": cannot open: is a directory");
+}
+
+TEST(TraceRoundTripTest, WholeTraceIsAValidZstdStream) {
+  // The header is a skippable frame, so `zstd -d` accepts a trace: check the
+  // frame sizes tile the file exactly.
+  const std::string bytes = SampleTraceBytes(500, 100, 5, nullptr);
+  size_t pos = 0, frames = 0;
+  while (pos < bytes.size()) {
+    const size_t n = ZSTD_findFrameCompressedSize(bytes.data() + pos, bytes.size() - pos);
+    ASSERT_FALSE(ZSTD_isError(n)) << ZSTD_getErrorName(n) << " at " << pos;
+    pos += n;
+    ++frames;
+  }
+  EXPECT_EQ(pos, bytes.size());
+  EXPECT_EQ(frames, 1u + 6u);  // header + 5 full chunks + the last
+}
+
+}  // namespace
+}  // namespace heaprec::format

@@ -1,0 +1,34 @@
+// TraceVisitor: what a reader of a trace is told, in trace order.
+//
+// For each chunk the reader calls, in this order: OnProcess (first chunk
+// only), OnModule, OnModuleUnload, OnThread, OnStackNode, OnSymbol, then the
+// chunk's events and markers merged by seq (a marker comes before the event
+// whose seq it names), then OnEnd (last chunk only). Every stack id an event
+// names was announced by OnStackNode before it.
+//
+// Implementations are the analyzers (one visitor each) and tests. Called on
+// the reading thread only.
+#ifndef HEAPREC_FORMAT_TRACE_VISITOR_H_
+#define HEAPREC_FORMAT_TRACE_VISITOR_H_
+
+#include "format/records.h"
+
+namespace heaprec::format {
+
+class TraceVisitor {
+ public:
+  virtual ~TraceVisitor() = default;
+  virtual void OnProcess(const ProcessInfo&) {}
+  virtual void OnModule(const Module&) {}
+  virtual void OnModuleUnload(const ModuleUnload&) {}
+  virtual void OnThread(const ThreadInfo&) {}
+  virtual void OnStackNode(const StackNode&) {}
+  virtual void OnSymbol(const Symbol&) {}
+  virtual void OnMarker(const Marker&) {}
+  virtual void OnEvent(const Event&) {}
+  virtual void OnEnd(const EndRecord&) {}
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_TRACE_VISITOR_H_

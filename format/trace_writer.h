@@ -1,0 +1,94 @@
+// TraceWriter: appends records to a trace and writes it as a header followed
+// by one zstd frame per chunk (format/FORMAT.md).
+//
+// Usage:
+//   TraceWriter w(sink, process_info);     // writes the header
+//   w.AddThread(...); w.AddStackNode(...); w.AddEvent(...); ...
+//   w.Flush();                             // optional: ends the current chunk
+//   w.Finish(end_record);                  // writes the last chunk
+// Records added between flushes go into one chunk; the writer also flushes by
+// itself when a chunk reaches Options' limits. Every flushed chunk is
+// complete on its own, so a trace cut after any chunk still reads.
+//
+// Preconditions (the reader rejects traces that break them): event seqs
+// increase; stack node ids are 1, 2, 3... and a node's parent is an earlier
+// node or 0; marker seqs increase and lie after the events before them.
+//
+// Not thread-safe; allocates; used by the heaprec launcher (which owns
+// ordering) and by tests. Never used inside the traced process.
+#ifndef HEAPREC_FORMAT_TRACE_WRITER_H_
+#define HEAPREC_FORMAT_TRACE_WRITER_H_
+
+#include <zstd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "format/byte_io.h"
+#include "format/chunk_builder.h"
+#include "format/records.h"
+
+namespace heaprec::format {
+
+class TraceWriter {
+ public:
+  struct Options {
+    int zstd_level = 3;
+    size_t max_chunk_events = 64 * 1024;
+    size_t max_chunk_bytes = 8 << 20;     // approximate FlatBuffer size
+    size_t max_chunk_tables = 200 * 1000; // reader's verifier allows more
+  };
+
+  // Writes the header to sink (which must outlive the writer). The process
+  // record goes into the first chunk.
+  TraceWriter(ByteSink* sink, const ProcessInfo& process, const Options& options);
+  TraceWriter(ByteSink* sink, const ProcessInfo& process)
+      : TraceWriter(sink, process, Options()) {}
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  void AddEvent(const Event& e);
+  void AddStackNode(const StackNode& n);
+  void AddModule(const Module& m);
+  void AddModuleUnload(const ModuleUnload& u);
+  void AddThread(const ThreadInfo& t);
+  void AddMarker(const Marker& m);
+  void AddSymbol(const Symbol& s);
+
+  // Ends the current chunk (if it holds anything) and writes it out.
+  bool Flush();
+  // Writes everything left plus the end record as the last chunk. The
+  // writer's own totals (events, allocations, frees, reallocs,
+  // bytes_allocated, stack_nodes, chunks) replace those fields of end.
+  bool Finish(const EndRecord& end);
+
+  // False once a write failed; error() says why.
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  uint64_t bytes_written() const { return bytes_written_; }
+  uint64_t chunks_written() const { return chunks_written_; }
+  const EndRecord& totals() const { return totals_; }
+
+ private:
+  void MaybeFlush();
+  bool WriteChunk(ChunkBuilder& chunk);
+  void StartChunk();
+
+  ByteSink* sink_;
+  Options options_;
+  ZSTD_CCtx* cctx_;
+  std::unique_ptr<ChunkBuilder> chunk_;
+  uint32_t next_index_ = 0;
+  uint64_t bytes_written_ = 0;
+  uint64_t chunks_written_ = 0;
+  EndRecord totals_;
+  bool finished_ = false;
+  std::string error_;
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_TRACE_WRITER_H_
