@@ -22,15 +22,15 @@ enum class Api : uint8_t {
   kCalloc = 2,
   kValloc = 3,
   kPvalloc = 4,
-  kNew = 5,                  // operator new(size_t)
-  kNewArray = 6,             // operator new[](size_t)
-  kNewNothrow = 7,           // operator new(size_t, nothrow_t)
-  kNewArrayNothrow = 8,      // operator new[](size_t, nothrow_t)
+  kNew = 5,              // operator new(size_t)
+  kNewArray = 6,         // operator new[](size_t)
+  kNewNothrow = 7,       // operator new(size_t, nothrow_t)
+  kNewArrayNothrow = 8,  // operator new[](size_t, nothrow_t)
 
   kPosixMemalign = 48,
   kAlignedAlloc = 49,
   kMemalign = 50,
-  kNewAligned = 51,          // operator new(size_t, align_val_t)
+  kNewAligned = 51,  // operator new(size_t, align_val_t)
   kNewArrayAligned = 52,
   kNewAlignedNothrow = 53,
   kNewArrayAlignedNothrow = 54,
@@ -39,21 +39,21 @@ enum class Api : uint8_t {
   kReallocarray = 65,
 
   kFree = 96,
-  kDelete = 97,              // operator delete(void*)
-  kDeleteArray = 98,         // operator delete[](void*)
-  kDeleteSized = 99,         // operator delete(void*, size_t)
+  kDelete = 97,       // operator delete(void*)
+  kDeleteArray = 98,  // operator delete[](void*)
+  kDeleteSized = 99,  // operator delete(void*, size_t)
   kDeleteArraySized = 100,
-  kDeleteNothrow = 101,      // operator delete(void*, nothrow_t)
+  kDeleteNothrow = 101,  // operator delete(void*, nothrow_t)
   kDeleteArrayNothrow = 102,
-  kFreeSized = 103,          // C23 free_sized
+  kFreeSized = 103,  // C23 free_sized
 
-  kDeleteAligned = 112,      // operator delete(void*, align_val_t)
+  kDeleteAligned = 112,  // operator delete(void*, align_val_t)
   kDeleteArrayAligned = 113,
   kDeleteSizedAligned = 114,
   kDeleteArraySizedAligned = 115,
   kDeleteAlignedNothrow = 116,
   kDeleteArrayAlignedNothrow = 117,
-  kFreeAlignedSized = 118,   // C23 free_aligned_sized
+  kFreeAlignedSized = 118,  // C23 free_aligned_sized
 };
 
 enum class EventKind : uint8_t {
@@ -82,9 +82,7 @@ constexpr bool HasAlignment(Api api) {
 }
 
 // True if the event carries an entry in the chunk's old_address column.
-constexpr bool HasOldAddress(Api api) {
-  return KindOf(api) == EventKind::kRealloc;
-}
+constexpr bool HasOldAddress(Api api) { return KindOf(api) == EventKind::kRealloc; }
 
 constexpr bool IsValid(Api api) { return KindOf(api) != EventKind::kInvalid; }
 

@@ -12,9 +12,8 @@ namespace heaprec::format {
 
 namespace fb = ::heaprec::format::fb;
 
-ChunkBuilder::ChunkBuilder(uint32_t index, uint64_t prev_seq,
-                           uint64_t prev_time_ns, uint64_t prev_address,
-                           uint32_t prev_stack_id)
+ChunkBuilder::ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns,
+                           uint64_t prev_address, uint32_t prev_stack_id)
     : index_(index),
       base_seq_(prev_seq),
       base_time_(prev_time_ns),
@@ -27,13 +26,11 @@ ChunkBuilder::ChunkBuilder(uint32_t index, uint64_t prev_seq,
 
 bool ChunkBuilder::empty() const {
   return api_.empty() && stack_parent_.empty() && !process_ && modules_.empty() &&
-         unloads_.empty() && threads_.empty() && markers_.empty() &&
-         symbols_.empty() && !end_;
+         unloads_.empty() && threads_.empty() && markers_.empty() && symbols_.empty() && !end_;
 }
 
 bool ChunkBuilder::CanAdd(const Event& e) const {
-  return api_.empty() ||
-         e.seq - last_seq_ <= std::numeric_limits<uint32_t>::max();
+  return api_.empty() || e.seq - last_seq_ <= std::numeric_limits<uint32_t>::max();
 }
 
 void ChunkBuilder::AddEvent(const Event& e) {
@@ -96,46 +93,41 @@ flatbuffers::Offset<fb::Process> BuildProcess(flatbuffers::FlatBufferBuilder& b,
   std::vector<flatbuffers::Offset<flatbuffers::String>> args;
   args.reserve(p.args.size());
   for (const std::string& a : p.args) args.push_back(b.CreateString(a));
-  return fb::CreateProcess(
-      b, b.CreateString(p.program), b.CreateVector(args), p.pid, p.ppid,
-      p.start_realtime_ns, p.start_monotonic_ns, b.CreateString(p.clock),
-      p.page_size, b.CreateString(p.recorder), b.CreateString(p.hostname),
-      p.parent_trace_seq);
+  return fb::CreateProcess(b, b.CreateString(p.program), b.CreateVector(args), p.pid, p.ppid,
+                           p.start_realtime_ns, p.start_monotonic_ns, b.CreateString(p.clock),
+                           p.page_size, b.CreateString(p.recorder), b.CreateString(p.hostname),
+                           p.parent_trace_seq);
 }
 
-flatbuffers::Offset<fb::Module> BuildModule(flatbuffers::FlatBufferBuilder& b,
-                                            const Module& m) {
+flatbuffers::Offset<fb::Module> BuildModule(flatbuffers::FlatBufferBuilder& b, const Module& m) {
   std::vector<fb::Range> ranges;
   ranges.reserve(m.ranges.size());
   for (const MappedRange& r : m.ranges) {
     ranges.emplace_back(r.start, r.end, r.file_offset);
   }
   const auto* id = reinterpret_cast<const uint8_t*>(m.build_id.data());
-  return fb::CreateModule(b, m.id, b.CreateString(m.path),
-                          b.CreateVector(id, m.build_id.size()), m.load_address,
-                          b.CreateVectorOfStructs(ranges), m.seq);
+  return fb::CreateModule(b, m.id, b.CreateString(m.path), b.CreateVector(id, m.build_id.size()),
+                          m.load_address, b.CreateVectorOfStructs(ranges), m.seq);
 }
 
-flatbuffers::Offset<fb::Symbol> BuildSymbol(flatbuffers::FlatBufferBuilder& b,
-                                            const Symbol& s) {
+flatbuffers::Offset<fb::Symbol> BuildSymbol(flatbuffers::FlatBufferBuilder& b, const Symbol& s) {
   std::vector<flatbuffers::Offset<fb::Frame>> frames;
   frames.reserve(s.frames.size());
   for (const SourceFrame& f : s.frames) {
-    frames.push_back(fb::CreateFrame(b, b.CreateString(f.function),
-                                     b.CreateString(f.file), f.line, f.column));
+    frames.push_back(
+        fb::CreateFrame(b, b.CreateString(f.function), b.CreateString(f.file), f.line, f.column));
   }
   return fb::CreateSymbol(b, s.address, s.module, b.CreateVector(frames));
 }
 
-flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b,
-                                      const EndRecord& e) {
+flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const EndRecord& e) {
   std::vector<flatbuffers::Offset<fb::Counter>> counters;
   for (const auto& [name, value] : e.counters) {
     counters.push_back(fb::CreateCounter(b, b.CreateString(name), value));
   }
-  return fb::CreateEnd(b, e.events, e.allocations, e.frees, e.reallocs,
-                       e.bytes_allocated, e.stack_nodes, e.chunks, e.end_time_ns,
-                       e.exit_status, b.CreateVector(counters));
+  return fb::CreateEnd(b, e.events, e.allocations, e.frees, e.reallocs, e.bytes_allocated,
+                       e.stack_nodes, e.chunks, e.end_time_ns, e.exit_status,
+                       b.CreateVector(counters));
 }
 
 }  // namespace
@@ -154,13 +146,11 @@ std::vector<uint8_t> ChunkBuilder::Finish() const {
   }
   std::vector<flatbuffers::Offset<fb::Thread>> threads;
   for (const ThreadInfo& t : threads_) {
-    threads.push_back(
-        fb::CreateThread(b, t.thread, t.tid, b.CreateString(t.name), t.seq));
+    threads.push_back(fb::CreateThread(b, t.thread, t.tid, b.CreateString(t.name), t.seq));
   }
   std::vector<flatbuffers::Offset<fb::Marker>> markers;
   for (const Marker& m : markers_) {
-    markers.push_back(fb::CreateMarker(b, m.seq, m.time_ns, m.thread,
-                                       b.CreateString(m.label)));
+    markers.push_back(fb::CreateMarker(b, m.seq, m.time_ns, m.thread, b.CreateString(m.label)));
   }
   std::vector<flatbuffers::Offset<fb::Symbol>> symbols;
   for (const Symbol& s : symbols_) symbols.push_back(BuildSymbol(b, s));
@@ -209,8 +199,7 @@ std::vector<uint8_t> ChunkBuilder::Finish() const {
   chunk.add_symbols(symbols_v);
   if (end_) chunk.add_end(end);
   fb::FinishChunkBuffer(b, chunk.Finish());
-  return std::vector<uint8_t>(b.GetBufferPointer(),
-                              b.GetBufferPointer() + b.GetSize());
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
 }  // namespace heaprec::format

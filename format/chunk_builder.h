@@ -21,8 +21,8 @@ class ChunkBuilder {
   // index: the chunk's position in the file. prev_*: the last event's seq,
   // time and address before this chunk (0 for the first chunk), which the
   // deltas start from. prev_stack_id: the highest stack id so far.
-  ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns,
-               uint64_t prev_address, uint32_t prev_stack_id);
+  ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns, uint64_t prev_address,
+               uint32_t prev_stack_id);
 
   // Events must come in increasing seq order. CanAdd is false when e's seq is
   // too far from the previous event's for this chunk (more than 2^32 - 1);

@@ -26,26 +26,23 @@ std::string Str(const flatbuffers::String* s) {
 }
 
 // Checks the event columns; fills the counts of sparse entries expected.
-bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack,
-                 std::string* error) {
+bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, std::string* error) {
   const size_t n = Len(c.api());
-  if (Len(c.seq_delta()) != n || Len(c.time_delta()) != n ||
-      Len(c.thread()) != n || Len(c.address_delta()) != n ||
-      Len(c.size()) != n || Len(c.stack()) != n) {
+  if (Len(c.seq_delta()) != n || Len(c.time_delta()) != n || Len(c.thread()) != n ||
+      Len(c.address_delta()) != n || Len(c.size()) != n || Len(c.stack()) != n) {
     *error = "event columns have different lengths";
     return false;
   }
   if (n > 0 && c.base_seq() < prev_seq) {
-    *error = "events go back in sequence (base " + std::to_string(c.base_seq()) +
-             " < " + std::to_string(prev_seq) + ")";
+    *error = "events go back in sequence (base " + std::to_string(c.base_seq()) + " < " +
+             std::to_string(prev_seq) + ")";
     return false;
   }
   size_t aligned = 0, reallocs = 0;
   for (size_t i = 0; i < n; ++i) {
     const Api api = static_cast<Api>(c.api()->Get(i));
     if (!IsValid(api)) {
-      *error = "event " + std::to_string(i) + " has invalid api " +
-               std::to_string(c.api()->Get(i));
+      *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(c.api()->Get(i));
       return false;
     }
     if (c.seq_delta()->Get(i) == 0) {
@@ -84,9 +81,8 @@ bool CheckStacks(const fb::Chunk& c, uint32_t last_stack_id, std::string* error)
     return false;
   }
   if (n > 0 && c.base_stack_id() != last_stack_id) {
-    *error = "stack ids do not continue (base " +
-             std::to_string(c.base_stack_id()) + ", expected " +
-             std::to_string(last_stack_id) + ")";
+    *error = "stack ids do not continue (base " + std::to_string(c.base_stack_id()) +
+             ", expected " + std::to_string(last_stack_id) + ")";
     return false;
   }
   if (n > std::numeric_limits<uint32_t>::max() - uint64_t{last_stack_id}) {
@@ -168,8 +164,8 @@ void DeliverTables(const fb::Chunk& c, TraceVisitor& v) {
 
 void DeliverStacksAndSymbols(const fb::Chunk& c, TraceVisitor& v) {
   for (size_t i = 0; i < Len(c.stack_parent()); ++i) {
-    v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i),
-                   c.stack_parent()->Get(i), c.stack_address()->Get(i)});
+    v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i), c.stack_parent()->Get(i),
+                   c.stack_address()->Get(i)});
   }
   if (!c.symbols()) return;
   for (const fb::Symbol* s : *c.symbols()) {
@@ -178,17 +174,14 @@ void DeliverStacksAndSymbols(const fb::Chunk& c, TraceVisitor& v) {
     sym.module = s->module_id();
     if (s->frames()) {
       for (const fb::Frame* f : *s->frames()) {
-        sym.frames.push_back(
-            {Str(f->function()), Str(f->file()), f->line(), f->column()});
+        sym.frames.push_back({Str(f->function()), Str(f->file()), f->line(), f->column()});
       }
     }
     v.OnSymbol(sym);
   }
 }
 
-Marker ToMarker(const fb::Marker& m) {
-  return {m.seq(), m.time_ns(), m.thread(), Str(m.label())};
-}
+Marker ToMarker(const fb::Marker& m) { return {m.seq(), m.time_ns(), m.thread(), Str(m.label())}; }
 
 // Events merged with markers by seq; returns the last event's seq.
 uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
@@ -241,8 +234,8 @@ EndRecord ToEnd(const fb::End& e) {
 
 }  // namespace
 
-bool ChunkDecoder::Decode(const uint8_t* data, size_t size,
-                          TraceVisitor& visitor, std::string* error) {
+bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visitor,
+                          std::string* error) {
   if (seen_end_) {
     *error = "data after the end chunk";
     return false;
@@ -254,13 +247,12 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size,
   }
   const fb::Chunk& c = *fb::GetChunk(data);
   if (c.index() != next_index_) {
-    *error = "chunk index " + std::to_string(c.index()) + ", expected " +
-             std::to_string(next_index_);
+    *error =
+        "chunk index " + std::to_string(c.index()) + ", expected " + std::to_string(next_index_);
     return false;
   }
   if (!CheckStacks(c, last_stack_id_, error)) return false;
-  const uint32_t max_stack =
-      last_stack_id_ + static_cast<uint32_t>(Len(c.stack_parent()));
+  const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(Len(c.stack_parent()));
   if (!CheckEvents(c, last_seq_, max_stack, error)) return false;
   if (!CheckMarkers(c, last_seq_, error)) return false;
 

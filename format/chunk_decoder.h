@@ -21,8 +21,7 @@ class ChunkDecoder {
  public:
   // Checks and delivers one chunk. On damage returns false, sets *error to
   // what is wrong, and delivers nothing.
-  bool Decode(const uint8_t* data, size_t size, TraceVisitor& visitor,
-              std::string* error);
+  bool Decode(const uint8_t* data, size_t size, TraceVisitor& visitor, std::string* error);
 
   bool seen_end() const { return seen_end_; }
   uint32_t chunks() const { return next_index_; }

@@ -39,9 +39,9 @@ void EncodeHeader(uint8_t out[kHeaderSize]);
 
 enum class HeaderCheck {
   kOk,
-  kShort,        // fewer than kHeaderSize bytes, all matching a header so far
-  kBadMagic,     // not a heaprec trace
-  kNewerMajor,   // a heaprec trace this build cannot read
+  kShort,       // fewer than kHeaderSize bytes, all matching a header so far
+  kBadMagic,    // not a heaprec trace
+  kNewerMajor,  // a heaprec trace this build cannot read
 };
 
 // Checks the first n bytes of a file (n may be less than kHeaderSize) and

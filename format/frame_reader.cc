@@ -11,14 +11,12 @@ constexpr size_t kReadBlock = 256 * 1024;
 constexpr size_t kZstdFrameHeaderMax = 18;  // ZSTD_FRAMEHEADERSIZE_MAX
 
 uint32_t Le32(const uint8_t* p) {
-  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
-         uint32_t{p[3]} << 24;
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
 }
 
 }  // namespace
 
-FrameReader::FrameReader(std::unique_ptr<ByteSource> source,
-                         size_t max_chunk_bytes)
+FrameReader::FrameReader(std::unique_ptr<ByteSource> source, size_t max_chunk_bytes)
     : source_(std::move(source)),
       max_chunk_bytes_(max_chunk_bytes),
       dctx_(ZSTD_createDCtx()),
@@ -44,8 +42,8 @@ bool FrameReader::Fill(size_t n) {
   while (in_len_ < n && !eof_) {
     const long r = source_->Read(in_.data() + in_len_, in_.size() - in_len_);
     if (r < 0) {
-      error_ = "read failed at byte offset " +
-               std::to_string(consumed_ + available()) + ": " + source_->error();
+      error_ = "read failed at byte offset " + std::to_string(consumed_ + available()) + ": " +
+               source_->error();
       error_offset_ = consumed_ + available();
       return false;
     }
@@ -68,8 +66,9 @@ FrameReader::Status FrameReader::ReadHeader() {
   switch (CheckHeader(in_.data() + in_pos_, n, &version_)) {
     case HeaderCheck::kBadMagic:
       if (n >= 4 && Le32(in_.data() + in_pos_) == kZstdMagic) {
-        return Fail(0, "not a heaprec trace: a plain zstd stream at byte "
-                       "offset 0 (a heaptrack recording?)");
+        return Fail(0,
+                    "not a heaprec trace: a plain zstd stream at byte "
+                    "offset 0 (a heaptrack recording?)");
       }
       return Fail(0, "not a heaprec trace (bad magic at byte offset 0)");
     case HeaderCheck::kShort:
@@ -108,8 +107,7 @@ FrameReader::Status FrameReader::Next(std::vector<uint8_t>* chunk) {
     const uint32_t magic = Le32(in_.data() + in_pos_);
     if (magic == kZstdMagic) return DecompressFrame(chunk);
     if ((magic & kSkippableMagicMask) != (kSkippableMagic & kSkippableMagicMask)) {
-      return Fail(frame_offset_, "corrupt chunk at byte offset " +
-                                     std::to_string(frame_offset_) +
+      return Fail(frame_offset_, "corrupt chunk at byte offset " + std::to_string(frame_offset_) +
                                      ": not a zstd frame");
     }
     // A skippable frame: room for later extensions; skip it.
@@ -123,13 +121,11 @@ FrameReader::Status FrameReader::Next(std::vector<uint8_t>* chunk) {
 }
 
 FrameReader::Status FrameReader::DecompressFrame(std::vector<uint8_t>* chunk) {
-  const std::string where = "corrupt chunk at byte offset " +
-                            std::to_string(frame_offset_) + ": ";
+  const std::string where = "corrupt chunk at byte offset " + std::to_string(frame_offset_) + ": ";
   ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
   // Refuse early a frame that declares more than a chunk may hold.
   if (!Fill(kZstdFrameHeaderMax)) return Status::kError;
-  const unsigned long long declared =
-      ZSTD_getFrameContentSize(in_.data() + in_pos_, available());
+  const unsigned long long declared = ZSTD_getFrameContentSize(in_.data() + in_pos_, available());
   if (declared == ZSTD_CONTENTSIZE_ERROR) {
     // Too few bytes for a frame header only happens at the end of the file.
     if (available() < kZstdFrameHeaderMax && eof_) return Status::kTruncated;
@@ -140,8 +136,8 @@ FrameReader::Status FrameReader::DecompressFrame(std::vector<uint8_t>* chunk) {
                                    " bytes exceeds the limit of " +
                                    std::to_string(max_chunk_bytes_));
   }
-  size_t capacity = declared == ZSTD_CONTENTSIZE_UNKNOWN ? 64 * 1024
-                                                         : static_cast<size_t>(declared);
+  size_t capacity =
+      declared == ZSTD_CONTENTSIZE_UNKNOWN ? 64 * 1024 : static_cast<size_t>(declared);
   chunk->resize(capacity);
   ZSTD_outBuffer out = {chunk->data(), chunk->size(), 0};
   for (;;) {
@@ -158,7 +154,7 @@ FrameReader::Status FrameReader::DecompressFrame(std::vector<uint8_t>* chunk) {
       return Fail(frame_offset_, where + "chunk exceeds the limit of " +
                                      std::to_string(max_chunk_bytes_) + " bytes");
     }
-    if (ret == 0) break;  // frame decoded, checked and flushed
+    if (ret == 0) break;        // frame decoded, checked and flushed
     if (out.pos == out.size) {  // room for at most max + 1 bytes
       size_t grown = out.size * 2 + 1;
       if (grown > max_chunk_bytes_ + 1) grown = max_chunk_bytes_ + 1;

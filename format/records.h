@@ -27,15 +27,15 @@ namespace heaprec::format {
 //            named it (sized delete, free_sized), else 0.
 // alignment is set for aligned APIs (HasAlignment), 0 otherwise.
 struct Event {
-  uint64_t seq = 0;          // total order over the whole trace, >= 1
-  uint64_t time_ns = 0;      // ns since ProcessInfo::start_monotonic_ns
-  uint32_t thread = 0;       // ThreadInfo::thread
+  uint64_t seq = 0;      // total order over the whole trace, >= 1
+  uint64_t time_ns = 0;  // ns since ProcessInfo::start_monotonic_ns
+  uint32_t thread = 0;   // ThreadInfo::thread
   Api api = Api::kMalloc;
   uint64_t address = 0;
   uint64_t size = 0;
   uint64_t alignment = 0;
   uint64_t old_address = 0;
-  uint32_t stack = 0;        // StackNode id of the innermost frame; 0 = none
+  uint32_t stack = 0;  // StackNode id of the innermost frame; 0 = none
 
   EventKind kind() const { return KindOf(api); }
   friend bool operator==(const Event&, const Event&) = default;

@@ -133,8 +133,8 @@ class BoundarySink : public StringSink {
 
 }  // namespace
 
-std::string SampleTraceBytes(int events, int flush_every, uint32_t seed,
-                             Records* expected, std::vector<uint64_t>* chunk_ends) {
+std::string SampleTraceBytes(int events, int flush_every, uint32_t seed, Records* expected,
+                             std::vector<uint64_t>* chunk_ends) {
   BoundarySink sink;
   TraceWriter w(&sink, SampleProcess());
   Records r = WriteSample(w, events, flush_every, seed);

@@ -62,8 +62,7 @@ Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed);
 // A whole sample trace in memory: header, chunks, end. expected gets the
 // records (with the end record) when non-null; chunk_ends gets the byte
 // offset just past each chunk when non-null.
-std::string SampleTraceBytes(int events, int flush_every, uint32_t seed,
-                             Records* expected,
+std::string SampleTraceBytes(int events, int flush_every, uint32_t seed, Records* expected,
                              std::vector<uint64_t>* chunk_ends = nullptr);
 
 }  // namespace heaprec::format::testing

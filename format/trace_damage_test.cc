@@ -27,8 +27,8 @@ ReadResult Read(const std::string& bytes, RecordingVisitor* v) {
 }
 
 // Events delivered by whole chunks ending at or before `cut`.
-size_t EventsBefore(const std::vector<uint64_t>& ends,
-                    const std::vector<size_t>& events_per_chunk, uint64_t cut) {
+size_t EventsBefore(const std::vector<uint64_t>& ends, const std::vector<size_t>& events_per_chunk,
+                    uint64_t cut) {
   size_t n = 0;
   for (size_t i = 0; i < ends.size() && ends[i] <= cut; ++i) n += events_per_chunk[i];
   return n;
@@ -144,8 +144,8 @@ TEST(TraceDamageTest, GarbageAfterAWholeChunk) {
   RecordingVisitor v;
   const ReadResult r = Read(bad, &v);
   ASSERT_EQ(r.status, ReadResult::kError);
-  EXPECT_EQ(r.message, "t.zst: corrupt chunk at byte offset " +
-                           std::to_string(ends[0]) + ": not a zstd frame");
+  EXPECT_EQ(r.message, "t.zst: corrupt chunk at byte offset " + std::to_string(ends[0]) +
+                           ": not a zstd frame");
   EXPECT_EQ(v.r.events.size(), 25u);  // nothing before the damage is lost
 }
 
@@ -175,7 +175,8 @@ TEST(TraceDamageTest, VersionMismatch) {
   newer_major[16] = 2;
   r = Read(newer_major, &v);
   ASSERT_EQ(r.status, ReadResult::kError);
-  EXPECT_EQ(r.message, "t.zst: format version 2.0 at byte offset 16 is newer than this build reads (1.x)");
+  EXPECT_EQ(r.message,
+            "t.zst: format version 2.0 at byte offset 16 is newer than this build reads (1.x)");
   EXPECT_EQ(r.error_offset, 16u);
 
   std::string zero_major = bytes;
@@ -188,7 +189,10 @@ TEST(TraceDamageTest, SkippableFramesBetweenChunksAreSkipped) {
   std::vector<uint64_t> ends;
   Records want;
   const std::string bytes = SampleTraceBytes(40, 20, 3, &want, &ends);
-  const std::string skip("\x50\x2a\x4d\x18\x03\x00\x00\x00" "abc", 11);
+  const std::string skip(
+      "\x50\x2a\x4d\x18\x03\x00\x00\x00"
+      "abc",
+      11);
   const std::string with_skip = bytes.substr(0, ends[0]) + skip + bytes.substr(ends[0]);
   RecordingVisitor v;
   const ReadResult r = Read(with_skip, &v);
@@ -254,8 +258,7 @@ std::string ChunkBytes(const Columns& c) {
   chunk.add_markers(markers_v);
   fb::FinishChunkBuffer(b, chunk.Finish());
   std::string frame(ZSTD_compressBound(b.GetSize()), '\0');
-  frame.resize(ZSTD_compress(frame.data(), frame.size(), b.GetBufferPointer(),
-                             b.GetSize(), 1));
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), b.GetBufferPointer(), b.GetSize(), 1));
   return frame;
 }
 
@@ -334,9 +337,9 @@ TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
   second.index = 1;
   second.base_seq = 50;
   const std::string one = Header() + ChunkBytes(first);
-  EXPECT_EQ(ErrorOf(one + ChunkBytes(second)),
-            "t.zst: corrupt chunk at byte offset " + std::to_string(one.size()) +
-                ": events go back in sequence (base 50 < 101)");
+  EXPECT_EQ(ErrorOf(one + ChunkBytes(second)), "t.zst: corrupt chunk at byte offset " +
+                                                   std::to_string(one.size()) +
+                                                   ": events go back in sequence (base 50 < 101)");
 }
 
 TEST(TraceDamageTest, NotAFlatBufferInsideAValidFrame) {

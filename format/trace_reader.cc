@@ -15,9 +15,8 @@ ReadResult Truncated(const std::string& name, const FrameReader& frames,
                      const ChunkDecoder& decoder, ReadResult r) {
   r.status = ReadResult::kTruncated;
   r.error_offset = frames.offset();
-  r.message = name + ": trace is truncated after byte offset " +
-              std::to_string(frames.offset()) + " (" +
-              std::to_string(decoder.chunks()) +
+  r.message = name + ": trace is truncated after byte offset " + std::to_string(frames.offset()) +
+              " (" + std::to_string(decoder.chunks()) +
               " whole chunks read; the recording may have been cut short)";
   return r;
 }
@@ -63,9 +62,8 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
     }
     std::string why;
     if (!decoder.Decode(chunk.data(), chunk.size(), visitor, &why)) {
-      return fail(frames.chunk_offset(),
-                  "corrupt chunk at byte offset " +
-                      std::to_string(frames.chunk_offset()) + ": " + why);
+      return fail(frames.chunk_offset(), "corrupt chunk at byte offset " +
+                                             std::to_string(frames.chunk_offset()) + ": " + why);
     }
   }
 }
@@ -85,11 +83,9 @@ ReadResult ReadTraceFile(const std::string& path, TraceVisitor& visitor,
   return ReadFrom(path, std::move(source), visitor, options);
 }
 
-ReadResult ReadTraceMemory(const std::string& name, const void* data,
-                           size_t size, TraceVisitor& visitor,
-                           const ReaderOptions& options) {
-  return ReadFrom(name, std::make_unique<MemorySource>(data, size), visitor,
-                  options);
+ReadResult ReadTraceMemory(const std::string& name, const void* data, size_t size,
+                           TraceVisitor& visitor, const ReaderOptions& options) {
+  return ReadFrom(name, std::make_unique<MemorySource>(data, size), visitor, options);
 }
 
 }  // namespace heaprec::format

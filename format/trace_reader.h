@@ -48,9 +48,8 @@ ReadResult ReadTraceFile(const std::string& path, TraceVisitor& visitor,
                          const ReaderOptions& options = {});
 
 // Reads a trace held in memory; name is used in messages.
-ReadResult ReadTraceMemory(const std::string& name, const void* data,
-                           size_t size, TraceVisitor& visitor,
-                           const ReaderOptions& options = {});
+ReadResult ReadTraceMemory(const std::string& name, const void* data, size_t size,
+                           TraceVisitor& visitor, const ReaderOptions& options = {});
 
 }  // namespace heaprec::format
 

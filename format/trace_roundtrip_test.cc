@@ -2,7 +2,6 @@
 // field and in order, over one chunk and over many.
 #include <gtest/gtest.h>
 #include <unistd.h>
-
 #include <zstd.h>
 
 #include <cstdlib>
@@ -88,7 +87,8 @@ TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
   w.AddStackNode({1, 0, 0x10});
   w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x1000, .size = 10, .stack = 1});
   w.AddEvent({.seq = 2, .api = Api::kMalloc, .address = 0, .size = 1 << 20});  // failed
-  w.AddEvent({.seq = 3, .api = Api::kRealloc, .address = 0x2000, .size = 30, .old_address = 0x1000});
+  w.AddEvent(
+      {.seq = 3, .api = Api::kRealloc, .address = 0x2000, .size = 30, .old_address = 0x1000});
   w.AddEvent({.seq = 4, .api = Api::kFree, .address = 0x2000});
   w.AddEvent({.seq = 5, .api = Api::kFree, .address = 0});  // free(NULL)
   ASSERT_TRUE(w.Finish({.exit_status = 7}));

@@ -7,8 +7,7 @@
 
 namespace heaprec::format {
 
-TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process,
-                         const Options& options)
+TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Options& options)
     : sink_(sink), options_(options), cctx_(ZSTD_createCCtx()) {
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, options_.zstd_level);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
@@ -104,8 +103,7 @@ void TraceWriter::AddSymbol(const Symbol& s) {
 bool TraceWriter::WriteChunk(ChunkBuilder& chunk) {
   const std::vector<uint8_t> raw = chunk.Finish();
   std::vector<uint8_t> packed(ZSTD_compressBound(raw.size()));
-  const size_t n = ZSTD_compress2(cctx_, packed.data(), packed.size(),
-                                  raw.data(), raw.size());
+  const size_t n = ZSTD_compress2(cctx_, packed.data(), packed.size(), raw.data(), raw.size());
   if (ZSTD_isError(n)) {
     error_ = std::string("zstd: ") + ZSTD_getErrorName(n);
     return false;

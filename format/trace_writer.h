@@ -37,15 +37,14 @@ class TraceWriter {
   struct Options {
     int zstd_level = 3;
     size_t max_chunk_events = 64 * 1024;
-    size_t max_chunk_bytes = 8 << 20;     // approximate FlatBuffer size
-    size_t max_chunk_tables = 200 * 1000; // reader's verifier allows more
+    size_t max_chunk_bytes = 8 << 20;      // approximate FlatBuffer size
+    size_t max_chunk_tables = 200 * 1000;  // reader's verifier allows more
   };
 
   // Writes the header to sink (which must outlive the writer). The process
   // record goes into the first chunk.
   TraceWriter(ByteSink* sink, const ProcessInfo& process, const Options& options);
-  TraceWriter(ByteSink* sink, const ProcessInfo& process)
-      : TraceWriter(sink, process, Options()) {}
+  TraceWriter(ByteSink* sink, const ProcessInfo& process) : TraceWriter(sink, process, Options()) {}
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;

@@ -1,0 +1,40 @@
+#!/bin/sh
+# The README's test command: installs what is missing, builds everything, and
+# runs every test: the unit and end-to-end tests, the unit tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer, a short fuzzing run of
+# each fuzz target, and the format check. Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+tools/setup.sh || exit 1
+
+log=$(mktemp)
+status=0
+step() {
+  name=$1
+  shift
+  echo "== $name: $*"
+  if "$@" >>"$log" 2>&1; then
+    echo "   ok"
+  else
+    echo "   FAILED (see below)"
+    status=1
+  fi
+}
+
+step build bazel build //...
+step test bazel test //...
+step asan bazel test --config=asan //...
+step ubsan bazel test --config=ubsan //...
+step fuzz tools/fuzz.sh "${FUZZ_SECONDS:-20}"
+step format tools/check_format.sh
+
+# Bazel prints one line per test target: PASSED, FAILED, NO STATUS...
+passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED' "$log" || true)
+failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|INCOMPLETE)' "$log" || true)
+if [ "$status" != 0 ]; then
+  grep -E 'FAILED|ERROR|error:|TIMEOUT|check_format|fuzz:' "$log" | head -50
+  [ "$failed" = 0 ] && failed=1
+fi
+rm -f "$log"
+echo "$passed passed, $failed failed"
+exit $status
