@@ -21,6 +21,27 @@ size_t Len(const flatbuffers::Vector<T>* v) {
   return v ? v->size() : 0;
 }
 
+// FlatBuffers' verifier checks each vector's length field but not that 8-byte
+// elements are 8-byte aligned; a damaged chunk can misalign them. (Empty
+// vectors may be misaligned even in good chunks; they are never read.)
+template <typename T>
+bool Aligned(const flatbuffers::Vector<T>* v) {
+  return v == nullptr || v->size() == 0 || reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
+}
+
+bool ColumnsAligned(const fb::Chunk& c) {
+  if (!Aligned(c.time_delta()) || !Aligned(c.address_delta()) || !Aligned(c.size()) ||
+      !Aligned(c.alignment()) || !Aligned(c.old_address()) || !Aligned(c.stack_address())) {
+    return false;
+  }
+  if (c.modules()) {
+    for (const fb::Module* m : *c.modules()) {
+      if (!Aligned(m->ranges())) return false;
+    }
+  }
+  return true;
+}
+
 std::string Str(const flatbuffers::String* s) {
   return s ? std::string(s->data(), s->size()) : std::string();
 }
@@ -240,12 +261,20 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
     *error = "data after the end chunk";
     return false;
   }
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0) {
+    *error = "chunk buffer is not 8-byte aligned";  // a caller's mistake
+    return false;
+  }
   flatbuffers::Verifier verifier(data, size, /*max_depth=*/16, kMaxTables);
   if (!fb::VerifyChunkBuffer(verifier)) {
     *error = "chunk fails FlatBuffers verification";
     return false;
   }
   const fb::Chunk& c = *fb::GetChunk(data);
+  if (!ColumnsAligned(c)) {
+    *error = "misaligned column";
+    return false;
+  }
   if (c.index() != next_index_) {
     *error =
         "chunk index " + std::to_string(c.index()) + ", expected " + std::to_string(next_index_);

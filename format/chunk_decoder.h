@@ -19,8 +19,9 @@ namespace heaprec::format {
 
 class ChunkDecoder {
  public:
-  // Checks and delivers one chunk. On damage returns false, sets *error to
-  // what is wrong, and delivers nothing.
+  // Checks and delivers one chunk; data must be 8-byte aligned (as a
+  // std::vector's is). On damage returns false, sets *error to what is wrong,
+  // and delivers nothing.
   bool Decode(const uint8_t* data, size_t size, TraceVisitor& visitor, std::string* error);
 
   bool seen_end() const { return seen_end_; }
