@@ -13,14 +13,15 @@ namespace heaprec::format {
 namespace fb = ::heaprec::format::fb;
 
 ChunkBuilder::ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns,
-                           uint64_t prev_address, uint32_t prev_stack_id)
+                           uint64_t prev_address, uint32_t prev_stack_id, uint32_t time_unit_ns)
     : index_(index),
       base_seq_(prev_seq),
-      base_time_(prev_time_ns),
+      base_time_(time_unit_ns > 1 ? prev_time_ns / time_unit_ns * time_unit_ns : prev_time_ns),
       base_address_(prev_address),
       base_stack_id_(prev_stack_id),
+      time_unit_(time_unit_ns > 1 ? time_unit_ns : 1),
       last_seq_(prev_seq),
-      last_time_(prev_time_ns),
+      last_time_(base_time_),
       last_address_(prev_address),
       last_stack_id_(prev_stack_id) {}
 
@@ -39,7 +40,8 @@ void ChunkBuilder::AddEvent(const Event& e) {
   }
   api_.push_back(static_cast<uint8_t>(e.api));
   seq_delta_.push_back(static_cast<uint32_t>(e.seq - last_seq_));
-  time_delta_.push_back(ZigzagDelta(last_time_, e.time_ns));
+  const uint64_t time = e.time_ns / time_unit_ * time_unit_;
+  time_delta_.push_back(ZigzagDelta(last_time_ / time_unit_, time / time_unit_));
   thread_.push_back(e.thread);
   address_delta_.push_back(ZigzagDelta(last_address_, e.address));
   size_.push_back(e.size);
@@ -47,7 +49,7 @@ void ChunkBuilder::AddEvent(const Event& e) {
   if (HasAlignment(e.api)) alignment_.push_back(e.alignment);
   if (HasOldAddress(e.api)) old_address_.push_back(e.old_address);
   last_seq_ = e.seq;
-  last_time_ = e.time_ns;
+  last_time_ = time;
   last_address_ = e.address;
   approx_bytes_ += 45;
 }
@@ -132,8 +134,46 @@ flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const E
 
 }  // namespace
 
+void ChunkBuilder::ClearRecords() {
+  api_.clear();
+  seq_delta_.clear();
+  time_delta_.clear();
+  thread_.clear();
+  address_delta_.clear();
+  size_.clear();
+  stack_.clear();
+  alignment_.clear();
+  old_address_.clear();
+  stack_parent_.clear();
+  stack_address_.clear();
+  process_.reset();
+  modules_.clear();
+  unloads_.clear();
+  threads_.clear();
+  markers_.clear();
+  symbols_.clear();
+  end_.reset();
+  approx_bytes_ = 256;
+  tables_ = 1;
+}
+
+void ChunkBuilder::StartNext(uint32_t index) {
+  ClearRecords();
+  index_ = index;
+  base_seq_ = last_seq_;
+  base_time_ = last_time_;
+  base_address_ = last_address_;
+  base_stack_id_ = last_stack_id_;
+}
+
 std::vector<uint8_t> ChunkBuilder::Finish() const {
   flatbuffers::FlatBufferBuilder b(approx_bytes_ + 1024);
+  Finish(b);
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
+  b.Clear();
 
   flatbuffers::Offset<fb::Process> process;
   if (process_) process = BuildProcess(b, *process_);
@@ -189,6 +229,7 @@ std::vector<uint8_t> ChunkBuilder::Finish() const {
   chunk.add_alignment(alignment);
   chunk.add_old_address(old_address);
   chunk.add_base_stack_id(base_stack_id_);
+  chunk.add_time_unit_ns(time_unit_);
   chunk.add_stack_parent(stack_parent);
   chunk.add_stack_address(stack_address);
   if (process_) chunk.add_process(process);
@@ -199,7 +240,6 @@ std::vector<uint8_t> ChunkBuilder::Finish() const {
   chunk.add_symbols(symbols_v);
   if (end_) chunk.add_end(end);
   fb::FinishChunkBuffer(b, chunk.Finish());
-  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
 }  // namespace heaprec::format

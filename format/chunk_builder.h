@@ -14,6 +14,10 @@
 
 #include "format/records.h"
 
+namespace flatbuffers {
+class FlatBufferBuilder;
+}
+
 namespace heaprec::format {
 
 class ChunkBuilder {
@@ -21,8 +25,9 @@ class ChunkBuilder {
   // index: the chunk's position in the file. prev_*: the last event's seq,
   // time and address before this chunk (0 for the first chunk), which the
   // deltas start from. prev_stack_id: the highest stack id so far.
+  // time_unit_ns: resolution of event times; they are rounded down to it.
   ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns, uint64_t prev_address,
-               uint32_t prev_stack_id);
+               uint32_t prev_stack_id, uint32_t time_unit_ns = 1);
 
   // Events must come in increasing seq order. CanAdd is false when e's seq is
   // too far from the previous event's for this chunk (more than 2^32 - 1);
@@ -53,13 +58,22 @@ class ChunkBuilder {
   uint64_t last_address() const { return last_address_; }
   uint32_t last_stack_id() const { return last_stack_id_; }
 
-  // Serializes everything added so far.
+  // Serializes everything added so far into b (which is cleared first); the
+  // chunk is b.GetBufferPointer()[0 .. b.GetSize()).
+  void Finish(flatbuffers::FlatBufferBuilder& b) const;
+  // Serializes into a fresh buffer (for tests).
   std::vector<uint8_t> Finish() const;
+  // Empties the chunk and starts the next one where this one ended, keeping
+  // the columns' capacity.
+  void StartNext(uint32_t index);
 
  private:
+  void ClearRecords();
+
   uint32_t index_;
   uint64_t base_seq_, base_time_, base_address_;
   uint32_t base_stack_id_;
+  uint32_t time_unit_;
   uint64_t last_seq_, last_time_, last_address_;
   uint32_t last_stack_id_;
 

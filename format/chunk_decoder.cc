@@ -212,11 +212,12 @@ uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
   Event e;
   e.seq = c.base_seq();
   e.time_ns = c.base_time_ns();
+  const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
   e.address = c.base_address();
   for (size_t i = 0; i < n; ++i) {
     e.api = static_cast<Api>(c.api()->Get(i));
     e.seq += c.seq_delta()->Get(i);
-    e.time_ns = ApplyZigzagDelta(e.time_ns, c.time_delta()->Get(i));
+    e.time_ns += ApplyZigzagDelta(0, c.time_delta()->Get(i)) * unit;
     e.thread = c.thread()->Get(i);
     e.address = ApplyZigzagDelta(e.address, c.address_delta()->Get(i));
     e.size = c.size()->Get(i);

@@ -17,7 +17,7 @@
 namespace heaprec::format {
 
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 0;
+inline constexpr uint16_t kFormatMinor = 1;  // 1.1: Chunk.time_unit_ns
 
 inline constexpr size_t kHeaderSize = 24;
 inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;

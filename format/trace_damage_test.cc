@@ -177,7 +177,8 @@ TEST(TraceDamageTest, VersionMismatch) {
   r = Read(newer_major, &v);
   ASSERT_EQ(r.status, ReadResult::kError);
   EXPECT_EQ(r.message,
-            "t.zst: format version 2.0 at byte offset 16 is newer than this build reads (1.x)");
+            "t.zst: format version 2." + std::to_string(kFormatMinor) +
+                " at byte offset 16 is newer than this build reads (1.x)");
   EXPECT_EQ(r.error_offset, 16u);
 
   std::string zero_major = bytes;

@@ -179,3 +179,30 @@ TEST(TraceRoundTripTest, WholeTraceIsAValidZstdStream) {
 
 }  // namespace
 }  // namespace heaprec::format
+
+namespace heaprec::format {
+namespace {
+
+TEST(TraceRoundTripTest, TimeUnitRoundsTimesDown) {
+  StringSink sink;
+  TraceWriter::Options options;
+  options.time_unit_ns = 1000;
+  options.max_chunk_events = 3;
+  TraceWriter w(&sink, testing::SampleProcess(), options);
+  const std::vector<uint64_t> times = {999, 1000, 1999, 5500, 4200, 123456789};
+  for (size_t i = 0; i < times.size(); ++i) {
+    w.AddEvent({.seq = i + 1, .time_ns = times[i], .api = Api::kMalloc, .address = 16 * i + 16,
+                .size = 1});
+  }
+  ASSERT_TRUE(w.Finish({}));
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  ASSERT_EQ(v.r.events.size(), times.size());
+  for (size_t i = 0; i < times.size(); ++i) {
+    EXPECT_EQ(v.r.events[i].time_ns, times[i] / 1000 * 1000) << i;
+  }
+}
+
+}  // namespace
+}  // namespace heaprec::format

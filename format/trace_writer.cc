@@ -1,6 +1,8 @@
 // TraceWriter: chunks -> zstd frames -> sink (see trace_writer.h).
 #include "format/trace_writer.h"
 
+#include <flatbuffers/flatbuffers.h>
+
 #include <vector>
 
 #include "format/format_version.h"
@@ -19,23 +21,12 @@ TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Optio
   } else {
     bytes_written_ += sizeof(header);
   }
-  StartChunk();
+  chunk_ = std::make_unique<ChunkBuilder>(0, 0, 0, 0, 0, options_.time_unit_ns);
   chunk_->SetProcess(process);
+  fbb_ = std::make_unique<flatbuffers::FlatBufferBuilder>(1 << 20);
 }
 
 TraceWriter::~TraceWriter() { ZSTD_freeCCtx(cctx_); }
-
-void TraceWriter::StartChunk() {
-  uint64_t seq = 0, time = 0, address = 0;
-  uint32_t stack = 0;
-  if (chunk_) {
-    seq = chunk_->last_seq();
-    time = chunk_->last_time_ns();
-    address = chunk_->last_address();
-    stack = chunk_->last_stack_id();
-  }
-  chunk_ = std::make_unique<ChunkBuilder>(next_index_, seq, time, address, stack);
-}
 
 void TraceWriter::MaybeFlush() {
   if (chunk_->event_count() >= options_.max_chunk_events ||
@@ -100,15 +91,20 @@ void TraceWriter::AddSymbol(const Symbol& s) {
   MaybeFlush();
 }
 
-bool TraceWriter::WriteChunk(ChunkBuilder& chunk) {
-  const std::vector<uint8_t> raw = chunk.Finish();
-  std::vector<uint8_t> packed(ZSTD_compressBound(raw.size()));
-  const size_t n = ZSTD_compress2(cctx_, packed.data(), packed.size(), raw.data(), raw.size());
+bool TraceWriter::WriteChunk() {
+  chunk_->Finish(*fbb_);
+  const size_t bound = ZSTD_compressBound(fbb_->GetSize());
+  if (bound > packed_capacity_) {
+    packed_.reset(new uint8_t[bound]);  // not zeroed: zstd writes it
+    packed_capacity_ = bound;
+  }
+  const size_t n = ZSTD_compress2(cctx_, packed_.get(), packed_capacity_,
+                                  fbb_->GetBufferPointer(), fbb_->GetSize());
   if (ZSTD_isError(n)) {
     error_ = std::string("zstd: ") + ZSTD_getErrorName(n);
     return false;
   }
-  if (!sink_->Write(packed.data(), n)) {
+  if (!sink_->Write(packed_.get(), n)) {
     error_ = sink_->error();
     return false;
   }
@@ -120,9 +116,8 @@ bool TraceWriter::WriteChunk(ChunkBuilder& chunk) {
 bool TraceWriter::Flush() {
   if (finished_ || !ok()) return false;
   if (chunk_->empty()) return true;
-  const bool written = WriteChunk(*chunk_);
-  ++next_index_;
-  StartChunk();
+  const bool written = WriteChunk();
+  chunk_->StartNext(++next_index_);
   return written;
 }
 
@@ -137,7 +132,7 @@ bool TraceWriter::Finish(const EndRecord& end) {
   e.stack_nodes = totals_.stack_nodes;
   e.chunks = chunks_written_ + 1;
   chunk_->SetEnd(e);
-  const bool written = WriteChunk(*chunk_);
+  const bool written = WriteChunk();
   finished_ = true;
   return written;
 }

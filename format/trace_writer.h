@@ -39,6 +39,7 @@ class TraceWriter {
     size_t max_chunk_events = 64 * 1024;
     size_t max_chunk_bytes = 8 << 20;      // approximate FlatBuffer size
     size_t max_chunk_tables = 200 * 1000;  // reader's verifier allows more
+    uint32_t time_unit_ns = 1;             // event times are rounded down to this
   };
 
   // Writes the header to sink (which must outlive the writer). The process
@@ -73,13 +74,15 @@ class TraceWriter {
 
  private:
   void MaybeFlush();
-  bool WriteChunk(ChunkBuilder& chunk);
-  void StartChunk();
+  bool WriteChunk();
 
   ByteSink* sink_;
   Options options_;
   ZSTD_CCtx* cctx_;
   std::unique_ptr<ChunkBuilder> chunk_;
+  std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;  // reused for every chunk
+  std::unique_ptr<uint8_t[]> packed_;                      // reused zstd output
+  size_t packed_capacity_ = 0;
   uint32_t next_index_ = 0;
   uint64_t bytes_written_ = 0;
   uint64_t chunks_written_ = 0;

@@ -1,0 +1,197 @@
+// DwarfSymbolizer: finds each module's file, opens it in its own libdwfl
+// session, and caches frames per (module, address). See dwarf_symbolizer.h;
+// DwarfFrames reads the frames.
+#include "analyzers/dwarf_symbolizer.h"
+
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "analyzers/dwarf_frames.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+// The GNU build-id of the ELF file at path ("" if it has none), or nullopt if
+// the file cannot be opened or is not ELF.
+std::optional<std::string> ReadBuildId(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> build_id;
+  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
+    const void* bits = nullptr;
+    const ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
+    build_id = n > 0 ? std::string(static_cast<const char*>(bits), n) : std::string();
+  }
+  elf_end(elf);
+  close(fd);
+  return build_id;
+}
+
+// <debug_dir>/.build-id/ab/cdef....debug for build-id bytes ab cd ef ...
+std::string BuildIdDebugPath(const std::string& debug_dir, const std::string& build_id) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string path = debug_dir + "/.build-id/";
+  for (size_t i = 0; i < build_id.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(build_id[i]);
+    path += kHex[byte >> 4];
+    path += kHex[byte & 0xf];
+    if (i == 0) path += '/';
+  }
+  return path + ".debug";
+}
+
+struct CacheKey {
+  uint64_t address;
+  uint32_t module;
+  friend bool operator==(const CacheKey&, const CacheKey&) = default;
+};
+
+struct CacheKeyHash {
+  size_t operator()(const CacheKey& k) const {
+    return std::hash<uint64_t>()(k.address * 0x9e3779b97f4a7c15ULL ^ k.module);
+  }
+};
+
+}  // namespace
+
+struct DwarfSymbolizer::Impl {
+  // One libdwfl session holding one module (its file at its load bias).
+  struct Session {
+    Dwfl* dwfl = nullptr;
+    Dwfl_Module* mod = nullptr;  // null: libdwfl could not use the file
+    Dwarf_Addr start = 0;        // the module's address range in the process
+    Dwarf_Addr end = 0;
+    ~Session() {
+      if (dwfl != nullptr) dwfl_end(dwfl);
+    }
+  };
+
+  struct Entry {
+    format::Module module;
+    std::string file;            // the ELF file to use; empty when missing
+    Session* session = nullptr;  // opened on first use
+  };
+
+  explicit Impl(std::string dir) : debug_dir(std::move(dir)) {
+    debuginfo_path = ":.debug:" + debug_dir;
+    debuginfo_path_ptr = debuginfo_path.data();
+    callbacks.find_elf = dwfl_build_id_find_elf;
+    callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+    callbacks.section_address = dwfl_offline_section_address;
+    callbacks.debuginfo_path = &debuginfo_path_ptr;
+    elf_version(EV_CURRENT);
+  }
+
+  Session* Open(Entry& entry) {
+    if (entry.session != nullptr || entry.file.empty()) return entry.session;
+    auto& session = sessions[{entry.file, entry.module.load_address}];
+    if (session == nullptr) {
+      session = std::make_unique<Session>();
+      session->dwfl = dwfl_begin(&callbacks);
+      if (session->dwfl != nullptr) {
+        dwfl_report_begin(session->dwfl);
+        session->mod = dwfl_report_elf(session->dwfl, entry.module.path.c_str(), entry.file.c_str(),
+                                       -1, entry.module.load_address,
+                                       /*add_p_vaddr=*/true);
+        if (dwfl_report_end(session->dwfl, nullptr, nullptr) != 0) session->mod = nullptr;
+      }
+      if (session->mod != nullptr) {
+        dwfl_module_info(session->mod, nullptr, &session->start, &session->end, nullptr, nullptr,
+                         nullptr, nullptr);
+      }
+    }
+    if (session->mod == nullptr) missing.insert(entry.module.id);
+    entry.session = session.get();
+    return entry.session;
+  }
+
+  // The module added last whose ranges contain pc, or 0.
+  uint32_t ModuleOf(uint64_t pc) const {
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      for (const format::MappedRange& r : modules.at(*it).module.ranges) {
+        if (r.start <= pc && pc < r.end) return *it;
+      }
+    }
+    return 0;
+  }
+
+  std::string debug_dir;
+  std::string debuginfo_path;  // for dwfl_standard_find_debuginfo
+  char* debuginfo_path_ptr = nullptr;
+  Dwfl_Callbacks callbacks = {};
+  std::unordered_map<uint32_t, Entry> modules;
+  std::vector<uint32_t> order;  // module ids in the order added
+  std::map<std::pair<std::string, uint64_t>, std::unique_ptr<Session>> sessions;
+  std::set<uint32_t> missing;
+  DwarfFrames frames;  // its name cache is keyed by pointers into the sessions' data
+  std::unordered_map<CacheKey, format::Symbol, CacheKeyHash> cache;
+};
+
+DwarfSymbolizer::DwarfSymbolizer() : DwarfSymbolizer("/usr/lib/debug") {}
+
+DwarfSymbolizer::DwarfSymbolizer(std::string debug_dir)
+    : impl_(std::make_unique<Impl>(std::move(debug_dir))) {}
+
+DwarfSymbolizer::~DwarfSymbolizer() = default;
+DwarfSymbolizer::DwarfSymbolizer(DwarfSymbolizer&&) noexcept = default;
+DwarfSymbolizer& DwarfSymbolizer::operator=(DwarfSymbolizer&&) noexcept = default;
+
+void DwarfSymbolizer::AddModule(const format::Module& module) {
+  if (module.id == 0) return;
+  Impl& s = *impl_;
+  if (s.modules.erase(module.id) != 0) {
+    std::erase(s.order, module.id);
+    s.missing.erase(module.id);
+    std::erase_if(s.cache, [&](const auto& kv) { return kv.first.module == module.id; });
+  }
+  Impl::Entry entry;
+  entry.module = module;
+  const std::optional<std::string> own_id = ReadBuildId(module.path);
+  if (own_id && (module.build_id.empty() || *own_id == module.build_id)) {
+    entry.file = module.path;
+  } else if (!module.build_id.empty()) {
+    const std::string debug_file = BuildIdDebugPath(s.debug_dir, module.build_id);
+    const std::optional<std::string> debug_id = ReadBuildId(debug_file);
+    if (debug_id && *debug_id == module.build_id) entry.file = debug_file;
+  }
+  if (entry.file.empty()) s.missing.insert(module.id);
+  s.modules.emplace(module.id, std::move(entry));
+  s.order.push_back(module.id);
+}
+
+format::Symbol DwarfSymbolizer::Symbolize(uint64_t address, uint32_t module_id) {
+  Impl& s = *impl_;
+  format::Symbol symbol;
+  symbol.address = address;
+  if (address == 0) return symbol;
+  const uint64_t pc = address - 1;
+  if (module_id == 0) module_id = s.ModuleOf(pc);
+  const auto entry = s.modules.find(module_id);
+  if (entry == s.modules.end()) return symbol;
+  symbol.module = module_id;
+
+  const auto [cached, inserted] = s.cache.try_emplace({address, module_id});
+  if (!inserted) return cached->second;
+  const Impl::Session* session = s.Open(entry->second);
+  if (session != nullptr && session->mod != nullptr && session->start <= pc && pc < session->end) {
+    symbol.frames = s.frames.At(session->mod, pc);
+  }
+  cached->second = symbol;
+  return symbol;
+}
+
+std::vector<uint32_t> DwarfSymbolizer::MissingModules() const {
+  return std::vector<uint32_t>(impl_->missing.begin(), impl_->missing.end());
+}
+
+}  // namespace heaprec::analyzers

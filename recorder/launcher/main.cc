@@ -1,0 +1,258 @@
+// heaprec: runs a program with libheaprec.so preloaded and writes one trace
+// per traced process. See options.cc for the command line and session.h for
+// how records travel from the program to the trace files.
+//
+// The launcher runs beside the program, on the other core: it creates a
+// session folder in /dev/shm, starts the program with the library preloaded,
+// and loops (drain regions, write traces) until every traced process is
+// gone. Its exit status is the program's (128+N if killed by signal N).
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "recorder/launcher/library_path.h"
+#include "recorder/launcher/options.h"
+#include "recorder/launcher/session.h"
+#include "recorder/shared/region_layout.h"
+
+namespace heaprec::recorder::launcher {
+namespace {
+
+std::atomic<pid_t> g_child{0};
+std::atomic<int> g_stop_signals{0};
+
+uint64_t NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// SIGINT/SIGTERM/SIGHUP/SIGQUIT: a signal sent to heaprec alone (kill) is
+// passed on to the program; one from the terminal reached the program too.
+void OnSignal(int sig, siginfo_t* info, void*) {
+  g_stop_signals.fetch_add(1);
+  const pid_t child = g_child.load();
+  if (child > 0 && info != nullptr && info->si_code != SI_KERNEL) kill(child, sig);
+}
+
+void InstallSignals() {
+  struct sigaction sa = {};
+  sa.sa_sigaction = OnSignal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+std::string MakeSessionDir() {
+  std::vector<std::string> bases = {"/dev/shm"};
+  if (const char* tmp = getenv("TMPDIR")) bases.emplace_back(tmp);
+  bases.emplace_back("/tmp");
+  for (const std::string& base : bases) {
+    std::string templ = base + "/heaprec.XXXXXX";
+    if (mkdtemp(templ.data()) != nullptr) return templ;
+  }
+  return "";
+}
+
+void RemoveSessionDir(const std::string& dir) {
+  // Region files are unlinked when adopted; remove any left over.
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* ent = readdir(d)) {
+      const std::string name = ent->d_name;
+      if (name != "." && name != "..") unlink((dir + "/" + name).c_str());
+    }
+    closedir(d);
+  }
+  rmdir(dir.c_str());
+}
+
+// Starts the program; returns its pid, or -1 with *error set (exec failure
+// reported back through a close-on-exec pipe).
+pid_t Spawn(const Options& o, const std::string& library, const std::string& session,
+            std::string* error) {
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    *error = std::string("pipe: ") + std::strerror(errno);
+    return -1;
+  }
+  std::string preload = library;
+  if (const char* old = getenv("LD_PRELOAD"); old != nullptr && *old != '\0') {
+    preload += std::string(":") + old;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    *error = std::string("fork: ") + std::strerror(errno);
+    return -1;
+  }
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) signal(sig, SIG_DFL);
+    setenv("LD_PRELOAD", preload.c_str(), 1);
+    setenv(kSessionEnv, session.c_str(), 1);
+    setenv(kLauncherPidEnv, std::to_string(getppid()).c_str(), 1);
+    setenv(kDepthEnv, std::to_string(o.depth).c_str(), 1);
+    setenv(kFollowEnv, o.follow ? "1" : "0", 1);
+    setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
+    std::vector<char*> argv;
+    for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    const int err = errno;
+    (void)!write(pipe_fds[1], &err, sizeof(err));
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  int err = 0;
+  ssize_t n;
+  do {
+    n = read(pipe_fds[0], &err, sizeof(err));
+  } while (n < 0 && errno == EINTR);
+  close(pipe_fds[0]);
+  if (n == sizeof(err)) {
+    waitpid(pid, nullptr, 0);
+    *error = "cannot run '" + o.command[0] + "': " + std::strerror(err);
+    return -1;
+  }
+  return pid;
+}
+
+std::string HumanBytes(uint64_t bytes) {
+  char buf[32];
+  if (bytes < 1024) {
+    std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(bytes));
+  } else if (bytes < (1u << 20)) {
+    std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / 1024.0);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024.0));
+  }
+  return buf;
+}
+
+void PrintSummary(const std::vector<TraceResult>& results) {
+  if (results.empty()) {
+    std::fprintf(stderr, "heaprec: no trace written (the program never started recording)\n");
+    return;
+  }
+  std::string line = "heaprec: wrote ";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const TraceResult& r = results[i];
+    if (i > 0) line += "; ";
+    line += r.path + " (" + std::to_string(r.allocations) + " allocations, " +
+            std::to_string(r.frees) + " frees, " + std::to_string(r.stacks) + " stacks, " +
+            HumanBytes(r.bytes) + ")";
+  }
+  line += "; next: heapreplay --leaks " + results[0].path;
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+int ExitCode(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+int Run(const Options& options) {
+  const std::string library = FindPreloadLibrary();
+  if (library.empty()) {
+    std::fprintf(stderr, "heaprec: cannot find libheaprec.so beside %s\n", "the heaprec binary");
+    return 2;
+  }
+  const std::string session_dir = MakeSessionDir();
+  if (session_dir.empty()) {
+    std::fprintf(stderr, "heaprec: cannot create a session folder in /dev/shm or /tmp: %s\n",
+                 std::strerror(errno));
+    return 2;
+  }
+  // Orphaned descendants are re-parented to us, so their exits are seen.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  InstallSignals();
+  std::string error;
+  const pid_t child = Spawn(options, library, session_dir, &error);
+  if (child < 0) {
+    RemoveSessionDir(session_dir);
+    std::fprintf(stderr, "heaprec: %s\n", error.c_str());
+    return 127;
+  }
+  g_child.store(child);
+
+  Session session(session_dir, options);
+  session.SetMainPid(child);
+  int child_status = 0;
+  bool child_done = false;
+  int stops_after_exit = -1;
+  uint64_t last_scan = 0;
+  for (;;) {
+    int status = 0;
+    pid_t reaped;
+    while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+      session.SetExitStatus(reaped, status);
+      if (reaped == child) {
+        child_status = status;
+        child_done = true;
+        g_child.store(0);
+        stops_after_exit = g_stop_signals.load();
+      }
+    }
+    const uint64_t now = NowNs();
+    const bool scan = child_done || now - last_scan > 5000000;
+    if (scan) last_scan = now;
+    const bool moved = session.Step(now, scan);
+    for (const std::string& e : session.TakeErrors()) std::fprintf(stderr, "%s\n", e.c_str());
+    if (child_done && session.AllDone()) break;
+    // After the program exited, a stop signal ends the wait for descendants.
+    if (child_done && g_stop_signals.load() > stops_after_exit) {
+      session.FinishAll();
+      break;
+    }
+    if (!moved) {
+      const timespec pause = {0, 200 * 1000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+  for (const std::string& e : session.TakeErrors()) std::fprintf(stderr, "%s\n", e.c_str());
+  RemoveSessionDir(session_dir);
+  for (const TraceResult& r : session.results()) {
+    if (!r.error.empty()) std::fprintf(stderr, "heaprec: %s\n", r.error.c_str());
+  }
+  if (!options.quiet) PrintSummary(session.results());
+  return ExitCode(child_status);
+}
+
+}  // namespace
+}  // namespace heaprec::recorder::launcher
+
+int main(int argc, char** argv) {
+  using namespace heaprec::recorder::launcher;
+  Options options;
+  std::string error;
+  if (!ParseOptions(argc, argv, &options, &error)) {
+    std::fprintf(stderr, "heaprec: %s\n", error.c_str());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(UsageText(), stdout);
+    return 0;
+  }
+  if (options.version) {
+    std::puts("heaprec 0.1 (trace format 1.0)");
+    return 0;
+  }
+  return Run(options);
+}

@@ -1,0 +1,29 @@
+// heaprec's command line: `heaprec [options] [--] PROGRAM [ARGS...]`.
+// Parsing only; no side effects. Allocates; used by main().
+#ifndef HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_
+#define HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+namespace heaprec::recorder::launcher {
+
+struct Options {
+  std::string output;  // -o; empty = heaprec.%n.%p.zst in the current folder
+  unsigned depth = 64;
+  bool follow = true;
+  bool quiet = false;
+  int mark_signal = 12;  // SIGUSR2; 0 = none
+  bool help = false;
+  bool version = false;
+  std::vector<std::string> command;  // PROGRAM ARGS...
+};
+
+// Parses argv. On a usage error returns false and sets *error to one line.
+bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
+
+const char* UsageText();
+
+}  // namespace heaprec::recorder::launcher
+
+#endif  // HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_

@@ -1,0 +1,146 @@
+// RegionReader: ring draining, seq-ordered merge, checked reads.
+#include "recorder/launcher/region_reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace heaprec::recorder::launcher {
+
+std::unique_ptr<RegionReader> RegionReader::Open(const std::string& path, std::string* error) {
+  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    *error = path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < kRegionBytes) {
+    close(fd);
+    return nullptr;  // still being created
+  }
+  void* base = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (base == MAP_FAILED) {
+    *error = path + ": mmap: " + std::strerror(errno);
+    return nullptr;
+  }
+  RegionView view;
+  view.base = static_cast<uint8_t*>(base);
+  const RegionHeader* h = view.header();
+  if (h->ready.load(std::memory_order_acquire) != 1) {
+    munmap(base, kRegionBytes);
+    return nullptr;
+  }
+  if (h->magic != kRegionMagic || h->version != kRegionVersion) {
+    munmap(base, kRegionBytes);
+    *error = path + ": not a heaprec region of this version";
+    return nullptr;
+  }
+  return std::unique_ptr<RegionReader>(new RegionReader(path, view));
+}
+
+RegionReader::~RegionReader() { munmap(view_.base, kRegionBytes); }
+
+size_t RegionReader::Drain() {
+  size_t moved = 0;
+  Ring* rings = view_.rings();
+  for (uint32_t slot = 0; slot < kSlots; ++slot) {
+    Ring& ring = rings[slot];
+    const uint32_t state = ring.state.load(std::memory_order_acquire);
+    if (slot != 0 && state == kSlotFree) continue;
+    const uint64_t head = ring.head.load(std::memory_order_acquire);
+    uint64_t tail = ring.tail.load(std::memory_order_relaxed);
+    if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
+    if (head != tail) {
+      std::deque<RawRecord>& q = queues_[slot];
+      moved += head - tail;
+      for (; tail != head; ++tail) q.push_back(ring.records[tail & (kRingRecords - 1)]);
+      ring.tail.store(head, std::memory_order_release);
+      if (!in_heap_[slot]) {
+        fronts_.push({q.front().seq, slot});
+        in_heap_[slot] = true;
+      }
+    }
+    if (state == kSlotRetired && ring.head.load(std::memory_order_acquire) == head) {
+      uint32_t expected = kSlotRetired;
+      ring.state.compare_exchange_strong(expected, kSlotFree, std::memory_order_acq_rel);
+    }
+  }
+  queued_ += moved;
+  return moved;
+}
+
+size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
+  size_t emitted = 0;
+  while (!fronts_.empty()) {
+    const Front f = fronts_.top();
+    if (f.seq > next_seq_ && !final) {
+      // A gap: the record with next_seq_ is still being written.
+      if (stalled_since_ns_ == 0) stalled_since_ns_ = now_ns;
+      if (now_ns - stalled_since_ns_ < 1000000000ull) break;
+    }
+    stalled_since_ns_ = 0;
+    fronts_.pop();
+    std::deque<RawRecord>& q = queues_[f.slot];
+    // Emit the run of consecutive seqs at this queue's front without going
+    // back to the heap (one thread allocating alone is one long run).
+    do {
+      const RawRecord& r = q.front();
+      if (r.seq >= next_seq_) {
+        skipped_seqs_ += r.seq - next_seq_;
+        next_seq_ = r.seq + 1;
+        sink.OnRecord(f.slot, r);
+        ++emitted;
+      }  // else: a repeated seq from a damaged ring; dropped
+      q.pop_front();
+      --queued_;
+    } while (!q.empty() && q.front().seq == next_seq_);
+    if (!q.empty()) {
+      fronts_.push({q.front().seq, f.slot});
+    } else {
+      in_heap_[f.slot] = false;
+    }
+  }
+  return emitted;
+}
+
+bool RegionReader::ReadStack(uint32_t id, std::vector<uint64_t>* frames) const {
+  const uint64_t used = view_.header()->stack_arena_used.load(std::memory_order_acquire);
+  if (id == 0 || id + uint64_t{kStackEntryHeaderWords} > used ||
+      id + uint64_t{kStackEntryHeaderWords} > kStackArenaWords) {
+    return false;
+  }
+  const uint64_t* entry = view_.stack_arena() + id;
+  const uint64_t depth = entry[1];
+  if (depth == 0 || depth > kMaxDepth || id + kStackEntryHeaderWords + depth > kStackArenaWords) {
+    return false;
+  }
+  frames->assign(entry + kStackEntryHeaderWords, entry + kStackEntryHeaderWords + depth);
+  return true;
+}
+
+std::string RegionReader::Label(uint64_t index) const {
+  if (index >= kLabelRecords) return "";
+  const LabelRecord& l = view_.labels()[index];
+  if (l.ready.load(std::memory_order_acquire) != 1) return "";
+  return std::string(l.text, strnlen(l.text, kLabelBytes));
+}
+
+std::vector<const ModuleRecord*> RegionReader::NewModules() {
+  std::vector<const ModuleRecord*> out;
+  uint32_t count = view_.header()->module_count.load(std::memory_order_acquire);
+  if (count > kModuleRecords) count = kModuleRecords;
+  while (modules_read_ < count) {
+    const ModuleRecord& m = view_.modules()[modules_read_];
+    if (m.ready.load(std::memory_order_acquire) != 1) break;
+    out.push_back(&m);
+    ++modules_read_;
+  }
+  return out;
+}
+
+}  // namespace heaprec::recorder::launcher

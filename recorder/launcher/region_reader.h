@@ -1,0 +1,87 @@
+// RegionReader: the launcher's side of one process image's shared region.
+// Maps the region file, moves records out of the rings as they are written
+// (so a producer never waits long), and hands them on in seq order: the one
+// total order the trace needs.
+//
+// Every taken seq is written exactly once, so records are emitted strictly in
+// sequence; a gap means a record is still being written and emission waits
+// for it, for at most a second (then the gap is skipped and counted), or not
+// at all once the process is gone (Final). Everything read from the region is
+// bounds-checked: a program that scribbles on it can spoil its own trace but
+// cannot crash the launcher.
+//
+// Not thread-safe; allocates (local queues). Used by the launcher's loop.
+#ifndef HEAPREC_RECORDER_LAUNCHER_REGION_READER_H_
+#define HEAPREC_RECORDER_LAUNCHER_REGION_READER_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "recorder/shared/region_layout.h"
+
+namespace heaprec::recorder::launcher {
+
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  // One record, in seq order. slot: the ring it came from (0 = shared ring).
+  virtual void OnRecord(uint32_t slot, const RawRecord& record) = 0;
+};
+
+class RegionReader {
+ public:
+  // Maps path. Returns nullptr while the region is not ready (header not yet
+  // written) or on error (*error set when it will never be ready).
+  static std::unique_ptr<RegionReader> Open(const std::string& path, std::string* error);
+  ~RegionReader();
+  RegionReader(const RegionReader&) = delete;
+  RegionReader& operator=(const RegionReader&) = delete;
+
+  const RegionHeader& header() const { return *view_.header(); }
+  const std::string& path() const { return path_; }
+
+  // Copies every record written so far out of the rings; frees the slots of
+  // threads that exited once their rings are empty. Returns records moved.
+  size_t Drain();
+  // Emits queued records in seq order through sink. With final (the process
+  // is gone), emits everything, skipping gaps. Returns records emitted.
+  size_t Emit(RecordSink& sink, bool final, uint64_t now_ns);
+  bool idle() const { return queued_ == 0; }
+
+  // The stack entry id's frames, innermost first. False if id is invalid.
+  bool ReadStack(uint32_t id, std::vector<uint64_t>* frames) const;
+  // The label of a marker record, or "" if the index is invalid.
+  std::string Label(uint64_t index) const;
+  // Module log entries not yet returned, up to the first not yet ready.
+  std::vector<const ModuleRecord*> NewModules();
+
+  uint64_t skipped_seqs() const { return skipped_seqs_; }
+
+ private:
+  RegionReader(std::string path, RegionView view) : path_(std::move(path)), view_(view) {}
+
+  struct Front {
+    uint64_t seq;
+    uint32_t slot;
+    bool operator>(const Front& o) const { return seq > o.seq; }
+  };
+
+  std::string path_;
+  RegionView view_;
+  std::vector<std::deque<RawRecord>> queues_ = std::vector<std::deque<RawRecord>>(kSlots);
+  std::priority_queue<Front, std::vector<Front>, std::greater<Front>> fronts_;
+  std::vector<bool> in_heap_ = std::vector<bool>(kSlots, false);
+  size_t queued_ = 0;
+  uint64_t next_seq_ = 1;
+  uint64_t stalled_since_ns_ = 0;
+  uint64_t skipped_seqs_ = 0;
+  uint32_t modules_read_ = 0;
+};
+
+}  // namespace heaprec::recorder::launcher
+
+#endif  // HEAPREC_RECORDER_LAUNCHER_REGION_READER_H_

@@ -1,0 +1,187 @@
+// Session: region discovery, liveness and the region -> trace pipeline.
+#include "recorder/launcher/session.h"
+
+#include <dirent.h>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "recorder/launcher/output_path.h"
+
+namespace heaprec::recorder::launcher {
+namespace {
+
+int PidfdOpen(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+
+// The program name for %n: argv[0]'s last component, else the executable's.
+std::string ProgramName(const RegionHeader& h) {
+  std::string name(h.cmdline, strnlen(h.cmdline, h.cmdline_bytes < kCmdlineBytes ? h.cmdline_bytes
+                                                                                 : kCmdlineBytes));
+  if (name.empty()) name.assign(h.exe, strnlen(h.exe, kExeBytes));
+  const size_t slash = name.rfind('/');
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  for (char& c : name) {
+    if (c == '/' || c == ' ') c = '_';
+  }
+  return name.empty() ? "program" : name;
+}
+
+}  // namespace
+
+Session::Session(std::string dir, const Options& options)
+    : dir_(std::move(dir)), options_(options) {}
+
+Session::~Session() {
+  for (auto& e : entries_) {
+    if (e->pidfd >= 0) close(e->pidfd);
+  }
+}
+
+void Session::SetExitStatus(pid_t pid, int status) { exit_status_[pid] = status; }
+
+std::vector<std::string> Session::TakeErrors() {
+  std::vector<std::string> out;
+  out.swap(errors_);
+  return out;
+}
+
+void Session::Discover() {
+  DIR* d = opendir(dir_.c_str());
+  if (d == nullptr) return;
+  while (const dirent* ent = readdir(d)) {
+    const std::string name = ent->d_name;
+    if (name.size() < 8 || name.compare(name.size() - 7, 7, ".region") != 0) continue;
+    if (known_.count(name) != 0) continue;
+    std::string error;
+    std::unique_ptr<RegionReader> reader = RegionReader::Open(dir_ + "/" + name, &error);
+    if (reader == nullptr) {
+      if (!error.empty()) {
+        errors_.push_back("heaprec: " + error);
+        known_.insert(name);
+        waiting_.erase(name);
+      } else {
+        waiting_.insert(name);
+      }
+      continue;
+    }
+    waiting_.erase(name);
+    known_.insert(name);
+    // The launcher's mapping keeps the data; the name is no longer needed.
+    unlink((dir_ + "/" + name).c_str());
+    Adopt(name, std::move(reader));
+  }
+  closedir(d);
+}
+
+std::string Session::TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder) {
+  const RegionHeader& h = reader.header();
+  const std::string path = ExpandPattern(options_.output, h.pid, ProgramName(h));
+  std::string error;
+  for (int n = 0; n < 10000; ++n) {
+    const std::string candidate = Alternative(path, n);
+    if (access(candidate.c_str(), F_OK) == 0) continue;
+    *builder = TraceBuilder::Create(const_cast<RegionReader*>(&reader), candidate, &error);
+    if (*builder != nullptr) return candidate;
+    if (error.find("File exists") == std::string::npos) break;
+  }
+  errors_.push_back("heaprec: " + error);
+  return "";
+}
+
+void Session::Adopt(const std::string& name, std::unique_ptr<RegionReader> reader) {
+  auto e = std::make_unique<Entry>();
+  e->pid = reader->header().pid;
+  e->start_ns = reader->header().start_monotonic_ns;
+  // A newer image of a known pid means the older one exec'd away.
+  for (auto& other : entries_) {
+    if (other->pid == e->pid && !other->gone && other->start_ns <= e->start_ns) {
+      other->gone = true;
+      Finish(*other);
+    }
+  }
+  e->pidfd = PidfdOpen(e->pid);
+  e->reader = std::move(reader);
+  TracePath(*e->reader, &e->builder);
+  entries_.push_back(std::move(e));
+}
+
+bool Session::Gone(const Entry& e) const {
+  if (exit_status_.count(e.pid) != 0) return true;
+  if (e.pid == main_pid_) return false;  // until reaped
+  if (e.pidfd < 0) return true;          // already gone when found
+  pollfd p = {e.pidfd, POLLIN, 0};
+  return poll(&p, 1, 0) > 0;
+}
+
+void Session::Finish(Entry& e) {
+  e.reader->Drain();
+  if (e.builder != nullptr) {
+    e.builder->PollModules();
+    e.reader->Emit(*e.builder, /*final=*/true, 0);
+    const auto status = exit_status_.find(e.pid);
+    const bool exec_replaced = exit_status_.count(e.pid) == 0 && e.gone;
+    const int code = status != exit_status_.end() && !exec_replaced ? status->second : -1;
+    TraceResult r;
+    r.path = e.builder->path();
+    r.pid = e.pid;
+    if (!e.builder->Finish(code)) r.error = r.path + ": " + e.builder->error();
+    r.allocations = e.builder->totals().allocations;
+    r.frees = e.builder->totals().frees;
+    r.stacks = e.builder->distinct_stacks();
+    r.bytes = e.builder->bytes_written();
+    results_.push_back(r);
+    e.builder.reset();
+  } else {
+    struct Discard : RecordSink {
+      void OnRecord(uint32_t, const RawRecord&) override {}
+    } discard;
+    e.reader->Emit(discard, true, 0);
+  }
+  e.gone = true;
+  if (e.pidfd >= 0) close(e.pidfd);
+  e.pidfd = -1;
+  e.reader.reset();
+}
+
+bool Session::Step(uint64_t now_ns, bool scan) {
+  if (scan) Discover();
+  bool moved = false;
+  for (auto& e : entries_) {
+    if (e->reader == nullptr) continue;
+    // Check liveness before draining: a process seen gone has written all.
+    const bool gone = Gone(*e);
+    moved |= e->reader->Drain() > 0;
+    if (e->builder != nullptr) {
+      e->builder->PollModules();
+      e->reader->Emit(*e->builder, false, now_ns);
+      e->builder->MaybeFlush(now_ns);
+    } else {
+      struct Discard : RecordSink {
+        void OnRecord(uint32_t, const RawRecord&) override {}
+      } discard;
+      e->reader->Emit(discard, false, now_ns);
+    }
+    if (gone) Finish(*e);
+  }
+  return moved;
+}
+
+bool Session::AllDone() const {
+  if (!waiting_.empty()) return false;
+  for (const auto& e : entries_) {
+    if (e->reader != nullptr) return false;
+  }
+  return true;
+}
+
+void Session::FinishAll() {
+  Discover();
+  for (auto& e : entries_) {
+    if (e->reader != nullptr) Finish(*e);
+  }
+}
+
+}  // namespace heaprec::recorder::launcher

@@ -1,0 +1,86 @@
+// Session: everything the launcher follows during one run. It watches the
+// session folder for regions (one per traced process image: the program, its
+// fork children, exec'd programs), gives each a trace file, moves records
+// from regions to traces as they come, and finishes a trace when its process
+// is gone (exited, killed, or replaced by exec).
+//
+// Not thread-safe; allocates; driven by the launcher's main loop.
+#ifndef HEAPREC_RECORDER_LAUNCHER_SESSION_H_
+#define HEAPREC_RECORDER_LAUNCHER_SESSION_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "recorder/launcher/options.h"
+#include "recorder/launcher/region_reader.h"
+#include "recorder/launcher/trace_builder.h"
+
+namespace heaprec::recorder::launcher {
+
+struct TraceResult {
+  std::string path;
+  int pid = 0;
+  uint64_t allocations = 0;
+  uint64_t frees = 0;
+  uint64_t stacks = 0;
+  uint64_t bytes = 0;
+  std::string error;  // non-empty if the trace could not be written
+};
+
+class Session {
+ public:
+  Session(std::string dir, const Options& options);
+  ~Session();
+
+  // The exit status of a process this launcher reaped (its child or an
+  // orphan it inherited as subreaper).
+  void SetExitStatus(pid_t pid, int status);
+  // The launcher's own child: its regions end only when it is reaped, so its
+  // exit status is always known.
+  void SetMainPid(pid_t pid) { main_pid_ = pid; }
+  // One pass: find new regions, move records, finish what is gone. Returns
+  // true if anything was moved (the caller sleeps otherwise).
+  bool Step(uint64_t now_ns, bool scan);
+  // True when every region found is finished and no new one is waiting.
+  bool AllDone() const;
+  // Finishes every trace now, live processes included.
+  void FinishAll();
+  const std::vector<TraceResult>& results() const { return results_; }
+  // Errors to report (one line each), taken once.
+  std::vector<std::string> TakeErrors();
+
+ private:
+  struct Entry {
+    std::unique_ptr<RegionReader> reader;
+    std::unique_ptr<TraceBuilder> builder;
+    pid_t pid = 0;
+    int pidfd = -1;
+    uint64_t start_ns = 0;
+    bool gone = false;
+  };
+  void Discover();
+  void Adopt(const std::string& name, std::unique_ptr<RegionReader> reader);
+  bool Gone(const Entry& e) const;
+  void Finish(Entry& e);
+  std::string TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder);
+
+  std::string dir_;
+  Options options_;
+  pid_t main_pid_ = 0;
+  std::vector<std::unique_ptr<Entry>> entries_;
+  std::set<std::string> known_;    // region files adopted
+  std::set<std::string> waiting_;  // region files not ready yet
+  std::map<pid_t, int> exit_status_;
+  std::vector<TraceResult> results_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace heaprec::recorder::launcher
+
+#endif  // HEAPREC_RECORDER_LAUNCHER_SESSION_H_

@@ -1,0 +1,225 @@
+// TraceBuilder: region records -> format records -> TraceWriter.
+#include "recorder/launcher/trace_builder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "analyzers/dwarf_symbolizer.h"
+#include "format/api.h"
+
+namespace heaprec::recorder::launcher {
+namespace {
+
+constexpr char kRecorderName[] = "heaprec 0.1";
+
+std::string Name16(uint64_t a, uint64_t b) {
+  char buf[17] = {};
+  std::memcpy(buf, &a, 8);
+  std::memcpy(buf + 8, &b, 8);
+  return std::string(buf, strnlen(buf, 16));
+}
+
+format::ProcessInfo ProcessOf(const RegionHeader& h) {
+  format::ProcessInfo p;
+  p.program = std::string(h.exe, strnlen(h.exe, kExeBytes));
+  const uint32_t n = h.cmdline_bytes < kCmdlineBytes ? h.cmdline_bytes : kCmdlineBytes;
+  for (uint32_t i = 0; i < n;) {
+    const size_t len = strnlen(h.cmdline + i, n - i);
+    p.args.emplace_back(h.cmdline + i, len);
+    i += static_cast<uint32_t>(len) + 1;
+  }
+  p.pid = h.pid;
+  p.ppid = h.ppid;
+  p.start_realtime_ns = h.start_realtime_ns;
+  p.start_monotonic_ns = h.start_monotonic_ns;
+  p.clock = "CLOCK_MONOTONIC";
+  p.page_size = h.page_size;
+  p.recorder = kRecorderName;
+  p.hostname = std::string(h.hostname, strnlen(h.hostname, sizeof(h.hostname)));
+  p.parent_trace_seq = h.parent_fork_seq;
+  return p;
+}
+
+}  // namespace
+
+std::unique_ptr<TraceBuilder> TraceBuilder::Create(RegionReader* region, const std::string& path,
+                                                   std::string* error) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    *error = path + ": cannot create: " + std::strerror(errno);
+    return nullptr;
+  }
+  return std::unique_ptr<TraceBuilder>(
+      new TraceBuilder(region, path, std::make_unique<format::FdSink>(fd)));
+}
+
+TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
+                           std::unique_ptr<format::FdSink> sink)
+    : region_(region), path_(std::move(path)), sink_(std::move(sink)), slot_thread_(kSlots, 0) {
+  format::TraceWriter::Options options;
+  options.time_unit_ns = 1000;  // microseconds: plenty for timelines, far smaller traces
+  writer_ =
+      std::make_unique<format::TraceWriter>(sink_.get(), ProcessOf(region->header()), options);
+}
+
+void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
+  last_seq_ = r.seq;
+  last_time_ns_ = r.time_ns;
+  switch (r.api) {
+    case kThreadStart: {
+      const auto tid = static_cast<int32_t>(r.address);
+      if (slot == 0) {
+        if (shared_thread_ == 0) {
+          shared_thread_ = next_thread_++;
+          writer_->AddThread({shared_thread_, 0, "(threads sharing a ring)", r.seq});
+        }
+        tid_thread_[tid] = shared_thread_;
+        return;
+      }
+      const uint32_t index = next_thread_++;
+      slot_thread_[slot] = index;
+      tid_thread_[tid] = index;
+      writer_->AddThread({index, tid, Name16(r.size, r.extra), r.seq});
+      return;
+    }
+    case kThreadName: {
+      const auto tid = static_cast<int32_t>(r.address);
+      const auto it = tid_thread_.find(tid);
+      if (it != tid_thread_.end() && it->second != shared_thread_) {
+        writer_->AddThread({it->second, tid, Name16(r.size, r.extra), r.seq});
+      }
+      return;
+    }
+    case kMarker:
+      writer_->AddMarker({r.seq, r.time_ns, slot_thread_[slot], region_->Label(r.address)});
+      return;
+    case kNop:
+      return;
+    default:
+      break;
+  }
+  const auto api = static_cast<format::Api>(r.api);
+  if (!format::IsValid(api)) return;  // damaged record
+  format::Event e;
+  e.seq = r.seq;
+  e.time_ns = r.time_ns;
+  e.thread = slot == 0 ? shared_thread_ : slot_thread_[slot];
+  e.api = api;
+  e.address = r.address;
+  e.size = r.size;
+  e.alignment = format::HasAlignment(api) ? r.extra : 0;
+  e.old_address = format::HasOldAddress(api) ? r.extra : 0;
+  e.stack = r.stack != 0 ? StackNode(r.stack, r.seq) : 0;
+  writer_->AddEvent(e);
+}
+
+uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
+  if (shared_id < stack_ids_.size() && stack_ids_[shared_id] != 0) return stack_ids_[shared_id];
+  std::vector<uint64_t> frames;
+  if (!region_->ReadStack(shared_id, &frames)) {
+    ++dropped_stacks_;
+    return 0;
+  }
+  uint32_t parent = 0;
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {  // outermost first
+    const auto [node, inserted] = nodes_.try_emplace(NodeKey{parent, *it}, next_node_);
+    if (inserted) {
+      writer_->AddStackNode({next_node_, parent, *it});
+      address_first_seq_.try_emplace(*it, seq);
+      ++next_node_;
+    }
+    parent = node->second;
+  }
+  if (shared_id >= stack_ids_.size()) stack_ids_.resize(shared_id + 1 + shared_id / 2, 0);
+  stack_ids_[shared_id] = parent;
+  ++distinct_stacks_;
+  return parent;
+}
+
+void TraceBuilder::PollModules() {
+  for (const ModuleRecord* m : region_->NewModules()) {
+    if (m->kind == 2) {
+      writer_->AddModuleUnload({m->id, m->seq});
+      unload_seq_[m->id] = m->seq;
+      continue;
+    }
+    format::Module mod;
+    mod.id = m->id;
+    mod.path = std::string(m->path, strnlen(m->path, kModulePathBytes));
+    const uint32_t id_len = m->build_id_len <= sizeof(m->build_id) ? m->build_id_len : 0;
+    mod.build_id.assign(reinterpret_cast<const char*>(m->build_id), id_len);
+    mod.load_address = m->load_address;
+    const uint32_t ranges = m->range_count <= kMaxModuleRanges ? m->range_count : 0;
+    for (uint32_t i = 0; i < ranges; ++i) {
+      mod.ranges.push_back({m->ranges[i].start, m->ranges[i].end, m->ranges[i].file_offset});
+    }
+    mod.seq = m->seq;
+    writer_->AddModule(mod);
+    modules_.push_back(std::move(mod));
+  }
+}
+
+void TraceBuilder::MaybeFlush(uint64_t now_ns) {
+  if (now_ns - last_flush_ns_ >= 1000000000ull) {
+    writer_->Flush();
+    last_flush_ns_ = now_ns;
+  }
+}
+
+// Picks, for an address first seen at seq, the module that held it then; else
+// one loaded just after (a constructor running inside dlopen); else any.
+void TraceBuilder::AddSymbols() {
+  analyzers::DwarfSymbolizer symbolizer;
+  for (const format::Module& m : modules_) symbolizer.AddModule(m);
+  for (const auto& [address, seq] : address_first_seq_) {
+    uint32_t best = 0, later = 0, any = 0;
+    for (const format::Module& m : modules_) {
+      bool covers = false;
+      for (const format::MappedRange& r : m.ranges) covers |= address >= r.start && address < r.end;
+      if (!covers) continue;
+      any = m.id;
+      const auto unload = unload_seq_.find(m.id);
+      const uint64_t until = unload == unload_seq_.end() ? UINT64_MAX : unload->second;
+      if (m.seq <= seq && seq < until) best = m.id;
+      if (m.seq > seq && later == 0) later = m.id;
+    }
+    const uint32_t module = best != 0 ? best : later != 0 ? later : any;
+    format::Symbol s = symbolizer.Symbolize(address, module);
+    s.address = address;
+    s.module = module;
+    writer_->AddSymbol(s);
+  }
+}
+
+format::EndRecord TraceBuilder::EndWithCounters(int exit_status) const {
+  const Counters& c = region_->header().counters;
+  format::EndRecord end;
+  end.end_time_ns = last_time_ns_;
+  end.exit_status = exit_status;
+  auto add = [&](const char* name, uint64_t v) { end.counters.emplace_back(name, v); };
+  add("reentrant_calls", c.reentrant_calls.load());
+  add("bootstrap_allocations", c.bootstrap_allocations.load());
+  add("dropped_events", c.dropped_events.load());
+  add("truncated_stacks", c.truncated_stacks.load());
+  add("unwind_failures", c.unwind_failures.load());
+  add("stack_table_full", c.stack_table_full.load());
+  add("shared_ring_records", c.shared_ring_records.load());
+  add("fork_window_calls", c.fork_window_calls.load());
+  add("module_log_full", c.module_log_full.load());
+  add("label_log_full", c.label_log_full.load());
+  add("skipped_seqs", region_->skipped_seqs());
+  add("unreadable_stacks", dropped_stacks_);
+  return end;
+}
+
+bool TraceBuilder::Finish(int exit_status) {
+  PollModules();
+  AddSymbols();
+  const bool ok = writer_->Finish(EndWithCounters(exit_status));
+  return sink_->Close() && ok;
+}
+
+}  // namespace heaprec::recorder::launcher

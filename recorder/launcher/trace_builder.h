@@ -1,0 +1,88 @@
+// TraceBuilder: turns one region's records, in seq order, into a trace file:
+// threads get dense indexes, shared stack entries become nodes of the trace's
+// stack tree, markers get their labels, modules come from the region's log.
+// When the process is gone, Finish() symbolizes every distinct return address
+// with libdw (DwarfSymbolizer) and writes the End record with the recorder's
+// counters.
+//
+// Not thread-safe; allocates. Used by the launcher, one per process image.
+#ifndef HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
+#define HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "format/byte_io.h"
+#include "format/trace_writer.h"
+#include "recorder/launcher/region_reader.h"
+
+namespace heaprec::recorder::launcher {
+
+class TraceBuilder : public RecordSink {
+ public:
+  // Creates the trace file at path (which must not exist). On failure returns
+  // nullptr with *error set.
+  static std::unique_ptr<TraceBuilder> Create(RegionReader* region, const std::string& path,
+                                              std::string* error);
+
+  void OnRecord(uint32_t slot, const RawRecord& record) override;
+  // Adds modules logged since the last call.
+  void PollModules();
+  // Writes what is buffered if the last flush is older than a second.
+  void MaybeFlush(uint64_t now_ns);
+  // Symbols and End; closes the file. exit_status: wait status or -1.
+  bool Finish(int exit_status);
+
+  const std::string& path() const { return path_; }
+  const format::EndRecord& totals() const { return writer_->totals(); }
+  uint64_t bytes_written() const { return writer_->bytes_written(); }
+  size_t distinct_stacks() const { return distinct_stacks_; }
+  const std::string& error() const { return writer_->error(); }
+
+ private:
+  TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink);
+  uint32_t StackNode(uint32_t shared_id, uint64_t seq);
+  void AddSymbols();
+  format::EndRecord EndWithCounters(int exit_status) const;
+
+  RegionReader* region_;
+  std::string path_;
+  std::unique_ptr<format::FdSink> sink_;
+  std::unique_ptr<format::TraceWriter> writer_;
+
+  std::vector<uint32_t> slot_thread_;                 // slot -> thread index
+  std::unordered_map<int32_t, uint32_t> tid_thread_;  // latest index per tid
+  uint32_t next_thread_ = 1;
+  uint32_t shared_thread_ = 0;  // index for records of the shared ring
+
+  std::vector<uint32_t> stack_ids_;  // shared id (arena offset) -> node id; 0 = not yet
+  size_t distinct_stacks_ = 0;
+  struct NodeKey {
+    uint32_t parent;
+    uint64_t address;
+    bool operator==(const NodeKey& o) const { return parent == o.parent && address == o.address; }
+  };
+  struct NodeKeyHash {
+    size_t operator()(const NodeKey& k) const {
+      return std::hash<uint64_t>()(k.address * 0x9E3779B97F4A7C15ULL ^ k.parent);
+    }
+  };
+  std::unordered_map<NodeKey, uint32_t, NodeKeyHash> nodes_;
+  std::map<uint64_t, uint64_t> address_first_seq_;  // distinct frame addresses
+  uint32_t next_node_ = 1;
+
+  std::vector<format::Module> modules_;
+  std::map<uint32_t, uint64_t> unload_seq_;  // module id -> seq of its unload
+  uint64_t last_seq_ = 0;
+  uint64_t last_time_ns_ = 0;
+  uint64_t last_flush_ns_ = 0;
+  uint64_t dropped_stacks_ = 0;
+};
+
+}  // namespace heaprec::recorder::launcher
+
+#endif  // HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_

@@ -1,0 +1,44 @@
+// Hooks that keep the trace's context right: dlclose (modules unloaded) and
+// pthread_setname_np (thread names). dlopen is deliberately not wrapped: glibc
+// resolves a relative name against the RUNPATH of dlopen's caller, which a
+// wrapper would change; new objects are logged instead when the first stack
+// through them is seen (ScanModulesIfChanged).
+#include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "recorder/preload/module_scan.h"
+#include "recorder/preload/recorder.h"
+
+#define HEAPREC_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace pre = heaprec::recorder::preload;
+
+namespace {
+
+using DlcloseFn = int (*)(void*);
+using SetnameFn = int (*)(pthread_t, const char*);
+DlcloseFn g_dlclose;
+SetnameFn g_setname;
+
+}  // namespace
+
+HEAPREC_EXPORT int dlclose(void* handle) {
+  if (g_dlclose == nullptr) g_dlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+  if (g_dlclose == nullptr) return -1;
+  const int rc = g_dlclose(handle);
+  pre::ModulesChanged();
+  return rc;
+}
+
+HEAPREC_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
+  if (g_setname == nullptr) {
+    g_setname = reinterpret_cast<SetnameFn>(dlsym(RTLD_NEXT, "pthread_setname_np"));
+  }
+  if (g_setname == nullptr) return -1;
+  const int rc = g_setname(thread, name);
+  if (rc == 0 && pthread_equal(thread, pthread_self())) {
+    pre::ThreadRenamed(static_cast<int32_t>(gettid()), name);
+  }
+  return rc;
+}

@@ -1,0 +1,32 @@
+// ProcessRegion: creates this process image's region file in the session
+// folder, maps it shared, and fills its header (pid, times, command line,
+// executable, host). One per process image: at start, in a fork child, and
+// again after exec (a new image loads the library afresh).
+//
+// Uses only system calls and static buffers: never allocates. Not thread-safe
+// (called once per image, under the recorder's init or fork handler).
+#ifndef HEAPREC_RECORDER_PRELOAD_PROCESS_REGION_H_
+#define HEAPREC_RECORDER_PRELOAD_PROCESS_REGION_H_
+
+#include <cstdint>
+
+#include "recorder/shared/region_layout.h"
+
+namespace heaprec::recorder::preload {
+
+struct RegionSettings {
+  const char* session_dir;
+  int32_t launcher_pid;
+  uint32_t max_depth;
+  uint64_t parent_fork_seq;
+};
+
+// Returns a view with base == nullptr if the region could not be made.
+RegionView CreateRegion(const RegionSettings& settings);
+
+// Writes the decimal digits of v to out (no terminator); returns the count.
+int FormatDecimal(uint64_t v, char* out);
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_PROCESS_REGION_H_

@@ -1,0 +1,79 @@
+// RealAllocator: dlsym(RTLD_NEXT) resolution and the bootstrap arena.
+#include "recorder/preload/real_allocator.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace heaprec::recorder::preload {
+namespace {
+
+constexpr size_t kArenaBytes = 256 * 1024;
+alignas(64) unsigned char g_arena[kArenaBytes];
+std::atomic<size_t> g_arena_used{0};
+
+RealAllocator g_real;
+// 0 = not resolved, 1 = resolving, 2 = resolved.
+std::atomic<int> g_state{0};
+
+template <typename F>
+void Resolve(F*& slot, const char* name) {
+  slot = reinterpret_cast<F*>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+void ResolveRealAllocator() {
+  int expected = 0;
+  if (!g_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return;
+  Resolve(g_real.malloc, "malloc");
+  Resolve(g_real.free, "free");
+  Resolve(g_real.calloc, "calloc");
+  Resolve(g_real.realloc, "realloc");
+  Resolve(g_real.reallocarray, "reallocarray");
+  Resolve(g_real.posix_memalign, "posix_memalign");
+  Resolve(g_real.aligned_alloc, "aligned_alloc");
+  Resolve(g_real.memalign, "memalign");
+  Resolve(g_real.valloc, "valloc");
+  Resolve(g_real.pvalloc, "pvalloc");
+  g_state.store(2, std::memory_order_release);
+}
+
+const RealAllocator* Real() {
+  const int state = g_state.load(std::memory_order_acquire);
+  if (state == 2) return &g_real;
+  if (state == 0) {
+    ResolveRealAllocator();
+    if (g_state.load(std::memory_order_acquire) == 2) return &g_real;
+  }
+  return nullptr;
+}
+
+// Each bootstrap block is preceded by 16 bytes holding its size.
+void* BootstrapAlloc(size_t size, size_t alignment) {
+  if (alignment < 16) alignment = 16;
+  if (size > kArenaBytes || alignment > 4096) return nullptr;
+  size_t used = g_arena_used.load(std::memory_order_relaxed);
+  for (;;) {
+    const uintptr_t base = reinterpret_cast<uintptr_t>(g_arena);
+    uintptr_t start = (base + used + 16 + alignment - 1) & ~(uintptr_t{alignment} - 1);
+    const size_t end = start + size - base;
+    if (end > kArenaBytes) return nullptr;
+    if (g_arena_used.compare_exchange_weak(used, end, std::memory_order_relaxed)) {
+      *reinterpret_cast<size_t*>(start - 16) = size;
+      return reinterpret_cast<void*>(start);
+    }
+  }
+}
+
+bool IsBootstrap(const void* p) {
+  const auto* c = static_cast<const unsigned char*>(p);
+  return c >= g_arena && c < g_arena + kArenaBytes;
+}
+
+size_t BootstrapSize(const void* p) {
+  return *reinterpret_cast<const size_t*>(static_cast<const unsigned char*>(p) - 16);
+}
+
+}  // namespace heaprec::recorder::preload

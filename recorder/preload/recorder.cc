@@ -1,0 +1,414 @@
+// The recorder core: state, rings, stacks, fork and thread exit (recorder.h).
+#include "recorder/preload/recorder.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "recorder/preload/module_scan.h"
+#include "recorder/preload/process_region.h"
+#include "recorder/preload/real_allocator.h"
+#include "recorder/preload/stack_interner.h"
+#include "recorder/shared/region_layout.h"
+
+namespace heaprec::recorder::preload {
+namespace {
+
+enum Mode : int { kUninit = 0, kInitializing = 1, kOn = 2, kOff = 3 };
+
+__thread ThreadState t_state __attribute__((tls_model("initial-exec")));
+
+RegionView g_region;
+std::atomic<int> g_mode{kUninit};
+std::atomic<uint32_t> g_generation{1};
+uint32_t g_max_depth = 64;
+bool g_follow = true;
+const char* g_session = nullptr;
+int32_t g_launcher_pid = 0;
+int g_mark_signal = SIGUSR2;
+uintptr_t g_own_start = 0, g_own_end = 0;
+pthread_key_t g_exit_key;
+uint64_t g_fork_seq = 0;
+std::atomic<uint32_t> g_signal_markers{0};
+// Calls made before the region existed (forwarded unrecorded), for the counter.
+std::atomic<uint64_t> g_early_calls{0};
+
+RegionHeader* Header() { return g_region.header(); }
+Counters& Count() { return g_region.header()->counters; }
+
+uint64_t NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec) -
+         Header()->start_monotonic_ns;
+}
+
+uint32_t ParseUint(const char* s, uint32_t fallback) {
+  if (s == nullptr || *s == '\0') return fallback;
+  uint32_t v = 0;
+  for (; *s >= '0' && *s <= '9'; ++s) v = v * 10 + static_cast<uint32_t>(*s - '0');
+  return *s == '\0' ? v : fallback;
+}
+
+// Waits until the ring has room. False if the launcher is gone.
+bool WaitForSpace(Ring* ring, uint64_t head) {
+  for (uint32_t spins = 0;; ++spins) {
+    if (head - ring->tail.load(std::memory_order_acquire) < kRingRecords) return true;
+    if (Header()->launcher_gone.load(std::memory_order_relaxed)) return false;
+    if (spins < 64) {
+      __builtin_ia32_pause();
+    } else if (spins < 256) {
+      sched_yield();
+    } else {
+      const timespec pause = {0, 50 * 1000};
+      nanosleep(&pause, nullptr);
+      if (spins % 2048 == 0 && kill(g_launcher_pid, 0) != 0 && errno == ESRCH) {
+        Header()->launcher_gone.store(1, std::memory_order_relaxed);
+        return false;
+      }
+    }
+  }
+}
+
+void LockShared(Ring* ring) {
+  uint32_t expected = 0;
+  while (!ring->lock.compare_exchange_weak(expected, 1, std::memory_order_acquire)) {
+    expected = 0;
+    sched_yield();
+  }
+}
+
+// Appends one record to this thread's ring. False if it could not.
+bool Append(ThreadState& ts, const RawRecord& record);
+
+void WriteThreadStart(ThreadState& ts, int32_t tid) {
+  RawRecord r = {};
+  r.api = kThreadStart;
+  r.address = static_cast<uint64_t>(tid);
+  char name[16] = {};
+  prctl(PR_GET_NAME, name, 0, 0, 0);
+  memcpy(&r.size, name, 8);
+  memcpy(&r.extra, name + 8, 8);
+  r.seq = TakeSeq();
+  r.time_ns = NowNs();
+  if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Gives this thread a ring: its own slot if one is free, else the shared one.
+void ClaimRing(ThreadState& ts) {
+  const int32_t tid = static_cast<int32_t>(gettid());
+  Ring* rings = g_region.rings();
+  ts.generation = g_generation.load(std::memory_order_acquire);
+  if (!ts.exiting) {
+    const uint32_t start = 1 + static_cast<uint32_t>(tid) % (kSlots - 1);
+    for (uint32_t i = 0; i < kSlots - 1; ++i) {
+      const uint32_t slot = 1 + (start - 1 + i) % (kSlots - 1);
+      uint32_t expected = kSlotFree;
+      if (rings[slot].state.compare_exchange_strong(expected, kSlotOwned,
+                                                    std::memory_order_acq_rel)) {
+        rings[slot].tid.store(tid, std::memory_order_relaxed);
+        rings[slot].generation++;
+        ts.slot = slot;
+        ts.ring = &rings[slot];
+        pthread_setspecific(g_exit_key, reinterpret_cast<void*>(1));
+        WriteThreadStart(ts, tid);
+        return;
+      }
+    }
+  }
+  ts.slot = 0;
+  ts.ring = &rings[0];
+  WriteThreadStart(ts, tid);
+}
+
+bool Append(ThreadState& ts, const RawRecord& record) {
+  Ring* ring = static_cast<Ring*>(ts.ring);
+  const bool shared = ts.slot == 0;
+  if (shared) {
+    LockShared(ring);
+    Count().shared_ring_records.fetch_add(1, std::memory_order_relaxed);
+  }
+  const uint64_t head = ring->head.load(std::memory_order_relaxed);
+  const bool room = WaitForSpace(ring, head);
+  if (room) {
+    ring->records[head & (kRingRecords - 1)] = record;
+    ring->head.store(head + 1, std::memory_order_release);
+  }
+  if (shared) ring->lock.store(0, std::memory_order_release);
+  return room;
+}
+
+void OnThreadExit(void*) {
+  ThreadState& ts = t_state;
+  ts.exiting = 1;
+  if (ts.ring != nullptr && ts.slot != 0 &&
+      ts.generation == g_generation.load(std::memory_order_acquire)) {
+    static_cast<Ring*>(ts.ring)->state.store(kSlotRetired, std::memory_order_release);
+  }
+  ts.ring = nullptr;
+}
+
+void OnMarkSignal(int) {
+  const int saved = errno;
+  ThreadState& ts = t_state;
+  if (ts.guard != 0) {
+    ts.pending_marker = 1;  // emitted by Leave()
+  } else {
+    Marker(nullptr);
+  }
+  errno = saved;
+}
+
+void ForkPrepare() {
+  t_state.in_fork = 1;
+  if (g_mode.load(std::memory_order_acquire) == kOn) {
+    g_fork_seq = Header()->next_seq.load(std::memory_order_acquire);
+  }
+  LockModuleScan();
+}
+
+void ForkParent() {
+  UnlockModuleScan();
+  t_state.in_fork = 0;
+}
+
+void ForkChild() {
+  ThreadState& ts = t_state;
+  ts.ring = nullptr;
+  if (g_mode.load(std::memory_order_acquire) == kOn) {
+    const RegionView parent = g_region;
+    RegionView child;
+    if (g_follow) {
+      child = CreateRegion({g_session, g_launcher_pid, g_max_depth, g_fork_seq});
+    }
+    g_mode.store(child.base != nullptr ? kOn : kOff, std::memory_order_release);
+    if (child.base != nullptr) {
+      g_region = child;
+      g_generation.fetch_add(1, std::memory_order_acq_rel);
+      ForgetModules();
+    }
+    munmap(parent.base, kRegionBytes);  // the parent's rings are not ours
+  }
+  UnlockModuleScan();
+  if (g_mode.load(std::memory_order_acquire) == kOn) {
+    ts.guard++;
+    ScanModules(g_region);
+    ts.guard--;
+  }
+  ts.in_fork = 0;
+}
+
+void InstallMarkSignal() {
+  if (g_mark_signal <= 0 || g_mark_signal >= NSIG) return;
+  struct sigaction old;
+  if (sigaction(g_mark_signal, nullptr, &old) != 0) return;
+  if (old.sa_handler != SIG_DFL) return;  // the program's own handler wins
+  struct sigaction sa = {};
+  sa.sa_handler = OnMarkSignal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(g_mark_signal, &sa, nullptr);
+}
+
+}  // namespace
+
+ThreadState& Tls() { return t_state; }
+
+void Initialize() {
+  int expected = kUninit;
+  if (!g_mode.compare_exchange_strong(expected, kInitializing, std::memory_order_acq_rel)) return;
+  ThreadState& ts = t_state;
+  ts.guard++;
+  ResolveRealAllocator();
+  g_session = getenv(kSessionEnv);
+  if (g_session == nullptr || g_session[0] == '\0') {
+    g_mode.store(kOff, std::memory_order_release);
+    ts.guard--;
+    return;
+  }
+  g_launcher_pid = static_cast<int32_t>(ParseUint(getenv(kLauncherPidEnv), 0));
+  g_max_depth = ParseUint(getenv(kDepthEnv), 64);
+  if (g_max_depth == 0) g_max_depth = 1;
+  if (g_max_depth > kMaxDepth) g_max_depth = kMaxDepth;
+  g_follow = ParseUint(getenv(kFollowEnv), 1) != 0;
+  g_mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
+  OwnTextRange(&g_own_start, &g_own_end);
+  g_region = CreateRegion({g_session, g_launcher_pid, g_max_depth, 0});
+  if (g_region.base == nullptr) {
+    g_mode.store(kOff, std::memory_order_release);
+    ts.guard--;
+    return;
+  }
+  Count().bootstrap_allocations.fetch_add(g_early_calls.load(std::memory_order_relaxed),
+                                          std::memory_order_relaxed);
+  pthread_key_create(&g_exit_key, OnThreadExit);
+  pthread_atfork(ForkPrepare, ForkParent, ForkChild);
+  if (!g_follow) unsetenv(kSessionEnv);  // exec'd images are not traced
+  ScanModules(g_region);
+  InstallMarkSignal();
+  g_mode.store(kOn, std::memory_order_release);
+  ts.guard--;
+}
+
+bool Enter(ThreadState& ts) {
+  if (ts.guard != 0) {
+    if (g_mode.load(std::memory_order_relaxed) == kOn) {
+      Count().reentrant_calls.fetch_add(1, std::memory_order_relaxed);
+    }
+    return false;
+  }
+  int mode = g_mode.load(std::memory_order_acquire);
+  if (mode != kOn) {
+    if (mode == kInitializing) g_early_calls.fetch_add(1, std::memory_order_relaxed);
+    if (mode != kUninit) return false;
+    Initialize();
+    if (g_mode.load(std::memory_order_acquire) != kOn) return false;
+  }
+  if (ts.in_fork != 0) {
+    Count().fork_window_calls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  if (Header()->launcher_gone.load(std::memory_order_relaxed)) {
+    Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  ts.guard = 1;
+  if (ts.ring == nullptr || ts.generation != g_generation.load(std::memory_order_acquire)) {
+    ClaimRing(ts);
+  }
+  return true;
+}
+
+void Leave(ThreadState& ts) {
+  ts.guard = 0;
+  if (ts.pending_marker != 0) {
+    ts.pending_marker = 0;
+    Marker(nullptr);
+  }
+}
+
+uint64_t TakeSeq() { return Header()->next_seq.fetch_add(1, std::memory_order_acq_rel); }
+
+uint32_t CaptureStack() {
+  void* ips[kMaxDepth + 16];
+  const int want = static_cast<int>(g_max_depth) + 8;
+  const int n = unw_backtrace(ips, want);
+  int skip = 0;
+  while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_own_start &&
+         reinterpret_cast<uintptr_t>(ips[skip]) < g_own_end) {
+    ++skip;
+  }
+  uint32_t depth = n > skip ? static_cast<uint32_t>(n - skip) : 0;
+  if (depth == 0) {
+    Count().unwind_failures.fetch_add(1, std::memory_order_relaxed);
+    return 0;
+  }
+  if (depth > g_max_depth || n == want) {
+    if (depth > g_max_depth) depth = g_max_depth;
+    Count().truncated_stacks.fetch_add(1, std::memory_order_relaxed);
+  }
+  bool inserted = false;
+  const uint32_t id =
+      InternStack(g_region, reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
+  if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
+  // A new stack may run through a newly loaded object: log it first.
+  if (inserted) ScanModulesIfChanged(g_region);
+  return id;
+}
+
+void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
+                uint64_t extra, uint32_t stack) {
+  RawRecord r;
+  r.seq = seq;
+  r.time_ns = NowNs();
+  r.address = address;
+  r.size = size;
+  r.extra = extra;
+  r.stack = stack;
+  r.api = static_cast<uint8_t>(api);
+  r.pad[0] = r.pad[1] = r.pad[2] = 0;
+  if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
+}
+
+void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra) {
+  const uint32_t stack = CaptureStack();
+  WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(result), size, extra, stack);
+}
+
+void Marker(const char* label) {
+  ThreadState& ts = t_state;
+  if (!Enter(ts)) return;
+  const uint32_t index = Header()->label_count.fetch_add(1, std::memory_order_relaxed);
+  RawRecord r = {};
+  r.api = kMarker;
+  if (index < kLabelRecords) {
+    LabelRecord& l = g_region.labels()[index];
+    size_t n = 0;
+    if (label == nullptr) {
+      const uint32_t k = g_signal_markers.fetch_add(1, std::memory_order_relaxed) + 1;
+      memcpy(l.text, "signal-", 7);
+      n = 7 + static_cast<size_t>(FormatDecimal(k, l.text + 7));
+    } else {
+      while (label[n] != '\0' && n < kLabelBytes - 1) {
+        l.text[n] = label[n];
+        ++n;
+      }
+    }
+    l.text[n] = '\0';
+    l.thread_tid = static_cast<uint32_t>(gettid());
+    l.ready.store(1, std::memory_order_release);
+    r.address = index;
+  } else {
+    Count().label_log_full.fetch_add(1, std::memory_order_relaxed);
+    r.address = UINT64_MAX;
+  }
+  r.seq = TakeSeq();
+  r.time_ns = NowNs();
+  if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
+  Leave(ts);
+}
+
+void ThreadRenamed(int32_t tid, const char* name) {
+  ThreadState& ts = t_state;
+  if (!Enter(ts)) return;
+  RawRecord r = {};
+  r.api = kThreadName;
+  r.address = static_cast<uint64_t>(tid);
+  char buf[16] = {};
+  for (int i = 0; i < 15 && name != nullptr && name[i] != '\0'; ++i) buf[i] = name[i];
+  memcpy(&r.size, buf, 8);
+  memcpy(&r.extra, buf + 8, 8);
+  r.seq = TakeSeq();
+  r.time_ns = NowNs();
+  if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
+  Leave(ts);
+}
+
+void ModulesChanged() {
+  ThreadState& ts = t_state;
+  if (!Enter(ts)) return;
+  ScanModules(g_region);
+  Leave(ts);
+}
+
+void CountBootstrap() {
+  if (g_mode.load(std::memory_order_acquire) == kOn) {
+    Count().bootstrap_allocations.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    g_early_calls.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace heaprec::recorder::preload

@@ -1,0 +1,74 @@
+// The recorder inside the traced process: turns each intercepted call into a
+// record in the calling thread's ring, with a sequence number and a stack id.
+//
+// Hot-path rules (../shared/STYLE.md): a thread-local re-entry guard comes
+// first, so calls made while recording go straight to the real allocator; no
+// heap, no locks on the fast path (each thread owns a ring); errno is saved
+// and restored; a full ring makes the thread wait for the launcher, and a dead
+// launcher makes the recorder stop and count. Order: an allocation takes its
+// seq after the real call returns, a free before the real call runs, so no
+// free ever precedes the allocation it frees in seq order.
+//
+// Called by the hooks (hooks_*.cc) and the heaprec_* C API. Async-signal-safe
+// only through Marker() (which defers itself inside a hook).
+#ifndef HEAPREC_RECORDER_PRELOAD_RECORDER_H_
+#define HEAPREC_RECORDER_PRELOAD_RECORDER_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "format/api.h"
+
+namespace heaprec::recorder::preload {
+
+// Per-thread state. Zero-initialized TLS (initial-exec): no constructor runs.
+struct ThreadState {
+  uint32_t guard;           // > 0 while inside the recorder or a real call
+  uint32_t in_fork;         // between the fork prepare and child/parent handlers
+  uint32_t generation;      // region generation the ring belongs to
+  uint32_t slot;            // ring index in the region; 0 = shared ring
+  void* ring;               // Ring* owned (or the shared ring), nullptr if none
+  uint32_t pending_marker;  // a marker signal arrived inside the recorder
+  uint32_t exiting;         // the thread-exit destructor ran
+};
+
+ThreadState& Tls();
+
+// Enters the recorder if this call should be recorded: not re-entrant, the
+// recorder is on, not in a fork window. On true the guard is held: call
+// Leave() after the record. On false the caller forwards without recording.
+bool Enter(ThreadState& ts);
+void Leave(ThreadState& ts);
+
+// A seq reserved now and written later (frees and reallocs take theirs
+// before the real call).
+uint64_t TakeSeq();
+
+// Captures the caller's stack (without the recorder's frames) and returns its
+// id, or 0.
+uint32_t CaptureStack();
+
+// Writes one event record with the given seq.
+void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
+                uint64_t extra, uint32_t stack);
+
+// Convenience for allocations: seq now, stack now, write.
+void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra);
+
+// Records a marker with this label (NUL-terminated; cut to fit).
+void Marker(const char* label);
+// Records that thread tid is now named name (up to 15 bytes).
+void ThreadRenamed(int32_t tid, const char* name);
+// Logs module changes (after dlopen/dlclose).
+void ModulesChanged();
+
+// Counts a call served while the real allocator was being resolved.
+void CountBootstrap();
+
+// Library constructor: resolves the real allocator, creates the region if a
+// launcher is present, installs fork and thread-exit handlers.
+void Initialize();
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_RECORDER_H_

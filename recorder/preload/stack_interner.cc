@@ -1,0 +1,62 @@
+// StackInterner: open addressing over the shared index, entries in the arena.
+#include "recorder/preload/stack_interner.h"
+
+namespace heaprec::recorder::preload {
+namespace {
+
+constexpr uint32_t kMaxProbes = 256;
+
+bool SameStack(const uint64_t* entry, uint64_t hash, const uint64_t* frames, uint32_t depth) {
+  if (entry[0] != hash || entry[1] != depth) return false;
+  for (uint32_t i = 0; i < depth; ++i) {
+    if (entry[kStackEntryHeaderWords + i] != frames[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+uint64_t HashFrames(const uint64_t* frames, uint32_t depth) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ depth;
+  for (uint32_t i = 0; i < depth; ++i) {
+    h ^= frames[i];
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 32;
+  }
+  return h | 1;  // never 0
+}
+
+uint32_t InternStack(const RegionView& region, const uint64_t* frames, uint32_t depth,
+                     bool* inserted) {
+  const uint64_t hash = HashFrames(frames, depth);
+  std::atomic<uint32_t>* index = region.stack_index();
+  uint64_t* arena = region.stack_arena();
+  uint32_t slot = static_cast<uint32_t>(hash) & (kStackIndexSlots - 1);
+  uint32_t mine = 0;  // our inserted copy, if any
+  for (uint32_t probe = 0; probe < kMaxProbes; ++probe) {
+    uint32_t id = index[slot].load(std::memory_order_acquire);
+    if (id == 0) {
+      if (mine == 0) {
+        const uint64_t words = kStackEntryHeaderWords + depth;
+        const uint64_t at =
+            region.header()->stack_arena_used.fetch_add(words, std::memory_order_relaxed);
+        if (at + words > kStackArenaWords || at > UINT32_MAX - words) return 0;
+        uint64_t* entry = arena + at;
+        entry[0] = hash;
+        entry[1] = depth;
+        for (uint32_t i = 0; i < depth; ++i) entry[kStackEntryHeaderWords + i] = frames[i];
+        mine = static_cast<uint32_t>(at);
+      }
+      if (index[slot].compare_exchange_strong(id, mine, std::memory_order_acq_rel)) {
+        *inserted = true;
+        return mine;
+      }
+      // Lost the race: id now holds the winner's entry; compare it below.
+    }
+    if (SameStack(arena + id, hash, frames, depth)) return id;
+    slot = (slot + 1) & (kStackIndexSlots - 1);
+  }
+  return 0;
+}
+
+}  // namespace heaprec::recorder::preload

@@ -1,0 +1,196 @@
+// The memory a traced process shares with the heaprec launcher (one "region"
+// per process image): a header, a module log, a marker-label log, the stack
+// table and one ring of fixed-size records per thread slot.
+//
+// The traced process (recorder/preload) creates the region as a file in the
+// session folder, maps it MAP_SHARED and writes; the launcher maps the same
+// file and reads. Nothing is lost when the process dies, even by SIGKILL: the
+// launcher still holds the mapping. The file is sparse: only touched pages
+// cost memory.
+//
+// Both sides include this header. It holds only trivially constructible data
+// and std::atomic, no allocation and no libstdc++ runtime, so the preload
+// library may use it. Every size here is a capacity of the region; when one is
+// exhausted the recorder counts what it could not record (Counters) instead of
+// failing.
+//
+// Concurrency: each ring has one producer (the thread owning the slot, or
+// several holding the shared slot's spinlock) and one consumer (the launcher).
+// Stack entries and module/label records are published with release stores
+// before any event that names them, and read after the acquire load of a
+// ring's head, so a reader that sees an event also sees what it names.
+#ifndef HEAPREC_RECORDER_SHARED_REGION_LAYOUT_H_
+#define HEAPREC_RECORDER_SHARED_REGION_LAYOUT_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace heaprec::recorder {
+
+inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
+inline constexpr uint32_t kRegionVersion = 1;
+
+inline constexpr uint32_t kSlots = 512;                   // thread rings; slot 0 is shared
+inline constexpr uint32_t kRingRecords = 16384;           // per ring, a power of two
+inline constexpr uint32_t kStackIndexSlots = 1u << 21;    // hash index, a power of two
+inline constexpr uint64_t kStackArenaWords = 1ull << 25;  // 256 MiB of frames
+inline constexpr uint32_t kMaxDepth = 256;                // frames a stack may hold
+inline constexpr uint32_t kModuleRecords = 4096;
+inline constexpr uint32_t kMaxModuleRanges = 16;
+inline constexpr uint32_t kModulePathBytes = 512;
+inline constexpr uint32_t kLabelRecords = 8192;
+inline constexpr uint32_t kLabelBytes = 120;
+inline constexpr uint32_t kCmdlineBytes = 32768;
+inline constexpr uint32_t kExeBytes = 4096;
+
+// One record of a ring: an allocation event (api is a format::Api value) or a
+// control record (api is a Control value).
+struct RawRecord {
+  uint64_t seq;      // from RegionHeader::next_seq; every taken seq is written
+  uint64_t time_ns;  // CLOCK_MONOTONIC - RegionHeader::start_monotonic_ns
+  uint64_t address;  // block, or control payload
+  uint64_t size;     // bytes, or control payload
+  uint64_t extra;    // alignment (aligned APIs) or old address (realloc)
+  uint32_t stack;    // stack entry (word offset in the arena); 0 = none
+  uint8_t api;       // format::Api or Control
+  uint8_t pad[3];
+};
+static_assert(sizeof(RawRecord) == 48);
+
+enum Control : uint8_t {
+  // A thread took this slot: address = tid; size and extra = its name
+  // (16 bytes, NUL-padded).
+  kThreadStart = 200,
+  // The thread was renamed: name in size and extra as above.
+  kThreadName = 201,
+  // A marker: address = label record index.
+  kMarker = 202,
+  // A seq was taken but there is nothing to record (keeps seqs gapless).
+  kNop = 203,
+};
+
+enum SlotState : uint32_t {
+  kSlotFree = 0,
+  kSlotOwned = 1,    // a live thread writes to it
+  kSlotRetired = 2,  // the thread exited; the launcher frees it once drained
+};
+
+struct alignas(64) Ring {
+  // Owner's side.
+  std::atomic<uint32_t> state;             // SlotState
+  std::atomic<uint32_t> lock;              // slot 0 only: spinlock of its producers
+  std::atomic<int32_t> tid;                // owner's tid, for the launcher's liveness check
+  uint32_t generation;                     // bumped by each new owner
+  alignas(64) std::atomic<uint64_t> head;  // records written (producer)
+  alignas(64) std::atomic<uint64_t> tail;  // records read (launcher)
+  alignas(64) RawRecord records[kRingRecords];
+};
+
+// A module (executable or shared object) seen loaded or unloaded.
+struct ModuleRecord {
+  std::atomic<uint32_t> ready;  // 1 once every other field is written
+  uint32_t kind;                // 1 = loaded, 2 = unloaded
+  uint32_t id;                  // dense from 1, as in the trace
+  uint32_t build_id_len;
+  uint64_t seq;           // seq of the first event after the change
+  uint64_t load_address;  // load bias (dlpi_addr)
+  uint8_t build_id[40];
+  uint32_t range_count;
+  uint32_t path_truncated;
+  struct {
+    uint64_t start, end, file_offset;
+  } ranges[kMaxModuleRanges];
+  char path[kModulePathBytes];
+};
+
+struct LabelRecord {
+  std::atomic<uint32_t> ready;
+  uint32_t thread_tid;
+  char text[kLabelBytes];
+};
+
+// Counters of what the recorder could not record or had to change; they go
+// into the trace's End record under these names (format/FORMAT.md).
+struct Counters {
+  std::atomic<uint64_t> reentrant_calls;
+  std::atomic<uint64_t> bootstrap_allocations;
+  std::atomic<uint64_t> dropped_events;
+  std::atomic<uint64_t> truncated_stacks;
+  std::atomic<uint64_t> unwind_failures;
+  std::atomic<uint64_t> stack_table_full;
+  std::atomic<uint64_t> shared_ring_records;
+  std::atomic<uint64_t> fork_window_calls;
+  std::atomic<uint64_t> module_log_full;
+  std::atomic<uint64_t> label_log_full;
+};
+
+struct RegionHeader {
+  uint64_t magic;
+  uint32_t version;
+  std::atomic<uint32_t> ready;  // 1 once the header is filled
+  int32_t pid;
+  int32_t ppid;
+  int32_t launcher_pid;
+  uint32_t page_size;
+  uint32_t max_depth;    // frames recorded per stack (--depth)
+  uint32_t exec_serial;  // 0 for the first image of this pid, 1 after exec...
+  uint64_t start_realtime_ns;
+  uint64_t start_monotonic_ns;
+  uint64_t parent_fork_seq;                    // fork child: the parent's next seq at fork
+  alignas(64) std::atomic<uint64_t> next_seq;  // the total order; starts at 1
+  alignas(64) std::atomic<uint64_t> launcher_heartbeat_ns;
+  std::atomic<uint32_t> launcher_gone;                 // producers stop recording when set
+  std::atomic<uint32_t> exited;                        // set by the process's exit path
+  alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
+  std::atomic<uint32_t> module_count;
+  std::atomic<uint32_t> label_count;
+  alignas(64) Counters counters;
+  uint32_t cmdline_bytes;  // NUL-separated argv
+  char exe[kExeBytes];     // readlink /proc/self/exe
+  char hostname[256];
+  char cmdline[kCmdlineBytes];
+};
+
+// Offsets of each part in the region file, page aligned.
+constexpr uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+inline constexpr uint64_t kHeaderOffset = 0;
+inline constexpr uint64_t kModulesOffset = AlignUp(sizeof(RegionHeader), 4096);
+inline constexpr uint64_t kLabelsOffset =
+    AlignUp(kModulesOffset + sizeof(ModuleRecord) * kModuleRecords, 4096);
+inline constexpr uint64_t kStackIndexOffset =
+    AlignUp(kLabelsOffset + sizeof(LabelRecord) * kLabelRecords, 4096);
+inline constexpr uint64_t kStackArenaOffset =
+    AlignUp(kStackIndexOffset + sizeof(uint32_t) * kStackIndexSlots, 4096);
+inline constexpr uint64_t kRingsOffset =
+    AlignUp(kStackArenaOffset + sizeof(uint64_t) * kStackArenaWords, 4096);
+inline constexpr uint64_t kRegionBytes = AlignUp(kRingsOffset + sizeof(Ring) * kSlots, 4096);
+
+// A stack entry in the arena, at a word offset that is its id:
+//   word 0: hash of the frames; word 1: depth; words 2..: return addresses,
+//   innermost first.
+inline constexpr uint32_t kStackEntryHeaderWords = 2;
+
+// Typed views of a mapped region.
+struct RegionView {
+  uint8_t* base = nullptr;
+  RegionHeader* header() const { return reinterpret_cast<RegionHeader*>(base + kHeaderOffset); }
+  ModuleRecord* modules() const { return reinterpret_cast<ModuleRecord*>(base + kModulesOffset); }
+  LabelRecord* labels() const { return reinterpret_cast<LabelRecord*>(base + kLabelsOffset); }
+  std::atomic<uint32_t>* stack_index() const {
+    return reinterpret_cast<std::atomic<uint32_t>*>(base + kStackIndexOffset);
+  }
+  uint64_t* stack_arena() const { return reinterpret_cast<uint64_t*>(base + kStackArenaOffset); }
+  Ring* rings() const { return reinterpret_cast<Ring*>(base + kRingsOffset); }
+};
+
+// The environment variables the launcher sets for the traced program.
+inline constexpr char kSessionEnv[] = "HEAPREC_SESSION";         // session folder
+inline constexpr char kLauncherPidEnv[] = "HEAPREC_LAUNCHER";    // launcher's pid
+inline constexpr char kDepthEnv[] = "HEAPREC_DEPTH";             // max frames
+inline constexpr char kFollowEnv[] = "HEAPREC_FOLLOW";           // "0": no children
+inline constexpr char kMarkSignalEnv[] = "HEAPREC_MARK_SIGNAL";  // 0 = none
+
+}  // namespace heaprec::recorder
+
+#endif  // HEAPREC_RECORDER_SHARED_REGION_LAYOUT_H_
