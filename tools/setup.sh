@@ -11,6 +11,7 @@ PACKAGES="
   libunwind-dev libdw-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev clang-format
+  nlohmann-json3-dev
 "
 
 missing=""

@@ -1,0 +1,26 @@
+// Leak sites: the blocks still live at a moment (the end of the trace, for
+// heapreplay --leaks), grouped by the call stack that allocated them, largest
+// total first. A pure function of a LiveHeap.
+// Thread-safe for distinct inputs; allocates.
+#ifndef HEAPREC_ANALYZERS_LEAKS_H_
+#define HEAPREC_ANALYZERS_LEAKS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzers/live_heap.h"
+
+namespace heaprec::analyzers {
+
+struct Site {
+  uint32_t stack = 0;
+  uint64_t bytes = 0;
+  uint64_t count = 0;  // blocks
+};
+
+// Sites by bytes, largest first (ties: more blocks first, then stack id).
+std::vector<Site> LeakSites(const LiveHeap& heap);
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_LEAKS_H_

@@ -1,0 +1,90 @@
+// Leaks over event sequences whose answer is known exactly, including every
+// form of realloc the recorder writes.
+#include "analyzers/leaks.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "analyzers/summary.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+using format::Api;
+using format::Event;
+
+std::vector<Site> Feed(const std::vector<Event>& events, SummaryAnalyzer* a) {
+  uint64_t seq = 0;
+  for (Event e : events) {
+    e.seq = ++seq;
+    a->OnEvent(e);
+  }
+  return LeakSites(a->heap());
+}
+
+TEST(LeaksTest, GroupsLiveBlocksByStackLargestFirst) {
+  SummaryAnalyzer a;
+  const auto sites = Feed(
+      {
+          {.api = Api::kMalloc, .address = 0x10, .size = 64, .stack = 1},
+          {.api = Api::kMalloc, .address = 0x20, .size = 64, .stack = 1},
+          {.api = Api::kNew, .address = 0x30, .size = 1000, .stack = 2},
+          {.api = Api::kCalloc, .address = 0x40, .size = 8, .stack = 3},
+          {.api = Api::kFree, .address = 0x40},
+          {.api = Api::kMalloc, .address = 0, .size = 1 << 30, .stack = 4},  // failed
+      },
+      &a);
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_EQ(sites[0].stack, 2u);
+  EXPECT_EQ(sites[0].bytes, 1000u);
+  EXPECT_EQ(sites[0].count, 1u);
+  EXPECT_EQ(sites[1].stack, 1u);
+  EXPECT_EQ(sites[1].bytes, 128u);
+  EXPECT_EQ(sites[1].count, 2u);
+  EXPECT_EQ(a.heap().live_bytes(), 1128u);
+  EXPECT_EQ(a.heap().blocks().size(), 3u);
+  EXPECT_EQ(a.allocations(), 4u);
+  EXPECT_EQ(a.frees(), 1u);
+  EXPECT_EQ(a.bytes_allocated(), 1136u);
+  EXPECT_EQ(a.peak_bytes(), 1136u);
+  EXPECT_EQ(a.peak_seq(), 4u);
+  EXPECT_EQ(a.temporaries(), 1u);  // the calloc freed right away
+}
+
+TEST(LeaksTest, ReallocForms) {
+  SummaryAnalyzer a;
+  const auto sites = Feed(
+      {
+          // realloc(NULL, 10) acts as malloc.
+          {.api = Api::kRealloc, .address = 0x100, .size = 10, .old_address = 0, .stack = 5},
+          // in place growth to 20.
+          {.api = Api::kRealloc, .address = 0x100, .size = 20, .old_address = 0x100, .stack = 6},
+          // moved: old freed, then new allocated (two events).
+          {.api = Api::kRealloc, .address = 0, .size = 0, .old_address = 0x100, .stack = 7},
+          {.api = Api::kRealloc, .address = 0x200, .size = 40, .old_address = 0, .stack = 7},
+          // failed: the old block stays as it was.
+          {.api = Api::kRealloc, .address = 0, .size = 1 << 30, .old_address = 0x200, .stack = 8},
+          // realloc(p, 0) frees.
+          {.api = Api::kMalloc, .address = 0x300, .size = 5, .stack = 9},
+          {.api = Api::kRealloc, .address = 0, .size = 0, .old_address = 0x300, .stack = 9},
+      },
+      &a);
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0].stack, 7u);
+  EXPECT_EQ(sites[0].bytes, 40u);
+  EXPECT_EQ(a.heap().blocks().size(), 1u);
+  EXPECT_EQ(a.peak_bytes(), 45u);  // 40 at 0x200 + 5 at 0x300
+}
+
+TEST(LeaksTest, FreeOfUnknownBlockIsHarmless) {
+  SummaryAnalyzer a;
+  const auto sites =
+      Feed({{.api = Api::kFree, .address = 0x999}, {.api = Api::kDelete, .address = 0x998}}, &a);
+  EXPECT_TRUE(sites.empty());
+  EXPECT_EQ(a.heap().live_bytes(), 0u);
+  EXPECT_EQ(a.heap().unknown_frees(), 2u);
+}
+
+}  // namespace
+}  // namespace heaprec::analyzers

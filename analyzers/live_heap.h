@@ -1,0 +1,44 @@
+// LiveHeap: the set of blocks live at the current point of the event stream,
+// with the stack and size each was allocated with. The shared core of every
+// analysis that asks "what is held" (leaks, peak, moments).
+//
+// Applies the meaning of each event kind (format/records.h): allocations add,
+// frees remove, reallocs move or resize (including the two-event form of a
+// moved realloc). Frees of unknown blocks are counted, not fatal.
+// Not thread-safe; memory is proportional to live blocks.
+#ifndef HEAPREC_ANALYZERS_LIVE_HEAP_H_
+#define HEAPREC_ANALYZERS_LIVE_HEAP_H_
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "format/records.h"
+
+namespace heaprec::analyzers {
+
+struct LiveBlock {
+  uint64_t size = 0;
+  uint32_t stack = 0;
+  format::Api api = format::Api::kMalloc;
+};
+
+class LiveHeap {
+ public:
+  void Apply(const format::Event& e);
+
+  const std::unordered_map<uint64_t, LiveBlock>& blocks() const { return blocks_; }
+  uint64_t live_bytes() const { return live_bytes_; }
+  uint64_t unknown_frees() const { return unknown_frees_; }
+
+ private:
+  void Add(uint64_t address, const LiveBlock& block);
+  void Remove(uint64_t address);
+
+  std::unordered_map<uint64_t, LiveBlock> blocks_;
+  uint64_t live_bytes_ = 0;
+  uint64_t unknown_frees_ = 0;
+};
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_LIVE_HEAP_H_

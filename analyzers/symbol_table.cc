@@ -1,0 +1,63 @@
+// SymbolTable: trace symbols -> frames (symbol_table.h).
+#include "analyzers/symbol_table.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void SymbolTable::AddModule(const format::Module& m) { modules_.push_back(m); }
+
+std::string SymbolTable::ModuleOf(uint64_t address, uint32_t module_id) const {
+  for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
+    if (module_id != 0) {
+      if (it->id == module_id) return BaseName(it->path);
+      continue;
+    }
+    for (const format::MappedRange& r : it->ranges) {
+      if (address - 1 >= r.start && address - 1 < r.end) return BaseName(it->path);
+    }
+  }
+  return "";
+}
+
+std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
+  std::vector<Frame> out;
+  const auto it = symbols_.find(address);
+  if (it == symbols_.end() || it->second.frames.empty()) {
+    Frame f;
+    f.function = "??";
+    f.module = ModuleOf(address, it == symbols_.end() ? 0 : it->second.module);
+    f.address = address;
+    out.push_back(f);
+    return out;
+  }
+  const format::Symbol& s = it->second;
+  const std::string module = ModuleOf(address, s.module);
+  for (size_t i = 0; i < s.frames.size(); ++i) {
+    Frame f;
+    f.function = s.frames[i].function.empty() ? "??" : s.frames[i].function;
+    f.file = s.frames[i].file;
+    f.line = s.frames[i].line;
+    f.module = module;
+    f.address = address;
+    f.inlined = i + 1 < s.frames.size();
+    out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<Frame> SymbolTable::Frames(uint32_t stack) const {
+  std::vector<Frame> out;
+  for (uint64_t address : stacks_.Frames(stack)) {
+    for (Frame& f : FramesOf(address)) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace heaprec::analyzers

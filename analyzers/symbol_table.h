@@ -1,0 +1,50 @@
+// SymbolTable: names the frames of a trace's stacks from the trace itself
+// (stack nodes, modules and the Symbol records the recorder embedded).
+// Feed it the reader's OnStackNode/OnModule/OnSymbol calls; ask for a stack's
+// frames, innermost first, inlined frames expanded (the DESIGN's FRAME).
+// Not thread-safe; allocates.
+#ifndef HEAPREC_ANALYZERS_SYMBOL_TABLE_H_
+#define HEAPREC_ANALYZERS_SYMBOL_TABLE_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "format/records.h"
+#include "format/stack_table.h"
+
+namespace heaprec::analyzers {
+
+struct Frame {
+  std::string function;  // "??" when unknown
+  std::string file;      // empty when unknown
+  uint32_t line = 0;     // 0 when unknown
+  std::string module;    // the module's file name (last path component)
+  uint64_t address = 0;  // the return address
+  bool inlined = false;  // an inlined call inside the next frame
+};
+
+class SymbolTable {
+ public:
+  void AddStackNode(const format::StackNode& n) { stacks_.Add(n); }
+  void AddModule(const format::Module& m);
+  void AddSymbol(const format::Symbol& s) { symbols_[s.address] = s; }
+
+  // Frames of a stack id, innermost first.
+  std::vector<Frame> Frames(uint32_t stack) const;
+  // Frames of one return address (more than one when calls were inlined).
+  std::vector<Frame> FramesOf(uint64_t address) const;
+  const format::StackTable& stacks() const { return stacks_; }
+
+ private:
+  std::string ModuleOf(uint64_t address, uint32_t module_id) const;
+
+  format::StackTable stacks_;
+  std::unordered_map<uint64_t, format::Symbol> symbols_;
+  std::vector<format::Module> modules_;
+};
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_SYMBOL_TABLE_H_

@@ -1,0 +1,75 @@
+// heaprec's command line: what is accepted, and one clear line for the rest.
+#include "recorder/launcher/options.h"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace heaprec::recorder::launcher {
+namespace {
+
+bool Parse(std::initializer_list<const char*> args, Options* o, std::string* error) {
+  std::vector<char*> argv;
+  for (const char* a : args) argv.push_back(const_cast<char*>(a));
+  return ParseOptions(static_cast<int>(argv.size()), argv.data(), o, error);
+}
+
+TEST(OptionsTest, ProgramAndArgumentsAfterOptions) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(
+      Parse({"heaprec", "-o", "t.zst", "--depth", "12", "--no-follow", "-q", "./app", "-o", "x"},
+            &o, &error))
+      << error;
+  EXPECT_EQ(o.output, "t.zst");
+  EXPECT_EQ(o.depth, 12u);
+  EXPECT_FALSE(o.follow);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.command, (std::vector<std::string>{"./app", "-o", "x"}));
+}
+
+TEST(OptionsTest, DoubleDashAndInlineValues) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(
+      Parse({"heaprec", "--output=%n.%p.zst", "--mark-signal=10", "--", "-weird"}, &o, &error));
+  EXPECT_EQ(o.output, "%n.%p.zst");
+  EXPECT_EQ(o.mark_signal, 10);
+  EXPECT_EQ(o.command, (std::vector<std::string>{"-weird"}));
+}
+
+TEST(OptionsTest, HelpAndVersionNeedNoProgram) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"heaprec", "--help"}, &o, &error));
+  EXPECT_TRUE(o.help);
+  Options v;
+  ASSERT_TRUE(Parse({"heaprec", "--version"}, &v, &error));
+  EXPECT_TRUE(v.version);
+}
+
+TEST(OptionsTest, ErrorsAreOneLine) {
+  const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
+      {{"heaprec"}, "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])"},
+      {{"heaprec", "--bogus", "x"}, "unknown option '--bogus' (see heaprec --help)"},
+      {{"heaprec", "--depth", "0", "x"}, "--depth takes a number from 1 to 256, not '0'"},
+      {{"heaprec", "--depth", "abc", "x"}, "--depth takes a number from 1 to 256, not 'abc'"},
+      {{"heaprec", "-o"}, "option -o needs a value (see heaprec --help)"},
+      {{"heaprec", "--mark-signal", "99", "x"},
+       "--mark-signal takes a signal number from 0 to 64, not '99'"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::vector<char*> argv;
+    for (const char* a : args) argv.push_back(const_cast<char*>(a));
+    Options o;
+    std::string error;
+    EXPECT_FALSE(ParseOptions(static_cast<int>(argv.size()), argv.data(), &o, &error));
+    EXPECT_EQ(error, message);
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace heaprec::recorder::launcher

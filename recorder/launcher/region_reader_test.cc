@@ -1,0 +1,145 @@
+// RegionReader: records from many rings come out in one seq order; a gap
+// holds emission back until it fills, times out, or the process is gone.
+#include "recorder/launcher/region_reader.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+namespace heaprec::recorder::launcher {
+namespace {
+
+// A region file as a traced process would leave it.
+class FakeRegion {
+ public:
+  FakeRegion() : path_(::testing::TempDir() + "/fake." + std::to_string(getpid()) + ".region") {
+    const int fd = open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+    EXPECT_EQ(ftruncate(fd, kRegionBytes), 0);
+    view_.base = static_cast<uint8_t*>(
+        mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+    close(fd);
+    RegionHeader* h = view_.header();
+    h->magic = kRegionMagic;
+    h->version = kRegionVersion;
+    h->pid = 1234;
+    h->stack_arena_used.store(1);
+    h->ready.store(1);
+  }
+  ~FakeRegion() {
+    munmap(view_.base, kRegionBytes);
+    unlink(path_.c_str());
+  }
+  void Write(uint32_t slot, uint64_t seq) {
+    Ring& ring = view_.rings()[slot];
+    ring.state.store(kSlotOwned);
+    const uint64_t head = ring.head.load();
+    RawRecord r = {};
+    r.seq = seq;
+    r.api = 1;  // malloc
+    r.address = seq * 16;
+    ring.records[head % kRingRecords] = r;
+    ring.head.store(head + 1);
+  }
+  const std::string& path() const { return path_; }
+  RegionView view() const { return view_; }
+
+ private:
+  std::string path_;
+  RegionView view_;
+};
+
+struct Collect : RecordSink {
+  void OnRecord(uint32_t slot, const RawRecord& r) override {
+    seqs.push_back(r.seq);
+    slots.push_back(slot);
+  }
+  std::vector<uint64_t> seqs;
+  std::vector<uint32_t> slots;
+};
+
+TEST(RegionReaderTest, MergesRingsInSeqOrder) {
+  FakeRegion region;
+  // Thread rings 3 and 7 and the shared ring 0, interleaved.
+  for (uint64_t seq : {1, 2, 5, 6, 9}) region.Write(3, seq);
+  for (uint64_t seq : {3, 4, 7, 10}) region.Write(7, seq);
+  for (uint64_t seq : {8}) region.Write(0, seq);
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr) << error;
+  EXPECT_EQ(reader->Drain(), 10u);
+  Collect out;
+  EXPECT_EQ(reader->Emit(out, false, 1), 10u);
+  EXPECT_EQ(out.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(out.slots, (std::vector<uint32_t>{3, 3, 7, 7, 3, 3, 7, 0, 3, 7}));
+  EXPECT_TRUE(reader->idle());
+  // The rings were emptied: the producer may reuse the space.
+  EXPECT_EQ(region.view().rings()[3].tail.load(), 5u);
+}
+
+TEST(RegionReaderTest, AGapWaitsThenTimesOutOrEndsAtExit) {
+  FakeRegion region;
+  for (uint64_t seq : {1, 2, 4, 5}) region.Write(2, seq);  // 3 is still being written
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr);
+  reader->Drain();
+  Collect out;
+  EXPECT_EQ(reader->Emit(out, false, 1000), 2u);
+  EXPECT_EQ(reader->Emit(out, false, 2000), 0u);  // still waiting
+  region.Write(5, 3);                             // the missing record arrives
+  reader->Drain();
+  EXPECT_EQ(reader->Emit(out, false, 3000), 3u);
+  EXPECT_EQ(out.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
+
+  region.Write(2, 7);  // 6 never comes
+  reader->Drain();
+  EXPECT_EQ(reader->Emit(out, false, 10'000), 0u);
+  EXPECT_EQ(reader->Emit(out, false, 10'000 + 999'999'999), 0u);
+  EXPECT_EQ(reader->Emit(out, false, 10'000 + 1'000'000'001), 1u);  // gave up after 1 s
+  EXPECT_EQ(reader->skipped_seqs(), 1u);
+
+  region.Write(2, 9);  // 8 never comes, and the process is gone
+  reader->Drain();
+  EXPECT_EQ(reader->Emit(out, true, 0), 1u);
+  EXPECT_EQ(out.seqs.back(), 9u);
+}
+
+TEST(RegionReaderTest, ReadsOnlyValidStackEntries) {
+  FakeRegion region;
+  uint64_t* arena = region.view().stack_arena();
+  arena[1] = 0;  // hash
+  arena[2] = 2;  // depth
+  arena[3] = 0xAAA;
+  arena[4] = 0xBBB;
+  region.view().header()->stack_arena_used.store(5);
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr);
+  std::vector<uint64_t> frames;
+  ASSERT_TRUE(reader->ReadStack(1, &frames));
+  EXPECT_EQ(frames, (std::vector<uint64_t>{0xAAA, 0xBBB}));
+  EXPECT_FALSE(reader->ReadStack(0, &frames));
+  EXPECT_FALSE(reader->ReadStack(4, &frames));  // past what was written
+  arena[2] = kMaxDepth + 1;                     // damaged depth
+  EXPECT_FALSE(reader->ReadStack(1, &frames));
+}
+
+TEST(RegionReaderTest, NotReadyAndForeignFiles) {
+  const std::string path = ::testing::TempDir() + "/short.region";
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::string error;
+  EXPECT_EQ(RegionReader::Open(path, &error), nullptr);  // still being created
+  EXPECT_TRUE(error.empty());
+  unlink(path.c_str());
+  EXPECT_EQ(RegionReader::Open(path, &error), nullptr);
+  EXPECT_NE(error.find("No such file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace heaprec::recorder::launcher
