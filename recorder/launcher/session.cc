@@ -3,10 +3,13 @@
 
 #include <dirent.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "recorder/launcher/output_path.h"
@@ -48,9 +51,21 @@ std::vector<std::string> Session::TakeErrors() {
   return out;
 }
 
+namespace {
+
+// The pid in a region file name "<pid>.<start ns>.<n>.region".
+pid_t PidOfName(const std::string& name) { return static_cast<pid_t>(std::atol(name.c_str())); }
+
+}  // namespace
+
+bool Session::ProcessGone(pid_t pid) const {
+  return exit_status_.count(pid) != 0 || (kill(pid, 0) != 0 && errno == ESRCH);
+}
+
 void Session::Discover() {
   DIR* d = opendir(dir_.c_str());
   if (d == nullptr) return;
+  std::vector<std::pair<std::string, std::unique_ptr<RegionReader>>> found;
   while (const dirent* ent = readdir(d)) {
     const std::string name = ent->d_name;
     if (name.size() < 8 || name.compare(name.size() - 7, 7, ".region") != 0) continue;
@@ -62,6 +77,11 @@ void Session::Discover() {
         errors_.push_back("heaprec: " + error);
         known_.insert(name);
         waiting_.erase(name);
+      } else if (ProcessGone(PidOfName(name))) {
+        // Its process died before the region was ready: nothing to read.
+        unlink((dir_ + "/" + name).c_str());
+        known_.insert(name);
+        waiting_.erase(name);
       } else {
         waiting_.insert(name);
       }
@@ -71,9 +91,21 @@ void Session::Discover() {
     known_.insert(name);
     // The launcher's mapping keeps the data; the name is no longer needed.
     unlink((dir_ + "/" + name).c_str());
-    Adopt(name, std::move(reader));
+    found.emplace_back(name, std::move(reader));
   }
   closedir(d);
+  // Oldest first, so that an image replaced by exec is seen as replaced.
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+    return a.second->header().start_monotonic_ns < b.second->header().start_monotonic_ns;
+  });
+  for (auto& [name, reader] : found) Adopt(name, std::move(reader));
+}
+
+bool Session::NewerImageWaiting(pid_t pid) const {
+  for (const std::string& name : waiting_) {
+    if (PidOfName(name) == pid) return true;
+  }
+  return false;
 }
 
 std::string Session::TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder) {
@@ -97,9 +129,8 @@ void Session::Adopt(const std::string& name, std::unique_ptr<RegionReader> reade
   e->start_ns = reader->header().start_monotonic_ns;
   // A newer image of a known pid means the older one exec'd away.
   for (auto& other : entries_) {
-    if (other->pid == e->pid && !other->gone && other->start_ns <= e->start_ns) {
-      other->gone = true;
-      Finish(*other);
+    if (other->pid == e->pid && other->reader != nullptr && other->start_ns <= e->start_ns) {
+      Finish(*other, /*replaced=*/true);
     }
   }
   e->pidfd = PidfdOpen(e->pid);
@@ -116,14 +147,14 @@ bool Session::Gone(const Entry& e) const {
   return poll(&p, 1, 0) > 0;
 }
 
-void Session::Finish(Entry& e) {
+void Session::Finish(Entry& e, bool replaced) {
   e.reader->Drain();
   if (e.builder != nullptr) {
     e.builder->PollModules();
     e.reader->Emit(*e.builder, /*final=*/true, 0);
+    // An image replaced by exec did not exit: its status is unknown (-1).
     const auto status = exit_status_.find(e.pid);
-    const bool exec_replaced = exit_status_.count(e.pid) == 0 && e.gone;
-    const int code = status != exit_status_.end() && !exec_replaced ? status->second : -1;
+    const int code = status != exit_status_.end() && !replaced ? status->second : -1;
     TraceResult r;
     r.path = e.builder->path();
     r.pid = e.pid;
@@ -164,7 +195,8 @@ bool Session::Step(uint64_t now_ns, bool scan) {
       } discard;
       e->reader->Emit(discard, false, now_ns);
     }
-    if (gone) Finish(*e);
+    // A newer image of this pid may still be getting ready: it decides.
+    if (gone && !NewerImageWaiting(e->pid)) Finish(*e, false);
   }
   return moved;
 }
@@ -180,7 +212,7 @@ bool Session::AllDone() const {
 void Session::FinishAll() {
   Discover();
   for (auto& e : entries_) {
-    if (e->reader != nullptr) Finish(*e);
+    if (e->reader != nullptr) Finish(*e, false);
   }
 }
 

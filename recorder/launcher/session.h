@@ -67,7 +67,10 @@ class Session {
   void Discover();
   void Adopt(const std::string& name, std::unique_ptr<RegionReader> reader);
   bool Gone(const Entry& e) const;
-  void Finish(Entry& e);
+  bool ProcessGone(pid_t pid) const;
+  bool NewerImageWaiting(pid_t pid) const;
+  // replaced: the image exec'd another program (its exit status is unknown).
+  void Finish(Entry& e, bool replaced);
   std::string TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder);
 
   std::string dir_;

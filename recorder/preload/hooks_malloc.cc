@@ -114,10 +114,13 @@ HEAPREC_EXPORT void* realloc(void* old, size_t size) {
 }
 
 HEAPREC_EXPORT void* reallocarray(void* old, size_t n, size_t size) {
+  // On overflow the call fails and the old block stays: record the size as
+  // SIZE_MAX (address 0 with a non-zero size means "failed").
   size_t bytes;
-  if (__builtin_mul_overflow(n, size, &bytes)) bytes = 0;
+  const bool overflow = __builtin_mul_overflow(n, size, &bytes);
+  if (overflow) bytes = SIZE_MAX;
   if (old != nullptr && pre::IsBootstrap(old)) {
-    if (bytes == 0 && n != 0 && size != 0) {
+    if (overflow) {
       errno = ENOMEM;
       return nullptr;
     }

@@ -1,4 +1,4 @@
-// ProcessRegion: the region file "<pid>.<serial>.region" in the session folder.
+// ProcessRegion: the region file "<pid>.<start ns>.<n>.region" in the session folder.
 #include "recorder/preload/process_region.h"
 
 #include <fcntl.h>
@@ -19,18 +19,21 @@ uint64_t Now(clockid_t clock) {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-// Opens "<dir>/<pid>.<serial>.region" with the first serial not taken (a
-// process that exec'd keeps its pid; each image gets its own file).
-int CreateFile(const char* dir, int32_t pid, uint32_t* serial) {
+// Opens "<dir>/<pid>.<start ns>.<n>.region", a name no other image ever
+// uses: an exec'd image keeps its pid, and the launcher unlinks names it has
+// taken up, so the pid alone (or pid and a counter) could repeat.
+int CreateFile(const char* dir, int32_t pid, uint64_t start_ns, uint32_t* serial) {
   char path[4096];
   const size_t dir_len = strlen(dir);
-  if (dir_len + 64 > sizeof(path)) return -1;
+  if (dir_len + 80 > sizeof(path)) return -1;
   for (uint32_t s = 0; s < 1000; ++s) {
     char* p = path;
     memcpy(p, dir, dir_len);
     p += dir_len;
     *p++ = '/';
     p += FormatDecimal(static_cast<uint64_t>(pid), p);
+    *p++ = '.';
+    p += FormatDecimal(start_ns, p);
     *p++ = '.';
     p += FormatDecimal(s, p);
     memcpy(p, ".region", 8);
@@ -73,7 +76,8 @@ RegionView CreateRegion(const RegionSettings& settings) {
   RegionView view;
   const int32_t pid = getpid();
   uint32_t serial = 0;
-  const int fd = CreateFile(settings.session_dir, pid, &serial);
+  const uint64_t start_monotonic = Now(CLOCK_MONOTONIC);
+  const int fd = CreateFile(settings.session_dir, pid, start_monotonic, &serial);
   if (fd < 0) return view;
   if (ftruncate(fd, static_cast<off_t>(kRegionBytes)) != 0) {
     close(fd);
@@ -94,7 +98,7 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->max_depth = settings.max_depth;
   h->exec_serial = serial;
   h->start_realtime_ns = Now(CLOCK_REALTIME);
-  h->start_monotonic_ns = Now(CLOCK_MONOTONIC);
+  h->start_monotonic_ns = start_monotonic;
   h->parent_fork_seq = settings.parent_fork_seq;
   h->next_seq.store(1, std::memory_order_relaxed);
   h->stack_arena_used.store(1, std::memory_order_relaxed);  // id 0 = none

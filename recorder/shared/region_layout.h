@@ -134,10 +134,10 @@ struct RegionHeader {
   int32_t launcher_pid;
   uint32_t page_size;
   uint32_t max_depth;    // frames recorded per stack (--depth)
-  uint32_t exec_serial;  // 0 for the first image of this pid, 1 after exec...
+  uint32_t exec_serial;  // the <n> of the region file name "<pid>.<start ns>.<n>.region"
   uint64_t start_realtime_ns;
   uint64_t start_monotonic_ns;
-  uint64_t parent_fork_seq;                    // fork child: the parent's next seq at fork
+  uint64_t parent_fork_seq;                    // fork child: the parent's next seq when it forked
   alignas(64) std::atomic<uint64_t> next_seq;  // the total order; starts at 1
   alignas(64) std::atomic<uint64_t> launcher_heartbeat_ns;
   std::atomic<uint32_t> launcher_gone;                 // producers stop recording when set
