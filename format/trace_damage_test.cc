@@ -176,9 +176,8 @@ TEST(TraceDamageTest, VersionMismatch) {
   newer_major[16] = 2;
   r = Read(newer_major, &v);
   ASSERT_EQ(r.status, ReadResult::kError);
-  EXPECT_EQ(r.message,
-            "t.zst: format version 2." + std::to_string(kFormatMinor) +
-                " at byte offset 16 is newer than this build reads (1.x)");
+  EXPECT_EQ(r.message, "t.zst: format version 2." + std::to_string(kFormatMinor) +
+                           " at byte offset 16 is newer than this build reads (1.x)");
   EXPECT_EQ(r.error_offset, 16u);
 
   std::string zero_major = bytes;

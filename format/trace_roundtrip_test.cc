@@ -191,7 +191,10 @@ TEST(TraceRoundTripTest, TimeUnitRoundsTimesDown) {
   TraceWriter w(&sink, testing::SampleProcess(), options);
   const std::vector<uint64_t> times = {999, 1000, 1999, 5500, 4200, 123456789};
   for (size_t i = 0; i < times.size(); ++i) {
-    w.AddEvent({.seq = i + 1, .time_ns = times[i], .api = Api::kMalloc, .address = 16 * i + 16,
+    w.AddEvent({.seq = i + 1,
+                .time_ns = times[i],
+                .api = Api::kMalloc,
+                .address = 16 * i + 16,
                 .size = 1});
   }
   ASSERT_TRUE(w.Finish({}));

@@ -98,8 +98,8 @@ bool TraceWriter::WriteChunk() {
     packed_.reset(new uint8_t[bound]);  // not zeroed: zstd writes it
     packed_capacity_ = bound;
   }
-  const size_t n = ZSTD_compress2(cctx_, packed_.get(), packed_capacity_,
-                                  fbb_->GetBufferPointer(), fbb_->GetSize());
+  const size_t n = ZSTD_compress2(cctx_, packed_.get(), packed_capacity_, fbb_->GetBufferPointer(),
+                                  fbb_->GetSize());
   if (ZSTD_isError(n)) {
     error_ = std::string("zstd: ") + ZSTD_getErrorName(n);
     return false;

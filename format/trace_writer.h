@@ -81,7 +81,7 @@ class TraceWriter {
   ZSTD_CCtx* cctx_;
   std::unique_ptr<ChunkBuilder> chunk_;
   std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;  // reused for every chunk
-  std::unique_ptr<uint8_t[]> packed_;                      // reused zstd output
+  std::unique_ptr<uint8_t[]> packed_;                    // reused zstd output
   size_t packed_capacity_ = 0;
   uint32_t next_index_ = 0;
   uint64_t bytes_written_ = 0;
