@@ -392,3 +392,24 @@ TEST(TraceDamageTest, EmptySparseColumnsRead) {
 
 }  // namespace
 }  // namespace heaprec::format
+
+namespace heaprec::format {
+namespace {
+
+TEST(TraceDamageTest, TruncationNamesTheEndOfTheLastWholeChunk) {
+  std::vector<uint64_t> ends;
+  const std::string bytes = testing::SampleTraceBytes(100, 25, 8, nullptr, &ends);
+  for (size_t i = 0; i + 1 < ends.size(); ++i) {
+    testing::RecordingVisitor v;
+    const std::string cut = bytes.substr(0, ends[i] + 7);  // 7 bytes into the next chunk
+    const ReadResult r = ReadTraceMemory("t.zst", cut.data(), cut.size(), v);
+    ASSERT_EQ(r.status, ReadResult::kTruncated);
+    EXPECT_EQ(r.error_offset, ends[i]);
+    EXPECT_EQ(r.message, "t.zst: trace is truncated after byte offset " + std::to_string(ends[i]) +
+                             " (" + std::to_string(i + 1) +
+                             " whole chunks read; the recording may have been cut short)");
+  }
+}
+
+}  // namespace
+}  // namespace heaprec::format

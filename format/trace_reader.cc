@@ -11,12 +11,13 @@
 namespace heaprec::format {
 namespace {
 
-ReadResult Truncated(const std::string& name, const FrameReader& frames,
-                     const ChunkDecoder& decoder, ReadResult r) {
+// whole_end: the offset just past the last whole chunk (or the header).
+ReadResult Truncated(const std::string& name, uint64_t whole_end, const ChunkDecoder& decoder,
+                     ReadResult r) {
   r.status = ReadResult::kTruncated;
-  r.error_offset = frames.offset();
-  r.message = name + ": trace is truncated after byte offset " + std::to_string(frames.offset()) +
-              " (" + std::to_string(decoder.chunks()) +
+  r.error_offset = whole_end;
+  r.message = name + ": trace is truncated after byte offset " + std::to_string(whole_end) + " (" +
+              std::to_string(decoder.chunks()) +
               " whole chunks read; the recording may have been cut short)";
   return r;
 }
@@ -38,10 +39,11 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
     case FrameReader::Status::kError:
       return fail(frames.error_offset(), frames.error());
     case FrameReader::Status::kTruncated:
-      return Truncated(name, frames, decoder, r);
+      return Truncated(name, 0, decoder, r);
     case FrameReader::Status::kChunk:
       break;
   }
+  uint64_t whole_end = frames.offset();
   r.version = frames.version();
   std::vector<uint8_t> chunk;
   for (;;) {
@@ -53,10 +55,10 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       return fail(frames.error_offset(), frames.error());
     }
     if (s == FrameReader::Status::kTruncated) {
-      return Truncated(name, frames, decoder, r);
+      return Truncated(name, whole_end, decoder, r);
     }
     if (s == FrameReader::Status::kEnd) {
-      if (!decoder.seen_end()) return Truncated(name, frames, decoder, r);
+      if (!decoder.seen_end()) return Truncated(name, whole_end, decoder, r);
       r.status = ReadResult::kComplete;
       return r;
     }
@@ -65,6 +67,7 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       return fail(frames.chunk_offset(), "corrupt chunk at byte offset " +
                                              std::to_string(frames.chunk_offset()) + ": " + why);
     }
+    whole_end = frames.offset();
   }
 }
 
