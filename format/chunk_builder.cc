@@ -13,13 +13,16 @@ namespace heaprec::format {
 namespace fb = ::heaprec::format::fb;
 
 ChunkBuilder::ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns,
-                           uint64_t prev_address, uint32_t prev_stack_id, uint32_t time_unit_ns)
+                           uint64_t prev_address, uint32_t prev_stack_id, uint32_t time_unit_ns,
+                           bool address_delta_by_kind)
     : index_(index),
       base_seq_(prev_seq),
       base_time_(time_unit_ns > 1 ? prev_time_ns / time_unit_ns * time_unit_ns : prev_time_ns),
       base_address_(prev_address),
       base_stack_id_(prev_stack_id),
       time_unit_(time_unit_ns > 1 ? time_unit_ns : 1),
+      by_kind_(address_delta_by_kind),
+      kind_address_{prev_address, prev_address, prev_address, prev_address},
       last_seq_(prev_seq),
       last_time_(base_time_),
       last_address_(prev_address),
@@ -43,7 +46,20 @@ void ChunkBuilder::AddEvent(const Event& e) {
   const uint64_t time = e.time_ns / time_unit_ * time_unit_;
   time_delta_.push_back(ZigzagDelta(last_time_ / time_unit_, time / time_unit_));
   thread_.push_back(e.thread);
-  address_delta_.push_back(ZigzagDelta(last_address_, e.address));
+  if (by_kind_) {
+    const uint32_t ref = refs_.RefFor(e);
+    address_ref_.push_back(static_cast<uint8_t>(ref));
+    if (ref != 0) {
+      address_delta_.push_back(0);
+    } else {
+      uint64_t& base = kind_address_[static_cast<uint8_t>(e.kind()) & 3];
+      address_delta_.push_back(ZigzagDelta(base, e.address));
+      base = e.address;
+    }
+    refs_.NoteEvent(e);
+  } else {
+    address_delta_.push_back(ZigzagDelta(last_address_, e.address));
+  }
   size_.push_back(e.size);
   stack_.push_back(e.stack);
   if (HasAlignment(e.api)) alignment_.push_back(e.alignment);
@@ -140,6 +156,7 @@ void ChunkBuilder::ClearRecords() {
   time_delta_.clear();
   thread_.clear();
   address_delta_.clear();
+  address_ref_.clear();
   size_.clear();
   stack_.clear();
   alignment_.clear();
@@ -163,6 +180,8 @@ void ChunkBuilder::StartNext(uint32_t index) {
   base_seq_ = last_seq_;
   base_time_ = last_time_;
   base_address_ = last_address_;
+  for (uint64_t& a : kind_address_) a = last_address_;
+  refs_ = AddressRefs();
   base_stack_id_ = last_stack_id_;
 }
 
@@ -203,6 +222,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
   const auto time_delta = b.CreateVector(time_delta_);
   const auto thread = b.CreateVector(thread_);
   const auto address_delta = b.CreateVector(address_delta_);
+  const auto address_ref = b.CreateVector(address_ref_);
   const auto size = b.CreateVector(size_);
   const auto stack = b.CreateVector(stack_);
   const auto alignment = b.CreateVector(alignment_);
@@ -230,6 +250,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
   chunk.add_old_address(old_address);
   chunk.add_base_stack_id(base_stack_id_);
   chunk.add_time_unit_ns(time_unit_);
+  chunk.add_address_delta_base(by_kind_ ? 1 : 0);
+  if (by_kind_) chunk.add_address_ref(address_ref);
   chunk.add_stack_parent(stack_parent);
   chunk.add_stack_address(stack_address);
   if (process_) chunk.add_process(process);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "format/address_refs.h"
 #include "format/records.h"
 
 namespace flatbuffers {
@@ -27,7 +28,8 @@ class ChunkBuilder {
   // deltas start from. prev_stack_id: the highest stack id so far.
   // time_unit_ns: resolution of event times; they are rounded down to it.
   ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns, uint64_t prev_address,
-               uint32_t prev_stack_id, uint32_t time_unit_ns = 1);
+               uint32_t prev_stack_id, uint32_t time_unit_ns = 1,
+               bool address_delta_by_kind = false);
 
   // Events must come in increasing seq order. CanAdd is false when e's seq is
   // too far from the previous event's for this chunk (more than 2^32 - 1);
@@ -74,6 +76,10 @@ class ChunkBuilder {
   uint64_t base_seq_, base_time_, base_address_;
   uint32_t base_stack_id_;
   uint32_t time_unit_;
+  bool by_kind_;              // format 1.2: address deltas per kind, address refs
+  uint64_t kind_address_[4];  // by EventKind, when by_kind_
+  AddressRefs refs_;          // when by_kind_
+  std::vector<uint8_t> address_ref_;
   uint64_t last_seq_, last_time_, last_address_;
   uint32_t last_stack_id_;
 

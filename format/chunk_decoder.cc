@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include "format/address_refs.h"
 #include "format/trace_generated.h"
 #include "format/zigzag.h"
 
@@ -204,6 +205,82 @@ void DeliverStacksAndSymbols(const fb::Chunk& c, TraceVisitor& v) {
 
 Marker ToMarker(const fb::Marker& m) { return {m.seq(), m.time_ns(), m.thread(), Str(m.label())}; }
 
+// Reconstructs event addresses from address_delta, address_delta_base and
+// address_ref, event by event. Used twice per chunk: once to check the refs
+// (before anything is delivered), once to deliver.
+class AddressDecoder {
+ public:
+  explicit AddressDecoder(const fb::Chunk& c)
+      : c_(c),
+        by_kind_(c.address_delta_base() == 1),
+        previous_(c.base_address()),
+        kind_address_{previous_, previous_, previous_, previous_} {}
+
+  // Fills e->address for event i (e's api, size and old_address set). False
+  // if the event's ref names nothing.
+  bool Next(size_t i, Event* e) {
+    const uint64_t delta = c_.address_delta()->Get(i);
+    const uint32_t ref = c_.address_ref() && c_.address_ref()->size() > 0
+                             ? c_.address_ref()->Get(static_cast<flatbuffers::uoffset_t>(i))
+                             : 0;
+    if (ref != 0) {
+      const EventKind kind = e->kind();
+      const bool ok = kind == EventKind::kFree    ? refs_.Allocated(ref, &e->address)
+                      : kind == EventKind::kAlloc ? refs_.Freed(ref, &e->address)
+                                                  : false;
+      if (!ok) return false;
+    } else if (by_kind_) {
+      uint64_t& base = kind_address_[static_cast<uint8_t>(e->kind()) & 3];
+      base = ApplyZigzagDelta(base, delta);
+      e->address = base;
+    } else {
+      previous_ = ApplyZigzagDelta(previous_, delta);
+      e->address = previous_;
+    }
+    if (by_kind_) refs_.NoteEvent(*e);
+    return true;
+  }
+
+ private:
+  const fb::Chunk& c_;
+  bool by_kind_;
+  uint64_t previous_;
+  uint64_t kind_address_[4];
+  AddressRefs refs_;
+};
+
+// Fills event i's fields other than the address; the sparse indexes advance.
+void DecodeFields(const fb::Chunk& c, size_t i, uint64_t unit, size_t* next_alignment,
+                  size_t* next_old, Event* e) {
+  e->api = static_cast<Api>(c.api()->Get(i));
+  e->seq += c.seq_delta()->Get(i);
+  e->time_ns += ApplyZigzagDelta(0, c.time_delta()->Get(i)) * unit;
+  e->thread = c.thread()->Get(i);
+  e->size = c.size()->Get(i);
+  e->stack = c.stack()->Get(i);
+  e->alignment = HasAlignment(e->api) ? c.alignment()->Get((*next_alignment)++) : 0;
+  e->old_address = HasOldAddress(e->api) ? c.old_address()->Get((*next_old)++) : 0;
+}
+
+bool CheckAddresses(const fb::Chunk& c, std::string* error) {
+  const size_t n = Len(c.api());
+  if (Len(c.address_ref()) != 0 && Len(c.address_ref()) != n) {
+    *error = "address_ref column has the wrong length";
+    return false;
+  }
+  AddressDecoder addresses(c);
+  size_t next_alignment = 0, next_old = 0;
+  Event e;
+  for (size_t i = 0; i < n; ++i) {
+    DecodeFields(c, i, 1, &next_alignment, &next_old, &e);
+    if (!addresses.Next(i, &e)) {
+      *error = "event " + std::to_string(i) + " refers to an address that is not there";
+      return false;
+    }
+  }
+  return true;
+}
+
 // Events merged with markers by seq; returns the last event's seq.
 uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
   const size_t n = Len(c.api());
@@ -213,17 +290,10 @@ uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
   e.seq = c.base_seq();
   e.time_ns = c.base_time_ns();
   const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
-  e.address = c.base_address();
+  AddressDecoder addresses(c);
   for (size_t i = 0; i < n; ++i) {
-    e.api = static_cast<Api>(c.api()->Get(i));
-    e.seq += c.seq_delta()->Get(i);
-    e.time_ns += ApplyZigzagDelta(0, c.time_delta()->Get(i)) * unit;
-    e.thread = c.thread()->Get(i);
-    e.address = ApplyZigzagDelta(e.address, c.address_delta()->Get(i));
-    e.size = c.size()->Get(i);
-    e.stack = c.stack()->Get(i);
-    e.alignment = HasAlignment(e.api) ? c.alignment()->Get(next_alignment++) : 0;
-    e.old_address = HasOldAddress(e.api) ? c.old_address()->Get(next_old++) : 0;
+    DecodeFields(c, i, unit, &next_alignment, &next_old, &e);
+    addresses.Next(i, &e);  // checked by CheckAddresses
     while (next_marker < n_markers && c.markers()->Get(next_marker)->seq() <= e.seq) {
       v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
     }
@@ -285,6 +355,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(Len(c.stack_parent()));
   if (!CheckEvents(c, last_seq_, max_stack, error)) return false;
   if (!CheckMarkers(c, last_seq_, error)) return false;
+  if (!CheckAddresses(c, error)) return false;
 
   if (c.process()) DeliverProcess(*c.process(), visitor);
   DeliverTables(c, visitor);

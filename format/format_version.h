@@ -17,7 +17,7 @@
 namespace heaprec::format {
 
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 1;  // 1.1: Chunk.time_unit_ns
+inline constexpr uint16_t kFormatMinor = 2;  // 1.1: time_unit_ns; 1.2: address_delta_base
 
 inline constexpr size_t kHeaderSize = 24;
 inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;

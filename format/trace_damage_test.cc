@@ -220,6 +220,7 @@ struct Columns {
   uint32_t base_stack_id = 0;
   uint64_t base_seq = 0;
   bool with_markers = false;
+  std::vector<uint8_t> address_ref;  // format 1.2
 };
 
 std::string ChunkBytes(const Columns& c) {
@@ -241,6 +242,7 @@ std::string ChunkBytes(const Columns& c) {
     markers.push_back(fb::CreateMarker(b, 3, 0, 1, b.CreateString("a")));
   }
   const auto markers_v = b.CreateVector(markers);
+  const auto address_ref = b.CreateVector(c.address_ref);
   fb::ChunkBuilder chunk(b);
   chunk.add_index(c.index);
   chunk.add_base_seq(c.base_seq);
@@ -257,6 +259,10 @@ std::string ChunkBytes(const Columns& c) {
   chunk.add_stack_parent(parent);
   chunk.add_stack_address(stack_address);
   chunk.add_markers(markers_v);
+  if (!c.address_ref.empty()) {
+    chunk.add_address_ref(address_ref);
+    chunk.add_address_delta_base(1);
+  }
   fb::FinishChunkBuffer(b, chunk.Finish());
   std::string frame(ZSTD_compressBound(b.GetSize()), '\0');
   frame.resize(ZSTD_compress(frame.data(), frame.size(), b.GetBufferPointer(), b.GetSize(), 1));
@@ -323,6 +329,13 @@ TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
   c = {};
   c.index = 1;
   EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "chunk index 1, expected 0");
+  c = {};
+  c.address_ref = {1};  // a malloc naming the most recent freed address: none yet
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)),
+            at + "event 0 refers to an address that is not there");
+  c = {};
+  c.address_ref = {0, 0};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "address_ref column has the wrong length");
   c = {};
   c.with_markers = true;
   EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "marker out of order (seq 3)");

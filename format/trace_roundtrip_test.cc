@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -205,6 +206,80 @@ TEST(TraceRoundTripTest, TimeUnitRoundsTimesDown) {
   for (size_t i = 0; i < times.size(); ++i) {
     EXPECT_EQ(v.r.events[i].time_ns, times[i] / 1000 * 1000) << i;
   }
+}
+
+}  // namespace
+}  // namespace heaprec::format
+
+namespace heaprec::format {
+namespace {
+
+TEST(TraceRoundTripTest, AddressDeltasByKindRoundTrip) {
+  Records want;
+  StringSink sink;
+  TraceWriter::Options options;
+  options.address_delta_by_kind = true;
+  options.max_chunk_events = 37;
+  TraceWriter w(&sink, testing::SampleProcess(), options);
+  want = testing::WriteSample(w, 2000, 0, 6);
+  ASSERT_TRUE(w.Finish({}));
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_GT(r.chunks, 50u);
+  ASSERT_EQ(v.r.events.size(), want.events.size());
+  for (size_t i = 0; i < want.events.size(); ++i) ASSERT_EQ(v.r.events[i], want.events[i]) << i;
+}
+
+// Allocator-like reuse: frees of recent blocks and allocations of recently
+// freed ones use address refs; all of it reads back exactly, across chunks.
+TEST(TraceRoundTripTest, AddressRefsRoundTripAndShrinkTheTrace) {
+  std::vector<Event> events;
+  uint64_t seq = 0, next_block = 0x55550000;
+  std::vector<uint64_t> live, freed;
+  for (int i = 0; i < 20000; ++i) {
+    const int what = (i * 7919) % 10;
+    if (what < 4 || live.empty()) {
+      uint64_t a = next_block += 64;
+      if (!freed.empty() && what % 2 == 0) {
+        a = freed.back();  // LIFO reuse, as tcache does
+        freed.pop_back();
+      }
+      live.push_back(a);
+      events.push_back({.seq = ++seq, .api = Api::kNew, .address = a, .size = 48, .stack = 0});
+    } else if (what < 8) {
+      const size_t k = live.size() - 1 - static_cast<size_t>(i % std::min<size_t>(live.size(), 5));
+      const uint64_t a = live[k];
+      live.erase(live.begin() + static_cast<long>(k));
+      freed.push_back(a);
+      events.push_back({.seq = ++seq, .api = Api::kDeleteSized, .address = a, .size = 48});
+    } else {
+      const uint64_t old = live.back();
+      const uint64_t moved = next_block += 128;
+      live.back() = moved;
+      freed.push_back(old);
+      events.push_back(
+          {.seq = ++seq, .api = Api::kRealloc, .address = 0, .size = 0, .old_address = old});
+      events.push_back({.seq = ++seq, .api = Api::kRealloc, .address = moved, .size = 100});
+    }
+  }
+  size_t sizes[2];
+  for (int by_kind = 0; by_kind < 2; ++by_kind) {
+    StringSink sink;
+    TraceWriter::Options options;
+    options.address_delta_by_kind = by_kind == 1;
+    options.max_chunk_events = 1000;
+    TraceWriter w(&sink, testing::SampleProcess(), options);
+    for (const Event& e : events) w.AddEvent(e);
+    ASSERT_TRUE(w.Finish({}));
+    testing::RecordingVisitor v;
+    const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+    ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+    ASSERT_EQ(v.r.events.size(), events.size());
+    for (size_t i = 0; i < events.size(); ++i) ASSERT_EQ(v.r.events[i], events[i]) << i;
+    sizes[by_kind] = sink.bytes().size();
+  }
+  EXPECT_LT(sizes[1], sizes[0]) << sizes[0] << " vs " << sizes[1];
 }
 
 }  // namespace

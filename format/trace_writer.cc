@@ -21,7 +21,8 @@ TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Optio
   } else {
     bytes_written_ += sizeof(header);
   }
-  chunk_ = std::make_unique<ChunkBuilder>(0, 0, 0, 0, 0, options_.time_unit_ns);
+  chunk_ = std::make_unique<ChunkBuilder>(0, 0, 0, 0, 0, options_.time_unit_ns,
+                                          options_.address_delta_by_kind);
   chunk_->SetProcess(process);
   fbb_ = std::make_unique<flatbuffers::FlatBufferBuilder>(1 << 20);
 }

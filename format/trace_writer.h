@@ -40,6 +40,7 @@ class TraceWriter {
     size_t max_chunk_bytes = 8 << 20;      // approximate FlatBuffer size
     size_t max_chunk_tables = 200 * 1000;  // reader's verifier allows more
     uint32_t time_unit_ns = 1;             // event times are rounded down to this
+    bool address_delta_by_kind = false;    // format 1.2: address deltas per event kind
   };
 
   // Writes the header to sink (which must outlive the writer). The process

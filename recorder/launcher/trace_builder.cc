@@ -61,6 +61,7 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
     : region_(region), path_(std::move(path)), sink_(std::move(sink)), slot_thread_(kSlots, 0) {
   format::TraceWriter::Options options;
   options.time_unit_ns = 1000;  // microseconds: plenty for timelines, far smaller traces
+  options.address_delta_by_kind = true;
   writer_ =
       std::make_unique<format::TraceWriter>(sink_.get(), ProcessOf(region->header()), options);
 }
