@@ -34,8 +34,7 @@ TEST(HeapreplayTest, LeakReportOfTheReadmeExample) {
   const ProcessResult r = RunProgram({Heapreplay(), "--leaks", trace});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("leaked 640 B in 10 blocks from 1 call stacks"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("leaked 640 B in 10 blocks from 1 call stacks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("make_session  tests/programs/leak_demo.c:"), std::string::npos) << r.out;
 }
 
