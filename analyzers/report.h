@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/human_bytes.h"
 #include "analyzers/leaks.h"
 #include "analyzers/summary.h"
 #include "analyzers/symbol_table.h"
@@ -26,9 +27,6 @@ struct ReportOptions {
   size_t top = 10;     // sites shown (text); 0 = all
   bool leaks = false;  // include the leak report
 };
-
-// "1.5 KiB", "640 B".
-std::string HumanBytes(uint64_t bytes);
 
 std::string TextReport(const TraceInfo& trace, const SummaryAnalyzer& summary,
                        const std::vector<Site>& leak_sites, const SymbolTable& symbols,

@@ -13,24 +13,7 @@
 #include <vector>
 
 #include "format/chunk_decoder.h"
-
-namespace {
-
-class Consumer : public heaprec::format::TraceVisitor {
- public:
-  void OnEvent(const heaprec::format::Event& e) override {
-    sum_ += e.seq ^ e.address ^ e.size ^ e.alignment ^ e.old_address ^ e.stack;
-  }
-  void OnSymbol(const heaprec::format::Symbol& s) override {
-    for (const auto& f : s.frames) sum_ += f.function.size() + f.file.size();
-  }
-  void OnProcess(const heaprec::format::ProcessInfo& p) override {
-    for (const auto& a : p.args) sum_ += a.size();
-  }
-  uint64_t sum_ = 0;
-};
-
-}  // namespace
+#include "format/fuzz_visitor.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // FlatBuffers wants aligned buffers, as the reader's std::vector gives.
@@ -43,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<uint8_t> first(data, data + split);
   const std::vector<uint8_t> second(data + split, data + size);
   heaprec::format::ChunkDecoder decoder;
-  Consumer consumer;
+  heaprec::format::FuzzVisitor consumer;
   std::string error;
   if (decoder.Decode(first.data(), first.size(), consumer, &error)) {
     decoder.Decode(second.data(), second.size(), consumer, &error);

@@ -10,31 +10,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "format/fuzz_visitor.h"
 #include "format/trace_reader.h"
-
-namespace {
-
-// Touches every field so that a bad read would be seen by the sanitizers.
-class Consumer : public heaprec::format::TraceVisitor {
- public:
-  void OnEvent(const heaprec::format::Event& e) override {
-    sum_ += e.seq ^ e.address ^ e.size ^ e.alignment ^ e.old_address ^ e.stack;
-  }
-  void OnSymbol(const heaprec::format::Symbol& s) override {
-    for (const auto& f : s.frames) sum_ += f.function.size() + f.file.size();
-  }
-  void OnModule(const heaprec::format::Module& m) override {
-    sum_ += m.path.size() + m.build_id.size() + m.ranges.size();
-  }
-  uint64_t sum_ = 0;
-};
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   heaprec::format::ReaderOptions options;
   options.max_chunk_bytes = 4 << 20;  // keep each run small
-  Consumer consumer;
+  heaprec::format::FuzzVisitor consumer;
   const heaprec::format::ReadResult r =
       heaprec::format::ReadTraceMemory("fuzz", data, size, consumer, options);
   if (r.status == heaprec::format::ReadResult::kError && r.message.empty()) {

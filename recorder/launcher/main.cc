@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/human_bytes.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/session.h"
@@ -133,18 +134,6 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
   return pid;
 }
 
-std::string HumanBytes(uint64_t bytes) {
-  char buf[32];
-  if (bytes < 1024) {
-    std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(bytes));
-  } else if (bytes < (1u << 20)) {
-    std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / 1024.0);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024.0));
-  }
-  return buf;
-}
-
 void PrintSummary(const std::vector<TraceResult>& results) {
   if (results.empty()) {
     std::fprintf(stderr, "heaprec: no trace written (the program never started recording)\n");
@@ -156,7 +145,7 @@ void PrintSummary(const std::vector<TraceResult>& results) {
     if (i > 0) line += "; ";
     line += r.path + " (" + std::to_string(r.allocations) + " allocations, " +
             std::to_string(r.frees) + " frees, " + std::to_string(r.stacks) + " stacks, " +
-            HumanBytes(r.bytes) + ")";
+            analyzers::HumanBytes(r.bytes) + ")";
   }
   line += "; next: heapreplay --leaks " + results[0].path;
   std::fprintf(stderr, "%s\n", line.c_str());

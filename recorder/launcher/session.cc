@@ -17,6 +17,12 @@
 namespace heaprec::recorder::launcher {
 namespace {
 
+// Takes the records of a region that has no trace file (it could not be
+// created), so that its program never waits for ring space.
+struct DiscardSink : RecordSink {
+  void OnRecord(uint32_t, const RawRecord&) override {}
+};
+
 int PidfdOpen(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
 // The program name for %n: argv[0]'s last component, else the executable's.
@@ -166,9 +172,7 @@ void Session::Finish(Entry& e, bool replaced) {
     results_.push_back(r);
     e.builder.reset();
   } else {
-    struct Discard : RecordSink {
-      void OnRecord(uint32_t, const RawRecord&) override {}
-    } discard;
+    DiscardSink discard;
     e.reader->Emit(discard, true, 0);
   }
   e.gone = true;
@@ -190,9 +194,7 @@ bool Session::Step(uint64_t now_ns, bool scan) {
       e->reader->Emit(*e->builder, false, now_ns);
       e->builder->MaybeFlush(now_ns);
     } else {
-      struct Discard : RecordSink {
-        void OnRecord(uint32_t, const RawRecord&) override {}
-      } discard;
+      DiscardSink discard;
       e->reader->Emit(discard, false, now_ns);
     }
     // A newer image of this pid may still be getting ready: it decides.

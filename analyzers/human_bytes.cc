@@ -1,0 +1,23 @@
+// HumanBytes (human_bytes.h).
+#include "analyzers/human_bytes.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace heaprec::analyzers {
+
+std::string HumanBytes(uint64_t bytes) {
+  char buf[32];
+  if (bytes < 1024) {
+    std::snprintf(buf, sizeof(buf), "%" PRIu64 " B", bytes);
+  } else if (bytes < (uint64_t{1} << 20)) {
+    std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / 1024.0);
+  } else if (bytes < (uint64_t{1} << 30)) {
+    std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / 1048576.0);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.2f GiB", bytes / 1073741824.0);
+  }
+  return buf;
+}
+
+}  // namespace heaprec::analyzers
