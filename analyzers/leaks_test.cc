@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzers/summary.h"
+#include "format/block_numbers.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -14,10 +15,16 @@ namespace {
 using format::Api;
 using format::Event;
 
+// Delivers events as a reader of a heaprec trace would: blocks numbered,
+// addresses kept only for frees of blocks never made.
 std::vector<Site> Feed(const std::vector<Event>& events, SummaryAnalyzer* a) {
   uint64_t seq = 0;
+  format::BlockNumbers blocks;
   for (Event e : events) {
     e.seq = ++seq;
+    blocks.Assign(&e);
+    if (e.kind() != format::EventKind::kFree || e.block != 0) e.address = 0;
+    if (e.old_block != 0) e.old_address = 0;
     a->OnEvent(e);
   }
   return LeakSites(a->heap());

@@ -4,7 +4,8 @@
 //
 // Applies the meaning of each event kind (format/records.h): allocations add,
 // frees remove, reallocs move or resize (including the two-event form of a
-// moved realloc). Frees of unknown blocks are counted, not fatal.
+// moved realloc). Blocks are keyed by Event::block (when they were made), not
+// by address. Frees of unknown blocks are counted, not fatal.
 // Not thread-safe; memory is proportional to live blocks.
 #ifndef HEAPREC_ANALYZERS_LIVE_HEAP_H_
 #define HEAPREC_ANALYZERS_LIVE_HEAP_H_
@@ -26,13 +27,14 @@ class LiveHeap {
  public:
   void Apply(const format::Event& e);
 
+  // Event::block -> what it was made with.
   const std::unordered_map<uint64_t, LiveBlock>& blocks() const { return blocks_; }
   uint64_t live_bytes() const { return live_bytes_; }
   uint64_t unknown_frees() const { return unknown_frees_; }
 
  private:
-  void Add(uint64_t address, const LiveBlock& block);
-  void Remove(uint64_t address);
+  void Add(uint64_t id, const LiveBlock& block);
+  void Remove(uint64_t id);
 
   std::unordered_map<uint64_t, LiveBlock> blocks_;
   uint64_t live_bytes_ = 0;

@@ -7,23 +7,23 @@ void SummaryAnalyzer::OnEvent(const format::Event& e) {
   if (e.time_ns > last_time_ns_) last_time_ns_ = e.time_ns;
   switch (e.kind()) {
     case format::EventKind::kAlloc:
-      if (e.address == 0) break;
+      if (e.block == 0) break;
       ++allocations_;
       bytes_allocated_ += e.size;
-      last_allocated_ = e.address;
+      last_allocated_ = e.block;
       break;
     case format::EventKind::kRealloc:
-      if (e.address != 0 && e.address != e.old_address) {
+      if (e.block != 0 && e.old_block == 0) {
         ++allocations_;  // a new block (realloc(NULL, n) or the new half of a move)
         bytes_allocated_ += e.size;
-        last_allocated_ = e.address;
+        last_allocated_ = e.block;
       }
-      if (e.old_address != 0 && e.address == 0 && e.size == 0) ++frees_;
+      if (e.old_block != 0 && e.block == 0 && e.size == 0) ++frees_;
       break;
     case format::EventKind::kFree:
-      if (e.address == 0) break;
+      if (e.block == 0 && e.address == 0) break;  // free(NULL)
       ++frees_;
-      if (e.address == last_allocated_) ++temporaries_;
+      if (e.block != 0 && e.block == last_allocated_) ++temporaries_;
       last_allocated_ = 0;
       break;
     case format::EventKind::kInvalid:

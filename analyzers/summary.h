@@ -39,7 +39,7 @@ class SummaryAnalyzer : public format::TraceVisitor {
   uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;
   uint64_t temporaries_ = 0, last_time_ns_ = 0;
-  uint64_t last_allocated_ = 0;  // address of the latest allocation, until another
+  uint64_t last_allocated_ = 0;  // block of the latest allocation, until another
   std::optional<format::ProcessInfo> process_;
   std::optional<format::EndRecord> end_;
 };

@@ -12,21 +12,10 @@ namespace heaprec::format {
 
 namespace fb = ::heaprec::format::fb;
 
-ChunkBuilder::ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns,
-                           uint64_t prev_address, uint32_t prev_stack_id, uint32_t time_unit_ns,
-                           bool address_delta_by_kind)
-    : index_(index),
-      base_seq_(prev_seq),
-      base_time_(time_unit_ns > 1 ? prev_time_ns / time_unit_ns * time_unit_ns : prev_time_ns),
-      base_address_(prev_address),
-      base_stack_id_(prev_stack_id),
-      time_unit_(time_unit_ns > 1 ? time_unit_ns : 1),
-      by_kind_(address_delta_by_kind),
-      kind_address_{prev_address, prev_address, prev_address, prev_address},
-      last_seq_(prev_seq),
-      last_time_(base_time_),
-      last_address_(prev_address),
-      last_stack_id_(prev_stack_id) {}
+ChunkBuilder::ChunkBuilder(uint32_t time_unit_ns, bool keep_addresses, bool blocks_given)
+    : time_unit_(time_unit_ns > 1 ? time_unit_ns : 1),
+      keep_addresses_(keep_addresses),
+      blocks_given_(blocks_given) {}
 
 bool ChunkBuilder::empty() const {
   return api_.empty() && stack_parent_.empty() && !process_ && modules_.empty() &&
@@ -37,37 +26,43 @@ bool ChunkBuilder::CanAdd(const Event& e) const {
   return api_.empty() || e.seq - last_seq_ <= std::numeric_limits<uint32_t>::max();
 }
 
-void ChunkBuilder::AddEvent(const Event& e) {
-  if (api_.empty() && e.seq - base_seq_ > std::numeric_limits<uint32_t>::max()) {
-    base_seq_ = last_seq_ = e.seq - 1;  // a gap: this chunk starts afresh
+void ChunkBuilder::AddEvent(const Event& event) {
+  if (api_.empty() && event.seq - base_seq_ > std::numeric_limits<uint32_t>::max()) {
+    base_seq_ = last_seq_ = event.seq - 1;  // a gap: this chunk starts afresh
   }
-  api_.push_back(static_cast<uint8_t>(e.api));
+  Event e = event;
+  const uint64_t made_before = made_;
+  if (!blocks_given_) blocks_.Assign(&e);
+  const EventKind kind = e.kind();
+  // Bit 7: an alloc or realloc that returned no block.
+  const bool no_block = kind != EventKind::kFree && e.block == 0;
+  if (kind != EventKind::kFree && !no_block) ++made_;
+  api_.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0)));
   seq_delta_.push_back(static_cast<uint32_t>(e.seq - last_seq_));
   const uint64_t time = e.time_ns / time_unit_ * time_unit_;
   time_delta_.push_back(ZigzagDelta(last_time_ / time_unit_, time / time_unit_));
   thread_.push_back(e.thread);
-  if (by_kind_) {
-    const uint32_t ref = refs_.RefFor(e);
-    address_ref_.push_back(static_cast<uint8_t>(ref));
-    if (ref != 0) {
-      address_delta_.push_back(0);
-    } else {
-      uint64_t& base = kind_address_[static_cast<uint8_t>(e.kind()) & 3];
-      address_delta_.push_back(ZigzagDelta(base, e.address));
-      base = e.address;
-    }
-    refs_.NoteEvent(e);
-  } else {
+  if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
+    const uint64_t released = kind == EventKind::kFree ? e.block : e.old_block;
+    const uint64_t passed = kind == EventKind::kFree ? e.address : e.old_address;
+    // d: 0 = unknown, else the d-th most recent block; stored as a delta from
+    // the previous d, which repeats far more than d itself does.
+    const uint64_t d = released == 0 ? 0 : made_before - released + 1;
+    block_ref_.push_back(ZigzagDelta(last_ref_, d));
+    last_ref_ = d;
+    if (released == 0) raw_address_.push_back(passed);
+  }
+  if (keep_addresses_) {
     address_delta_.push_back(ZigzagDelta(last_address_, e.address));
+    if (HasOldAddress(e.api)) old_address_.push_back(e.old_address);
+    last_address_ = e.address;
   }
   size_.push_back(e.size);
   stack_.push_back(e.stack);
   if (HasAlignment(e.api)) alignment_.push_back(e.alignment);
-  if (HasOldAddress(e.api)) old_address_.push_back(e.old_address);
   last_seq_ = e.seq;
   last_time_ = time;
-  last_address_ = e.address;
-  approx_bytes_ += 45;
+  approx_bytes_ += keep_addresses_ ? 45 : 37;
 }
 
 void ChunkBuilder::AddStackNode(const StackNode& n) {
@@ -156,7 +151,8 @@ void ChunkBuilder::ClearRecords() {
   time_delta_.clear();
   thread_.clear();
   address_delta_.clear();
-  address_ref_.clear();
+  block_ref_.clear();
+  raw_address_.clear();
   size_.clear();
   stack_.clear();
   alignment_.clear();
@@ -180,8 +176,8 @@ void ChunkBuilder::StartNext(uint32_t index) {
   base_seq_ = last_seq_;
   base_time_ = last_time_;
   base_address_ = last_address_;
-  for (uint64_t& a : kind_address_) a = last_address_;
-  refs_ = AddressRefs();
+  base_block_ = made_;
+  last_ref_ = 0;
   base_stack_id_ = last_stack_id_;
 }
 
@@ -222,7 +218,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
   const auto time_delta = b.CreateVector(time_delta_);
   const auto thread = b.CreateVector(thread_);
   const auto address_delta = b.CreateVector(address_delta_);
-  const auto address_ref = b.CreateVector(address_ref_);
+  const auto block_ref = b.CreateVector(block_ref_);
+  const auto raw_address = b.CreateVector(raw_address_);
   const auto size = b.CreateVector(size_);
   const auto stack = b.CreateVector(stack_);
   const auto alignment = b.CreateVector(alignment_);
@@ -250,8 +247,9 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
   chunk.add_old_address(old_address);
   chunk.add_base_stack_id(base_stack_id_);
   chunk.add_time_unit_ns(time_unit_);
-  chunk.add_address_delta_base(by_kind_ ? 1 : 0);
-  if (by_kind_) chunk.add_address_ref(address_ref);
+  chunk.add_base_block(base_block_);
+  chunk.add_block_ref(block_ref);
+  chunk.add_raw_address(raw_address);
   chunk.add_stack_parent(stack_parent);
   chunk.add_stack_address(stack_address);
   if (process_) chunk.add_process(process);

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "format/address_refs.h"
+#include "format/block_numbers.h"
 #include "format/records.h"
 
 namespace flatbuffers {
@@ -23,17 +23,19 @@ namespace heaprec::format {
 
 class ChunkBuilder {
  public:
-  // index: the chunk's position in the file. prev_*: the last event's seq,
-  // time and address before this chunk (0 for the first chunk), which the
-  // deltas start from. prev_stack_id: the highest stack id so far.
+  // Builds chunk 0 of a format 2 trace; StartNext() moves on to the next.
   // time_unit_ns: resolution of event times; they are rounded down to it.
-  ChunkBuilder(uint32_t index, uint64_t prev_seq, uint64_t prev_time_ns, uint64_t prev_address,
-               uint32_t prev_stack_id, uint32_t time_unit_ns = 1,
-               bool address_delta_by_kind = false);
+  // keep_addresses: also store every event's addresses (else only those of
+  // frees and reallocs of blocks the trace never saw made).
+  // blocks_given: events carry block and old_block (else they are numbered
+  // from the addresses).
+  explicit ChunkBuilder(uint32_t time_unit_ns = 1, bool keep_addresses = true,
+                        bool blocks_given = false);
 
-  // Events must come in increasing seq order. CanAdd is false when e's seq is
-  // too far from the previous event's for this chunk (more than 2^32 - 1);
-  // the caller then starts a new chunk, whose first event always fits.
+  // Events must come in increasing seq order. Unless blocks_given, their
+  // block fields are ignored: blocks are numbered from the addresses. CanAdd is false when e's seq
+  // is too far from the previous event's for this chunk (more than 2^32 - 1); the caller then
+  // starts a new chunk, whose first event always fits.
   bool CanAdd(const Event& e) const;
   void AddEvent(const Event& e);
   // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
@@ -57,7 +59,6 @@ class ChunkBuilder {
 
   uint64_t last_seq() const { return last_seq_; }
   uint64_t last_time_ns() const { return last_time_; }
-  uint64_t last_address() const { return last_address_; }
   uint32_t last_stack_id() const { return last_stack_id_; }
 
   // Serializes everything added so far into b (which is cleared first); the
@@ -72,16 +73,17 @@ class ChunkBuilder {
  private:
   void ClearRecords();
 
-  uint32_t index_;
-  uint64_t base_seq_, base_time_, base_address_;
-  uint32_t base_stack_id_;
+  uint32_t index_ = 0;
+  uint64_t base_seq_ = 0, base_time_ = 0, base_address_ = 0, base_block_ = 0;
+  uint32_t base_stack_id_ = 0;
   uint32_t time_unit_;
-  bool by_kind_;              // format 1.2: address deltas per kind, address refs
-  uint64_t kind_address_[4];  // by EventKind, when by_kind_
-  AddressRefs refs_;          // when by_kind_
-  std::vector<uint8_t> address_ref_;
-  uint64_t last_seq_, last_time_, last_address_;
-  uint32_t last_stack_id_;
+  bool keep_addresses_;
+  bool blocks_given_;
+  BlockNumbers blocks_;    // spans chunks
+  uint64_t made_ = 0;      // blocks made so far
+  uint64_t last_ref_ = 0;  // the previous block ref in this chunk
+  uint64_t last_seq_ = 0, last_time_ = 0, last_address_ = 0;
+  uint32_t last_stack_id_ = 0;
 
   std::vector<uint8_t> api_;
   std::vector<uint32_t> seq_delta_;
@@ -92,6 +94,8 @@ class ChunkBuilder {
   std::vector<uint32_t> stack_;
   std::vector<uint64_t> alignment_;
   std::vector<uint64_t> old_address_;
+  std::vector<uint64_t> block_ref_;
+  std::vector<uint64_t> raw_address_;
   std::vector<uint32_t> stack_parent_;
   std::vector<uint64_t> stack_address_;
 

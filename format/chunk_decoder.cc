@@ -32,7 +32,8 @@ bool Aligned(const flatbuffers::Vector<T>* v) {
 
 bool ColumnsAligned(const fb::Chunk& c) {
   if (!Aligned(c.time_delta()) || !Aligned(c.address_delta()) || !Aligned(c.size()) ||
-      !Aligned(c.alignment()) || !Aligned(c.old_address()) || !Aligned(c.stack_address())) {
+      !Aligned(c.alignment()) || !Aligned(c.old_address()) || !Aligned(c.stack_address()) ||
+      !Aligned(c.block_ref()) || !Aligned(c.raw_address())) {
     return false;
   }
   if (c.modules()) {
@@ -47,11 +48,19 @@ std::string Str(const flatbuffers::String* s) {
   return s ? std::string(s->data(), s->size()) : std::string();
 }
 
-// Checks the event columns; fills the counts of sparse entries expected.
-bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, std::string* error) {
+// Format 2 keeps a flag in bit 7 of the api byte.
+constexpr uint8_t kNoBlock = 0x80;
+
+Api ApiOf(uint8_t b, bool v2) { return static_cast<Api>(v2 ? b & 0x7f : b); }
+
+// Checks the event columns and the sparse columns' lengths.
+bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, bool v2,
+                 std::string* error) {
   const size_t n = Len(c.api());
+  // Format 2 may leave the address columns empty (no addresses kept).
+  const bool addresses = !v2 || Len(c.address_delta()) > 0 || n == 0;
   if (Len(c.seq_delta()) != n || Len(c.time_delta()) != n || Len(c.thread()) != n ||
-      Len(c.address_delta()) != n || Len(c.size()) != n || Len(c.stack()) != n) {
+      (addresses && Len(c.address_delta()) != n) || Len(c.size()) != n || Len(c.stack()) != n) {
     *error = "event columns have different lengths";
     return false;
   }
@@ -60,11 +69,12 @@ bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, std:
              std::to_string(prev_seq) + ")";
     return false;
   }
-  size_t aligned = 0, reallocs = 0;
+  size_t aligned = 0, reallocs = 0, refs = 0;
   for (size_t i = 0; i < n; ++i) {
-    const Api api = static_cast<Api>(c.api()->Get(i));
-    if (!IsValid(api)) {
-      *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(c.api()->Get(i));
+    const uint8_t b = c.api()->Get(i);
+    const Api api = ApiOf(b, v2);
+    if (!IsValid(api) || (v2 && (b & kNoBlock) != 0 && KindOf(api) == EventKind::kFree)) {
+      *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(b);
       return false;
     }
     if (c.seq_delta()->Get(i) == 0) {
@@ -78,8 +88,11 @@ bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, std:
     }
     aligned += HasAlignment(api);
     reallocs += HasOldAddress(api);
+    refs += KindOf(api) != EventKind::kAlloc;
   }
-  if (Len(c.alignment()) != aligned || Len(c.old_address()) != reallocs) {
+  const size_t olds = addresses ? reallocs : 0;
+  if (Len(c.alignment()) != aligned || Len(c.old_address()) != olds ||
+      (v2 && Len(c.block_ref()) != refs)) {
     *error = "sparse columns do not match the events";
     return false;
   }
@@ -93,6 +106,38 @@ bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, std:
     }
     seq = next;
   }
+  return true;
+}
+
+// Format 2: block refs name blocks already made; returns the blocks made
+// after the chunk in *made.
+bool CheckBlocks(const fb::Chunk& c, uint64_t* made, std::string* error) {
+  if (c.base_block() != *made) {
+    *error = "blocks do not continue (base " + std::to_string(c.base_block()) + ", expected " +
+             std::to_string(*made) + ")";
+    return false;
+  }
+  uint64_t m = *made, d = 0;
+  size_t ref = 0, raw = 0;
+  for (size_t i = 0; i < Len(c.api()); ++i) {
+    const uint8_t b = c.api()->Get(i);
+    const EventKind kind = KindOf(ApiOf(b, true));
+    if (kind != EventKind::kAlloc) {
+      d = ApplyZigzagDelta(d, c.block_ref()->Get(static_cast<flatbuffers::uoffset_t>(ref++)));
+      if (d > m) {
+        *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) +
+                 " of only " + std::to_string(m) + " made";
+        return false;
+      }
+      raw += d == 0;
+    }
+    if (kind != EventKind::kFree && (b & kNoBlock) == 0) ++m;
+  }
+  if (Len(c.raw_address()) != raw) {
+    *error = "sparse columns do not match the events";
+    return false;
+  }
+  *made = m;
   return true;
 }
 
@@ -252,15 +297,54 @@ class AddressDecoder {
 // Fills event i's fields other than the address; the sparse indexes advance.
 void DecodeFields(const fb::Chunk& c, size_t i, uint64_t unit, size_t* next_alignment,
                   size_t* next_old, Event* e) {
-  e->api = static_cast<Api>(c.api()->Get(i));
+  e->api = static_cast<Api>(c.api()->Get(i) & 0x7f);  // format 1 apis are < 128
   e->seq += c.seq_delta()->Get(i);
   e->time_ns += ApplyZigzagDelta(0, c.time_delta()->Get(i)) * unit;
   e->thread = c.thread()->Get(i);
   e->size = c.size()->Get(i);
   e->stack = c.stack()->Get(i);
   e->alignment = HasAlignment(e->api) ? c.alignment()->Get((*next_alignment)++) : 0;
-  e->old_address = HasOldAddress(e->api) ? c.old_address()->Get((*next_old)++) : 0;
+  e->old_address =
+      HasOldAddress(e->api) && Len(c.old_address()) > 0 ? c.old_address()->Get((*next_old)++) : 0;
 }
+
+// Format 2: fills event i's blocks, and its addresses from address_delta (if
+// the trace keeps them) or raw_address (for blocks it never saw made).
+class BlockDecoder {
+ public:
+  BlockDecoder(const fb::Chunk& c, uint64_t made)
+      : c_(c), made_(made), previous_(c.base_address()), addresses_(Len(c.address_delta()) > 0) {}
+
+  void Next(size_t i, Event* e) {
+    const bool no_block = (c_.api()->Get(i) & kNoBlock) != 0;
+    const EventKind kind = e->kind();
+    e->block = e->old_block = 0;
+    uint64_t passed = 0;
+    if (kind != EventKind::kAlloc) {
+      const uint64_t d = ref_value_ = ApplyZigzagDelta(
+          ref_value_, c_.block_ref()->Get(static_cast<flatbuffers::uoffset_t>(ref_++)));
+      const uint64_t released = d == 0 ? 0 : made_ - d + 1;
+      if (d == 0) passed = c_.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw_++));
+      (kind == EventKind::kFree ? e->block : e->old_block) = released;
+    }
+    if (kind != EventKind::kFree && !no_block) e->block = ++made_;
+    if (addresses_) {
+      previous_ = ApplyZigzagDelta(previous_, c_.address_delta()->Get(i));
+      e->address = previous_;  // old_address came from its column
+    } else {
+      e->address = kind == EventKind::kFree ? passed : 0;
+      if (kind == EventKind::kRealloc) e->old_address = passed;
+    }
+  }
+
+ private:
+  const fb::Chunk& c_;
+  uint64_t made_;
+  uint64_t previous_;
+  bool addresses_;
+  size_t ref_ = 0, raw_ = 0;
+  uint64_t ref_value_ = 0;  // the previous d (block_ref holds deltas)
+};
 
 bool CheckAddresses(const fb::Chunk& c, std::string* error) {
   const size_t n = Len(c.api());
@@ -281,8 +365,11 @@ bool CheckAddresses(const fb::Chunk& c, std::string* error) {
   return true;
 }
 
-// Events merged with markers by seq; returns the last event's seq.
-uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
+// Events merged with markers by seq; returns the last event's seq. Format 2
+// numbers blocks from made (the blocks made before the chunk); format 1 from
+// the addresses, with blocks.
+uint64_t DeliverEvents(const fb::Chunk& c, bool v2, uint64_t made, BlockNumbers* blocks,
+                       TraceVisitor& v) {
   const size_t n = Len(c.api());
   const size_t n_markers = Len(c.markers());
   size_t next_marker = 0, next_alignment = 0, next_old = 0;
@@ -291,9 +378,15 @@ uint64_t DeliverEvents(const fb::Chunk& c, TraceVisitor& v) {
   e.time_ns = c.base_time_ns();
   const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
   AddressDecoder addresses(c);
+  BlockDecoder block_refs(c, made);
   for (size_t i = 0; i < n; ++i) {
     DecodeFields(c, i, unit, &next_alignment, &next_old, &e);
-    addresses.Next(i, &e);  // checked by CheckAddresses
+    if (v2) {
+      block_refs.Next(i, &e);
+    } else {
+      addresses.Next(i, &e);  // checked by CheckAddresses
+      blocks->Assign(&e);
+    }
     while (next_marker < n_markers && c.markers()->Get(next_marker)->seq() <= e.seq) {
       v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
     }
@@ -353,16 +446,18 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   }
   if (!CheckStacks(c, last_stack_id_, error)) return false;
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(Len(c.stack_parent()));
-  if (!CheckEvents(c, last_seq_, max_stack, error)) return false;
+  const bool v2 = version_.major >= 2;
+  if (!CheckEvents(c, last_seq_, max_stack, v2, error)) return false;
   if (!CheckMarkers(c, last_seq_, error)) return false;
-  if (!CheckAddresses(c, error)) return false;
+  uint64_t made_after = blocks_made_;
+  if (v2 ? !CheckBlocks(c, &made_after, error) : !CheckAddresses(c, error)) return false;
 
   if (c.process()) DeliverProcess(*c.process(), visitor);
   DeliverTables(c, visitor);
   DeliverStacksAndSymbols(c, visitor);
   const size_t n = Len(c.api());
   if (n > 0 || Len(c.markers()) > 0) {
-    const uint64_t last = DeliverEvents(c, visitor);
+    const uint64_t last = DeliverEvents(c, v2, blocks_made_, &blocks_, visitor);
     if (n > 0) last_seq_ = last;
     if (Len(c.markers()) > 0 && c.markers()->Get(Len(c.markers()) - 1)->seq() > last_seq_) {
       // Later events must come after the last marker.
@@ -370,6 +465,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
     }
   }
   events_ += n;
+  blocks_made_ = made_after;
   last_stack_id_ = max_stack;
   ++next_index_;
   if (c.end()) {

@@ -1,7 +1,8 @@
 // ChunkDecoder: verifies one chunk's FlatBuffer and hands its records to a
-// TraceVisitor. Keeps the little state that spans chunks (next chunk index,
-// last seq, highest stack id, whether the end was seen) to check that each
-// chunk continues the ones before it.
+// TraceVisitor. Keeps the state that spans chunks (next chunk index, last
+// seq, highest stack id, blocks made, whether the end was seen; for format 1
+// traces the live addresses, to number blocks) to check that each chunk
+// continues the ones before it.
 //
 // A chunk is checked completely before any of its records are delivered, so
 // a damaged chunk delivers nothing. Not thread-safe; allocates (strings of
@@ -13,12 +14,18 @@
 #include <cstdint>
 #include <string>
 
+#include "format/block_numbers.h"
+#include "format/format_version.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::format {
 
 class ChunkDecoder {
  public:
+  // Decodes chunks of this format version (1.x: addresses only, blocks are
+  // numbered here; 2.x: block refs).
+  explicit ChunkDecoder(FormatVersion version = {kFormatMajor, kFormatMinor}) : version_(version) {}
+
   // Checks and delivers one chunk; data must be 8-byte aligned (as a
   // std::vector's is). On damage returns false, sets *error to what is wrong,
   // and delivers nothing.
@@ -29,6 +36,9 @@ class ChunkDecoder {
   uint64_t events() const { return events_; }
 
  private:
+  FormatVersion version_;
+  BlockNumbers blocks_;       // format 1: blocks from addresses
+  uint64_t blocks_made_ = 0;  // format 2: blocks made before the next chunk
   uint32_t next_index_ = 0;
   uint64_t last_seq_ = 0;
   uint32_t last_stack_id_ = 0;

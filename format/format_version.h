@@ -16,8 +16,10 @@
 
 namespace heaprec::format {
 
-inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 2;  // 1.1: time_unit_ns; 1.2: address_delta_base
+// 1.1: time_unit_ns; 1.2: address_delta_base. 2.0: one zstd stream of
+// length-prefixed chunks; frees name blocks, addresses optional.
+inline constexpr uint16_t kFormatMajor = 2;
+inline constexpr uint16_t kFormatMinor = 0;
 
 inline constexpr size_t kHeaderSize = 24;
 inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;
@@ -28,6 +30,10 @@ inline constexpr char kTraceMagic[8] = {'H', 'E', 'A', 'P', 'R', 'E', 'C', '\0'}
 // The largest decompressed chunk a reader accepts; TraceWriter stays far
 // below it. Bounds the reader's memory on damaged or hostile input.
 inline constexpr size_t kMaxChunkBytes = size_t{64} << 20;
+
+// Format 2: each chunk in the decompressed stream is preceded by this many
+// bytes: u32 le chunk size, u32 le CRC-32 (zlib's) of the chunk bytes.
+inline constexpr size_t kChunkPrefixSize = 8;
 
 struct FormatVersion {
   uint16_t major = 0;

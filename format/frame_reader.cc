@@ -1,6 +1,11 @@
-// FrameReader: header check and frame-by-frame zstd decompression.
+// FrameReader: header check; format 1 frame by frame, format 2 block by block.
+// ZSTD_getFrameHeader (exported by libzstd, declared in its "experimental" part).
+#define ZSTD_STATIC_LINKING_ONLY
 #include "format/frame_reader.h"
 
+#include <zlib.h>
+
+#include <cstddef>
 #include <cstring>
 #include <utility>
 
@@ -21,12 +26,8 @@ FrameReader::FrameReader(std::unique_ptr<ByteSource> source, size_t max_chunk_by
       max_chunk_bytes_(max_chunk_bytes),
       dctx_(ZSTD_createDCtx()),
       in_(kReadBlock) {
-  // A chunk's window never needs to exceed the largest chunk.
-  int window_log = 10;
-  while ((size_t{1} << window_log) < max_chunk_bytes_ && window_log < 27) {
-    ++window_log;
-  }
-  ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, window_log);
+  // Format 2 streams keep up to 2^27 bytes of history (TraceWriter uses 2^25).
+  ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, 27);
 }
 
 FrameReader::~FrameReader() { ZSTD_freeDCtx(dctx_); }
@@ -83,6 +84,7 @@ FrameReader::Status FrameReader::ReadHeader() {
   }
   in_pos_ += kHeaderSize;
   consumed_ += kHeaderSize;
+  next_chunk_offset_ = consumed_;
   return Status::kChunk;
 }
 
@@ -99,6 +101,7 @@ FrameReader::Status FrameReader::SkipFrame(uint64_t size) {
 }
 
 FrameReader::Status FrameReader::Next(std::vector<uint8_t>* chunk) {
+  if (version_.major >= 2) return NextStreamed(chunk);
   for (;;) {
     frame_offset_ = consumed_;
     if (!Fill(8)) return Status::kError;
@@ -171,6 +174,150 @@ FrameReader::Status FrameReader::DecompressFrame(std::vector<uint8_t>* chunk) {
   }
   chunk->resize(out.pos);
   return Status::kChunk;
+}
+
+FrameReader::Status FrameReader::StartFrame() {
+  for (;;) {
+    if (!Fill(8)) return Status::kError;
+    if (available() == 0) return Status::kEnd;
+    if (available() < 4) return Status::kTruncated;
+    const uint32_t magic = Le32(in_.data() + in_pos_);
+    if (magic == kZstdMagic) {
+      ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
+      in_frame_ = true;
+      frame_start_ = consumed_;
+      return Status::kChunk;
+    }
+    if ((magic & kSkippableMagicMask) != (kSkippableMagic & kSkippableMagicMask)) {
+      return Fail(consumed_, "corrupt chunk at byte offset " + std::to_string(consumed_) +
+                                 ": not a zstd frame");
+    }
+    if (available() < 8) return Status::kTruncated;
+    const uint32_t size = Le32(in_.data() + in_pos_ + 4);
+    in_pos_ += 8;
+    consumed_ += 8;
+    const Status s = SkipFrame(size);
+    if (s != Status::kChunk) return s;
+  }
+}
+
+FrameReader::Status FrameReader::Feed(size_t n) {
+  ZSTD_inBuffer in = {in_.data() + in_pos_, n, 0};
+  for (;;) {
+    const size_t have = out_.size();
+    out_.resize(have + ZSTD_DStreamOutSize());
+    ZSTD_outBuffer out = {out_.data(), out_.size(), have};
+    const size_t ret = ZSTD_decompressStream(dctx_, &out, &in);
+    out_.resize(out.pos);
+    if (ZSTD_isError(ret)) {
+      // zstd reuses tables and history from earlier blocks, so the damage may
+      // lie anywhere in the frame before here: error_offset is the frame's.
+      return Fail(frame_start_, "corrupt chunk at byte offset " +
+                                    std::to_string(next_chunk_offset_) +
+                                    ": zstd: " + ZSTD_getErrorName(ret) +
+                                    " (the damage may be anywhere in the zstd frame from byte "
+                                    "offset " +
+                                    std::to_string(frame_start_) + ")");
+    }
+    if (ret == 0) in_frame_ = false;  // frame done, its checksum checked
+    // Done when the input is taken and zstd had room to spare (holds nothing).
+    if (in.pos == in.size && out.pos < out.size) break;
+  }
+  in_pos_ += n;
+  consumed_ += n;
+  return Status::kChunk;
+}
+
+FrameReader::Status FrameReader::Inflate() {
+  if (!in_frame_) {
+    const Status s = StartFrame();
+    if (s != Status::kChunk) return s;
+    stage_ = Stage::kFrameHeader;
+  }
+  // Whole pieces only (frame header, one block, the checksum), so that
+  // consumed_ is always at a block boundary: chunk offsets are exact.
+  size_t need = 0;
+  Stage next = stage_;
+  switch (stage_) {
+    case Stage::kFrameHeader: {
+      if (!Fill(kZstdFrameHeaderMax)) return Status::kError;
+      const uint8_t* p = in_.data() + in_pos_;
+      ZSTD_frameHeader h;
+      const size_t r = ZSTD_getFrameHeader(&h, p, available());
+      if (r > 0 && !ZSTD_isError(r)) return Status::kTruncated;  // needs more than the file has
+      if (ZSTD_isError(r) || h.frameType != ZSTD_frame) {
+        return Fail(consumed_, "corrupt chunk at byte offset " + std::to_string(consumed_) +
+                                   ": bad zstd frame header");
+      }
+      need = h.headerSize;
+      checksum_ = h.checksumFlag != 0;
+      next = Stage::kBlock;
+      break;
+    }
+    case Stage::kBlock: {
+      if (!Fill(3)) return Status::kError;
+      if (available() < 3) return Status::kTruncated;
+      const uint8_t* p = in_.data() + in_pos_;
+      const uint32_t header = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16;
+      const uint32_t type = (header >> 1) & 3;
+      const uint32_t size = header >> 3;
+      need = 3 + (type == 1 ? 1 : size);  // an RLE block stores one byte
+      if ((header & 1) != 0) next = checksum_ ? Stage::kChecksum : Stage::kFrameHeader;
+      break;
+    }
+    case Stage::kChecksum:
+      need = 4;
+      next = Stage::kFrameHeader;
+      break;
+  }
+  if (!Fill(need)) return Status::kError;
+  if (available() < need) return Status::kTruncated;
+  const Status s = Feed(need);
+  if (s != Status::kChunk) return s;
+  if (!in_frame_ && out_pos_ == out_.size()) next_chunk_offset_ = consumed_;  // between frames
+  stage_ = next;
+  if (next == Stage::kFrameHeader && in_frame_) {
+    return Fail(consumed_, "corrupt chunk at byte offset " + std::to_string(consumed_) +
+                               ": zstd frame does not end after its last block");
+  }
+  return Status::kChunk;
+}
+
+FrameReader::Status FrameReader::NextStreamed(std::vector<uint8_t>* chunk) {
+  for (;;) {
+    const size_t ready = out_.size() - out_pos_;
+    if (ready >= kChunkPrefixSize) {
+      const uint8_t* p = out_.data() + out_pos_;
+      const uint32_t size = Le32(p);
+      const uint32_t crc = Le32(p + 4);
+      if (size > max_chunk_bytes_) {
+        return Fail(next_chunk_offset_, "corrupt chunk at byte offset " +
+                                            std::to_string(next_chunk_offset_) + ": chunk of " +
+                                            std::to_string(size) + " bytes exceeds the limit of " +
+                                            std::to_string(max_chunk_bytes_));
+      }
+      if (ready >= kChunkPrefixSize + size) {
+        chunk->assign(p + kChunkPrefixSize, p + kChunkPrefixSize + size);
+        // Drop what was handed out (what follows is at most a block's worth).
+        out_.erase(out_.begin(),
+                   out_.begin() + static_cast<std::ptrdiff_t>(out_pos_ + kChunkPrefixSize + size));
+        out_pos_ = 0;
+        // This chunk began where the previous one ended; the next begins here.
+        frame_offset_ = next_chunk_offset_;
+        next_chunk_offset_ = consumed_;
+        const uLong actual = crc32(crc32(0, nullptr, 0), chunk->data(), static_cast<uInt>(size));
+        if (static_cast<uint32_t>(actual) != crc) {
+          return Fail(frame_offset_, "corrupt chunk at byte offset " +
+                                         std::to_string(frame_offset_) + ": checksum mismatch");
+        }
+        return Status::kChunk;
+      }
+    }
+    const bool mid_chunk = ready > 0;
+    const Status s = Inflate();
+    if (s == Status::kEnd && mid_chunk) return Status::kTruncated;
+    if (s != Status::kChunk) return s;
+  }
 }
 
 }  // namespace heaprec::format

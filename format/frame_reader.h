@@ -1,9 +1,11 @@
-// FrameReader: splits a trace into its header and its chunks, decompressing
-// one zstd frame at a time. Knows the file layout; knows nothing of what a
-// chunk holds (that is ChunkDecoder's).
+// FrameReader: splits a trace into its header and its chunks. Format 1: one
+// zstd frame per chunk. Format 2: one zstd stream (usually one frame) whose
+// decompressed bytes are chunks, each after a size and a CRC-32. Knows the
+// file layout; knows nothing of what a chunk holds (that is ChunkDecoder's).
 //
-// Memory is bounded: one read buffer plus one decompressed chunk (at most
-// kMaxChunkBytes). Never hangs: every loop consumes input or ends.
+// Memory is bounded: one read buffer, the zstd window (at most 2^27 bytes)
+// and one decompressed chunk (at most kMaxChunkBytes). Never hangs: every
+// loop consumes input or ends.
 // Not thread-safe; allocates; for tools, never the traced process.
 #ifndef HEAPREC_FORMAT_FRAME_READER_H_
 #define HEAPREC_FORMAT_FRAME_READER_H_
@@ -41,13 +43,15 @@ class FrameReader {
   // kEnd means an empty file (reported as an error by TraceReader).
   Status ReadHeader();
   // Reads the next chunk. chunk_offset() is the byte offset of its frame.
+  // A format 2 chunk cut short by the end of the file is kTruncated.
   Status Next(std::vector<uint8_t>* chunk);
 
   FormatVersion version() const { return version_; }
   uint64_t chunk_offset() const { return frame_offset_; }
   uint64_t error_offset() const { return error_offset_; }
   const std::string& error() const { return error_; }
-  // Bytes consumed so far (the offset just past the last whole frame).
+  // Bytes consumed so far (format 1: the offset just past the last whole
+  // frame; format 2: what zstd has taken in, at most the file's length).
   uint64_t offset() const { return consumed_; }
 
  private:
@@ -58,6 +62,15 @@ class FrameReader {
   Status Fail(uint64_t offset, std::string message);
   Status DecompressFrame(std::vector<uint8_t>* chunk);
   Status SkipFrame(uint64_t size);
+  // Format 2: the next length-prefixed chunk of the stream.
+  Status NextStreamed(std::vector<uint8_t>* chunk);
+  // Format 2: decompresses the next whole piece of the stream (a frame
+  // header, a block or a checksum) into out_. kChunk: progress.
+  Status Inflate();
+  // Gives zstd exactly the next n input bytes and appends all its output.
+  Status Feed(size_t n);
+  // Starts the next zstd frame, skipping skippable ones. kEnd at a clean end.
+  Status StartFrame();
 
   std::unique_ptr<ByteSource> source_;
   size_t max_chunk_bytes_;
@@ -71,6 +84,15 @@ class FrameReader {
   uint64_t error_offset_ = 0;
   FormatVersion version_;
   std::string error_;
+  // Format 2 stream state.
+  std::vector<uint8_t> out_;  // decompressed bytes not yet handed out
+  size_t out_pos_ = 0;
+  bool in_frame_ = false;
+  enum class Stage { kFrameHeader, kBlock, kChecksum };
+  Stage stage_ = Stage::kFrameHeader;
+  bool checksum_ = false;
+  uint64_t next_chunk_offset_ = 0;  // where the next chunk's bytes begin
+  uint64_t frame_start_ = 0;        // where the current zstd frame begins
 };
 
 }  // namespace heaprec::format

@@ -1,7 +1,8 @@
-// Traces written by earlier versions keep reading: format/testdata holds a
-// trace written by format 1.0 (the sample of test_traces.h: 60 events, a
-// flush every 7, seed 11). Never regenerate it; add a new file for a new
-// version instead.
+// Traces written by earlier versions keep reading: format/testdata holds
+// traces written by format 1.0 and 1.2 (1.2 with address_delta_by_kind) of
+// the sample of test_traces.h (60 events, a flush every 7, seed 11, no block
+// reuse). Never regenerate them; add a new file for a new version instead.
+// Blocks are numbered from their addresses, as for format 2.
 #include <gtest/gtest.h>
 
 #include "format/test_traces.h"
@@ -10,14 +11,15 @@
 namespace heaprec::format {
 namespace {
 
-TEST(OldTraceTest, Version1Dot0ReadsAsWritten) {
+void ExpectSample(const char* path, int minor) {
   testing::Records want;
-  testing::SampleTraceBytes(60, 7, 11, &want);
+  testing::SampleTraceBytes(60, 7, 11, &want, nullptr, TraceWriter::Options(),
+                            /*reuse_blocks=*/false);
   testing::RecordingVisitor v;
-  const ReadResult r = ReadTraceFile("format/testdata/trace_v1_0.zst", v);
+  const ReadResult r = ReadTraceFile(path, v);
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
   EXPECT_EQ(r.version.major, 1);
-  EXPECT_EQ(r.version.minor, 0);
+  EXPECT_EQ(r.version.minor, minor);
   EXPECT_EQ(v.r.events, want.events);
   EXPECT_EQ(v.r.stack_nodes, want.stack_nodes);
   EXPECT_EQ(v.r.modules, want.modules);
@@ -26,6 +28,17 @@ TEST(OldTraceTest, Version1Dot0ReadsAsWritten) {
   EXPECT_EQ(v.r.symbols, want.symbols);
   EXPECT_EQ(v.r.processes, want.processes);
   EXPECT_EQ(v.r.ends, want.ends);
+  size_t made = 0;  // numbered from the addresses
+  for (const Event& e : v.r.events) made += e.kind() != EventKind::kFree && e.block != 0;
+  EXPECT_GT(made, 10u);
+}
+
+TEST(OldTraceTest, Version1Dot0ReadsAsWritten) {
+  ExpectSample("format/testdata/trace_v1_0.zst", 0);
+}
+
+TEST(OldTraceTest, Version1Dot2ReadsAsWritten) {
+  ExpectSample("format/testdata/trace_v1_2.zst", 2);
 }
 
 }  // namespace

@@ -26,6 +26,15 @@ namespace heaprec::format {
 //   free:    address = the block released (0: free(NULL)); size if the caller
 //            named it (sized delete, free_sized), else 0.
 // alignment is set for aligned APIs (HasAlignment), 0 otherwise.
+//
+// block and old_block name blocks by when they were made: the n-th block
+// made in the trace (by an alloc, or a realloc that returned one) is block
+// n, from 1; 0 = no block (a failed call, realloc(NULL, n), or an address the
+// trace never saw allocated). Readers fill them; TraceWriter ignores them and
+// derives them from the addresses. Format 2 traces keep addresses only when
+// written with them (TraceWriter::Options::keep_addresses); without, address
+// and old_address are 0 except for frees of blocks the trace never saw made.
+// So "did the call return a block" is block != 0, not address != 0.
 struct Event {
   uint64_t seq = 0;      // total order over the whole trace, >= 1
   uint64_t time_ns = 0;  // ns since ProcessInfo::start_monotonic_ns
@@ -35,7 +44,9 @@ struct Event {
   uint64_t size = 0;
   uint64_t alignment = 0;
   uint64_t old_address = 0;
-  uint32_t stack = 0;  // StackNode id of the innermost frame; 0 = none
+  uint32_t stack = 0;      // StackNode id of the innermost frame; 0 = none
+  uint64_t block = 0;      // alloc, realloc: the block returned; free: the block released
+  uint64_t old_block = 0;  // realloc: the block passed in
 
   EventKind kind() const { return KindOf(api); }
   friend bool operator==(const Event&, const Event&) = default;

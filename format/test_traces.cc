@@ -1,6 +1,7 @@
 // The sample trace used by the format tests and the fuzzer's seed corpus.
 #include "format/test_traces.h"
 
+#include <map>
 #include <random>
 
 namespace heaprec::format::testing {
@@ -53,12 +54,58 @@ Symbol SampleSymbol(uint64_t address, uint32_t module) {
 
 }  // namespace
 
-Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed) {
+std::vector<Event> AsRead(const std::vector<Event>& written, bool keep_addresses) {
+  std::map<uint64_t, uint64_t> live;  // address -> block
+  uint64_t made = 0;
+  std::vector<Event> out;
+  for (Event e : written) {
+    e.block = e.old_block = 0;
+    auto release = [&](uint64_t address) -> uint64_t {
+      const auto it = live.find(address);
+      if (address == 0 || it == live.end()) return 0;
+      const uint64_t b = it->second;
+      live.erase(it);
+      return b;
+    };
+    switch (e.kind()) {
+      case EventKind::kAlloc:
+        if (e.address != 0) live[e.address] = e.block = ++made;
+        if (!keep_addresses) e.address = 0;
+        break;
+      case EventKind::kFree:
+        e.block = release(e.address);
+        if (!keep_addresses && e.block != 0) e.address = 0;
+        break;
+      case EventKind::kRealloc: {
+        const auto it = e.old_address == 0 ? live.end() : live.find(e.old_address);
+        e.old_block = it == live.end() ? 0 : it->second;
+        if (e.address != 0) {
+          if (e.old_block != 0) live.erase(it);
+          live[e.address] = e.block = ++made;
+        } else if (e.size == 0 && e.old_block != 0) {
+          live.erase(it);
+        }
+        if (!keep_addresses) {
+          e.address = 0;
+          if (e.old_block != 0) e.old_address = 0;
+        }
+        break;
+      }
+      case EventKind::kInvalid:
+        break;
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed, bool reuse_blocks) {
   std::mt19937_64 rng(seed);
   Records r;
   const std::vector<Api> apis = AllApis();
   uint64_t seq = 0, time = 0;
   uint32_t next_stack = 1;
+  std::vector<uint64_t> allocated;
   for (uint32_t t = 1; t <= 3; ++t) {
     ThreadInfo info{t, static_cast<int32_t>(4242 + t), "worker-" + std::to_string(t), 0};
     w.AddThread(info);
@@ -94,6 +141,13 @@ Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed) 
     e.alignment = HasAlignment(e.api) ? uint64_t{16} << (rng() % 8) : 0;
     e.old_address = HasOldAddress(e.api) ? 0x66660000ULL + rng() % 4096 : 0;
     e.stack = static_cast<uint32_t>(rng() % next_stack);
+    if (reuse_blocks && !allocated.empty() && rng() % 4 != 0) {
+      // Name a block allocated before (live or already freed).
+      const uint64_t earlier = allocated[rng() % allocated.size()];
+      if (e.kind() == EventKind::kFree) e.address = earlier;
+      if (e.kind() == EventKind::kRealloc) e.old_address = earlier;
+    }
+    if (e.kind() != EventKind::kFree && e.address != 0) allocated.push_back(e.address);
     w.AddEvent(e);
     r.events.push_back(e);
     r.order.push_back("E" + std::to_string(e.seq));
@@ -114,30 +168,16 @@ Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed) 
       w.AddSymbol(r.symbols.back());
     }
   }
+  r.events = AsRead(r.events, w.options().keep_addresses);
   return r;
 }
 
-namespace {
-
-// Remembers the size after each write: TraceWriter writes the header and
-// then each chunk in one call, so these are the chunk boundaries.
-class BoundarySink : public StringSink {
- public:
-  bool Write(const void* data, size_t n) override {
-    StringSink::Write(data, n);
-    ends.push_back(bytes().size());
-    return true;
-  }
-  std::vector<uint64_t> ends;
-};
-
-}  // namespace
-
 std::string SampleTraceBytes(int events, int flush_every, uint32_t seed, Records* expected,
-                             std::vector<uint64_t>* chunk_ends) {
-  BoundarySink sink;
-  TraceWriter w(&sink, SampleProcess());
-  Records r = WriteSample(w, events, flush_every, seed);
+                             std::vector<uint64_t>* chunk_ends, const TraceWriter::Options& options,
+                             bool reuse_blocks) {
+  StringSink sink;
+  TraceWriter w(&sink, SampleProcess(), options);
+  Records r = WriteSample(w, events, flush_every, seed, reuse_blocks);
   r.processes.push_back(SampleProcess());
   EndRecord end;
   end.end_time_ns = 123456789;
@@ -153,9 +193,7 @@ std::string SampleTraceBytes(int events, int flush_every, uint32_t seed, Records
     r.ends.push_back(e);
     *expected = std::move(r);
   }
-  if (chunk_ends) {
-    chunk_ends->assign(sink.ends.begin() + 1, sink.ends.end());  // not the header
-  }
+  if (chunk_ends) *chunk_ends = w.chunk_ends();
   return sink.bytes();
 }
 

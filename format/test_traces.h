@@ -54,16 +54,27 @@ ProcessInfo SampleProcess();
 // Every Api value this build knows.
 std::vector<Api> AllApis();
 
+// What a reader delivers for events written in this order: block and
+// old_block numbered (a reference implementation of FORMAT.md's "Blocks",
+// independent of format/BlockNumbers), and, when the trace keeps no
+// addresses, addresses cleared except those of unknown blocks.
+std::vector<Event> AsRead(const std::vector<Event>& written, bool keep_addresses);
+
 // Writes a sample trace of about `events` events to w (not finished) and
 // returns what a reader must deliver (without the end record). Flushes after
-// every `flush_every` events when non-zero. Deterministic for a seed.
-Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed);
+// every `flush_every` events when non-zero. Deterministic for a seed. With
+// reuse_blocks, most frees and reallocs name a live block (else addresses
+// are random, as the format 1.0 test trace was written).
+Records WriteSample(TraceWriter& w, int events, int flush_every, uint32_t seed,
+                    bool reuse_blocks = true);
 
 // A whole sample trace in memory: header, chunks, end. expected gets the
 // records (with the end record) when non-null; chunk_ends gets the byte
 // offset just past each chunk when non-null.
 std::string SampleTraceBytes(int events, int flush_every, uint32_t seed, Records* expected,
-                             std::vector<uint64_t>* chunk_ends = nullptr);
+                             std::vector<uint64_t>* chunk_ends = nullptr,
+                             const TraceWriter::Options& options = TraceWriter::Options(),
+                             bool reuse_blocks = true);
 
 }  // namespace heaprec::format::testing
 

@@ -26,7 +26,7 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
                     TraceVisitor& visitor, const ReaderOptions& options) {
   ReadResult r;
   FrameReader frames(std::move(source), options.max_chunk_bytes);
-  ChunkDecoder decoder;
+  ChunkDecoder decoder;  // replaced once the header says which version
   auto fail = [&](uint64_t offset, const std::string& what) {
     r.status = ReadResult::kError;
     r.error_offset = offset;
@@ -45,6 +45,7 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
   }
   uint64_t whole_end = frames.offset();
   r.version = frames.version();
+  decoder = ChunkDecoder(r.version);
   std::vector<uint8_t> chunk;
   for (;;) {
     const FrameReader::Status s = frames.Next(&chunk);
@@ -58,7 +59,9 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       return Truncated(name, whole_end, decoder, r);
     }
     if (s == FrameReader::Status::kEnd) {
-      if (!decoder.seen_end()) return Truncated(name, whole_end, decoder, r);
+      if (!decoder.seen_end()) {
+        return Truncated(name, whole_end, decoder, r);
+      }
       r.status = ReadResult::kComplete;
       return r;
     }

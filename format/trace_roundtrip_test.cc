@@ -121,7 +121,8 @@ TEST(TraceRoundTripTest, HugeSequenceGapStartsAFreshChunk) {
   RecordingVisitor v;
   const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
-  EXPECT_EQ(v.r.events, (std::vector<Event>{a, b, c}));
+  EXPECT_EQ(v.r.events, testing::AsRead({a, b, c}, true));
+  EXPECT_EQ(v.r.events[1].block, 1u);
 }
 
 TEST(TraceRoundTripTest, MarkerAfterTheLastEventOfAChunk) {
@@ -175,7 +176,7 @@ TEST(TraceRoundTripTest, WholeTraceIsAValidZstdStream) {
     ++frames;
   }
   EXPECT_EQ(pos, bytes.size());
-  EXPECT_EQ(frames, 1u + 6u);  // header + 5 full chunks + the last
+  EXPECT_EQ(frames, 1u + 1u);  // header + one stream holding every chunk
 }
 
 }  // namespace
@@ -214,26 +215,35 @@ TEST(TraceRoundTripTest, TimeUnitRoundsTimesDown) {
 namespace heaprec::format {
 namespace {
 
-TEST(TraceRoundTripTest, AddressDeltasByKindRoundTrip) {
-  Records want;
-  StringSink sink;
-  TraceWriter::Options options;
-  options.address_delta_by_kind = true;
-  options.max_chunk_events = 37;
-  TraceWriter w(&sink, testing::SampleProcess(), options);
-  want = testing::WriteSample(w, 2000, 0, 6);
-  ASSERT_TRUE(w.Finish({}));
-  testing::RecordingVisitor v;
-  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
-  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
-  EXPECT_GT(r.chunks, 50u);
-  ASSERT_EQ(v.r.events.size(), want.events.size());
-  for (size_t i = 0; i < want.events.size(); ++i) ASSERT_EQ(v.r.events[i], want.events[i]) << i;
+// Without addresses (what heaprec writes), blocks still pair every free
+// with its allocation, across chunks, and only unknown blocks keep theirs.
+TEST(TraceRoundTripTest, WithoutAddressesBlocksStillPair) {
+  for (const bool keep : {true, false}) {
+    TraceWriter::Options options;
+    options.keep_addresses = keep;
+    options.max_chunk_events = 37;
+    Records want;
+    const std::string bytes = SampleTraceBytes(3000, 0, 6, &want, nullptr, options);
+    RecordingVisitor v;
+    const ReadResult r = ReadTraceMemory("mem", bytes.data(), bytes.size(), v);
+    ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+    EXPECT_GT(r.chunks, 50u);
+    ASSERT_EQ(v.r.events.size(), want.events.size());
+    size_t known = 0, unknown = 0;
+    for (size_t i = 0; i < want.events.size(); ++i) {
+      ASSERT_EQ(v.r.events[i], want.events[i]) << "keep " << keep << " event " << i;
+      if (want.events[i].kind() == EventKind::kFree) {
+        (want.events[i].block != 0 ? known : unknown) += 1;
+      }
+    }
+    EXPECT_GT(known, 100u);   // the sample frees live blocks...
+    EXPECT_GT(unknown, 50u);  // ...and others (double frees, random addresses)
+  }
 }
 
-// Allocator-like reuse: frees of recent blocks and allocations of recently
-// freed ones use address refs; all of it reads back exactly, across chunks.
-TEST(TraceRoundTripTest, AddressRefsRoundTripAndShrinkTheTrace) {
+// Allocator-like reuse: the same workload written with and without
+// addresses; blocks pair the same way, and the trace without is smaller.
+TEST(TraceRoundTripTest, BlockRefsReplaceAddressesAndShrinkTheTrace) {
   std::vector<Event> events;
   uint64_t seq = 0, next_block = 0x55550000;
   std::vector<uint64_t> live, freed;
@@ -264,10 +274,10 @@ TEST(TraceRoundTripTest, AddressRefsRoundTripAndShrinkTheTrace) {
     }
   }
   size_t sizes[2];
-  for (int by_kind = 0; by_kind < 2; ++by_kind) {
+  for (int keep = 0; keep < 2; ++keep) {
     StringSink sink;
     TraceWriter::Options options;
-    options.address_delta_by_kind = by_kind == 1;
+    options.keep_addresses = keep == 1;
     options.max_chunk_events = 1000;
     TraceWriter w(&sink, testing::SampleProcess(), options);
     for (const Event& e : events) w.AddEvent(e);
@@ -275,11 +285,15 @@ TEST(TraceRoundTripTest, AddressRefsRoundTripAndShrinkTheTrace) {
     testing::RecordingVisitor v;
     const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
     ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
-    ASSERT_EQ(v.r.events.size(), events.size());
-    for (size_t i = 0; i < events.size(); ++i) ASSERT_EQ(v.r.events[i], events[i]) << i;
-    sizes[by_kind] = sink.bytes().size();
+    const std::vector<Event> want = testing::AsRead(events, keep == 1);
+    ASSERT_EQ(v.r.events.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(v.r.events[i], want[i]) << i;
+    for (const Event& e : v.r.events) {
+      if (e.kind() == EventKind::kFree) ASSERT_NE(e.block, 0u);  // every free is known
+    }
+    sizes[keep] = sink.bytes().size();
   }
-  EXPECT_LT(sizes[1], sizes[0]) << sizes[0] << " vs " << sizes[1];
+  EXPECT_LT(sizes[0], sizes[1]) << sizes[0] << " vs " << sizes[1];
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// TraceWriter: chunks -> zstd frames -> sink (see trace_writer.h).
+// TraceWriter: chunks -> one zstd stream -> sink (see trace_writer.h).
 #include "format/trace_writer.h"
 
 #include <flatbuffers/flatbuffers.h>
+#include <zlib.h>
 
 #include <vector>
 
@@ -13,7 +14,9 @@ TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Optio
     : sink_(sink), options_(options), cctx_(ZSTD_createCCtx()) {
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, options_.zstd_level);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
-  ZSTD_CCtx_setParameter(cctx_, ZSTD_c_contentSizeFlag, 1);
+  ZSTD_CCtx_setParameter(cctx_, ZSTD_c_windowLog, options_.window_log);
+  ZSTD_CCtx_setParameter(cctx_, ZSTD_c_enableLongDistanceMatching,
+                         options_.long_distance_matching ? 1 : 0);
   uint8_t header[kHeaderSize];
   EncodeHeader(header);
   if (!sink_->Write(header, sizeof(header))) {
@@ -21,10 +24,11 @@ TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Optio
   } else {
     bytes_written_ += sizeof(header);
   }
-  chunk_ = std::make_unique<ChunkBuilder>(0, 0, 0, 0, 0, options_.time_unit_ns,
-                                          options_.address_delta_by_kind);
+  chunk_ = std::make_unique<ChunkBuilder>(options_.time_unit_ns, options_.keep_addresses,
+                                          options_.blocks_given);
   chunk_->SetProcess(process);
   fbb_ = std::make_unique<flatbuffers::FlatBufferBuilder>(1 << 20);
+  packed_.resize(ZSTD_CStreamOutSize());
 }
 
 TraceWriter::~TraceWriter() { ZSTD_freeCCtx(cctx_); }
@@ -37,23 +41,27 @@ void TraceWriter::MaybeFlush() {
   }
 }
 
+bool TraceWriter::Produced(const Event& e) const {
+  return options_.blocks_given ? e.block != 0 : e.address != 0;
+}
+
 void TraceWriter::AddEvent(const Event& e) {
   if (!chunk_->CanAdd(e)) Flush();
   chunk_->AddEvent(e);
   ++totals_.events;
   switch (e.kind()) {
     case EventKind::kAlloc:
-      if (e.address != 0) {
+      if (Produced(e)) {
         ++totals_.allocations;
         totals_.bytes_allocated += e.size;
       }
       break;
     case EventKind::kRealloc:
       ++totals_.reallocs;
-      if (e.address != 0) totals_.bytes_allocated += e.size;
+      if (Produced(e)) totals_.bytes_allocated += e.size;
       break;
     case EventKind::kFree:
-      if (e.address != 0) ++totals_.frees;
+      if (e.address != 0 || (options_.blocks_given && e.block != 0)) ++totals_.frees;
       break;
     case EventKind::kInvalid:
       break;
@@ -92,25 +100,43 @@ void TraceWriter::AddSymbol(const Symbol& s) {
   MaybeFlush();
 }
 
+bool TraceWriter::Compress(const void* in, size_t n, ZSTD_EndDirective end) {
+  ZSTD_inBuffer input = {in, n, 0};
+  for (;;) {
+    ZSTD_outBuffer out = {packed_.data(), packed_.size(), 0};
+    const size_t left = ZSTD_compressStream2(cctx_, &out, &input, end);
+    if (ZSTD_isError(left)) {
+      error_ = std::string("zstd: ") + ZSTD_getErrorName(left);
+      return false;
+    }
+    if (out.pos > 0) {
+      if (!sink_->Write(packed_.data(), out.pos)) {
+        error_ = sink_->error();
+        return false;
+      }
+      bytes_written_ += out.pos;
+    }
+    // ZSTD_e_continue is done when the input is consumed; flush and end when
+    // zstd has nothing left to write.
+    if (end == ZSTD_e_continue ? input.pos == input.size : left == 0) return true;
+  }
+}
+
 bool TraceWriter::WriteChunk() {
   chunk_->Finish(*fbb_);
-  const size_t bound = ZSTD_compressBound(fbb_->GetSize());
-  if (bound > packed_capacity_) {
-    packed_.reset(new uint8_t[bound]);  // not zeroed: zstd writes it
-    packed_capacity_ = bound;
+  const uint8_t* data = fbb_->GetBufferPointer();
+  const size_t size = fbb_->GetSize();
+  const uint32_t crc =
+      static_cast<uint32_t>(crc32(crc32(0, nullptr, 0), data, static_cast<uInt>(size)));
+  uint8_t prefix[kChunkPrefixSize];
+  for (int i = 0; i < 4; ++i) {
+    prefix[i] = static_cast<uint8_t>(size >> (8 * i));
+    prefix[4 + i] = static_cast<uint8_t>(crc >> (8 * i));
   }
-  const size_t n = ZSTD_compress2(cctx_, packed_.get(), packed_capacity_, fbb_->GetBufferPointer(),
-                                  fbb_->GetSize());
-  if (ZSTD_isError(n)) {
-    error_ = std::string("zstd: ") + ZSTD_getErrorName(n);
-    return false;
-  }
-  if (!sink_->Write(packed_.get(), n)) {
-    error_ = sink_->error();
-    return false;
-  }
-  bytes_written_ += n;
+  if (!Compress(prefix, sizeof(prefix), ZSTD_e_continue)) return false;
+  if (!Compress(data, size, finished_ ? ZSTD_e_end : ZSTD_e_flush)) return false;
   ++chunks_written_;
+  chunk_ends_.push_back(bytes_written_);
   return true;
 }
 
@@ -133,9 +159,8 @@ bool TraceWriter::Finish(const EndRecord& end) {
   e.stack_nodes = totals_.stack_nodes;
   e.chunks = chunks_written_ + 1;
   chunk_->SetEnd(e);
-  const bool written = WriteChunk();
-  finished_ = true;
-  return written;
+  finished_ = true;  // WriteChunk ends the zstd frame
+  return WriteChunk();
 }
 
 }  // namespace heaprec::format

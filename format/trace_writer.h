@@ -1,5 +1,5 @@
 // TraceWriter: appends records to a trace and writes it as a header followed
-// by one zstd frame per chunk (format/FORMAT.md).
+// by one zstd stream of length-prefixed chunks (format 2, format/FORMAT.md).
 //
 // Usage:
 //   TraceWriter w(sink, process_info);     // writes the header
@@ -7,8 +7,10 @@
 //   w.Flush();                             // optional: ends the current chunk
 //   w.Finish(end_record);                  // writes the last chunk
 // Records added between flushes go into one chunk; the writer also flushes by
-// itself when a chunk reaches Options' limits. Every flushed chunk is
-// complete on its own, so a trace cut after any chunk still reads.
+// itself when a chunk reaches Options' limits. Each chunk is flushed through
+// zstd (ZSTD_e_flush) as it is written, so a trace cut after any chunk still
+// reads up to that chunk, while compression uses the whole history (repeated
+// patterns far apart in the program's run cost almost nothing).
 //
 // Preconditions (the reader rejects traces that break them): event seqs
 // increase; stack node ids are 1, 2, 3... and a node's parent is an earlier
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "format/byte_io.h"
 #include "format/chunk_builder.h"
@@ -40,7 +43,13 @@ class TraceWriter {
     size_t max_chunk_bytes = 8 << 20;      // approximate FlatBuffer size
     size_t max_chunk_tables = 200 * 1000;  // reader's verifier allows more
     uint32_t time_unit_ns = 1;             // event times are rounded down to this
-    bool address_delta_by_kind = false;    // format 1.2: address deltas per event kind
+    bool keep_addresses = true;            // store every event's addresses
+    // Events come with block and old_block set, as a reader delivers them
+    // (for re-encoding a trace that holds no addresses); else blocks are
+    // numbered from the addresses.
+    bool blocks_given = false;
+    int window_log = 25;                 // zstd history: 32 MiB of chunk bytes
+    bool long_distance_matching = true;  // zstd's long-range mode
   };
 
   // Writes the header to sink (which must outlive the writer). The process
@@ -71,22 +80,29 @@ class TraceWriter {
   const std::string& error() const { return error_; }
   uint64_t bytes_written() const { return bytes_written_; }
   uint64_t chunks_written() const { return chunks_written_; }
+  // The file offset just past each chunk written so far (where a cut still
+  // leaves that chunk whole).
+  const std::vector<uint64_t>& chunk_ends() const { return chunk_ends_; }
+  const Options& options() const { return options_; }
   const EndRecord& totals() const { return totals_; }
 
  private:
   void MaybeFlush();
   bool WriteChunk();
+  bool Produced(const Event& e) const;  // an alloc or realloc that returned a block
+  // Compresses in[0, n) with the given end directive and writes the output.
+  bool Compress(const void* in, size_t n, ZSTD_EndDirective end);
 
   ByteSink* sink_;
   Options options_;
   ZSTD_CCtx* cctx_;
   std::unique_ptr<ChunkBuilder> chunk_;
   std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;  // reused for every chunk
-  std::unique_ptr<uint8_t[]> packed_;                    // reused zstd output
-  size_t packed_capacity_ = 0;
+  std::vector<uint8_t> packed_;                          // reused zstd output
   uint32_t next_index_ = 0;
   uint64_t bytes_written_ = 0;
   uint64_t chunks_written_ = 0;
+  std::vector<uint64_t> chunk_ends_;
   EndRecord totals_;
   bool finished_ = false;
   std::string error_;

@@ -145,8 +145,9 @@ struct SummaryVisitor::State {
     format::Api api = format::Api::kRealloc;
   };
 
-  void Release(uint64_t address, format::Api api, uint32_t thread) {
-    const auto it = live.find(address);
+  // block: Event::block of the block released; 0 = one the trace never saw made.
+  void Release(uint64_t block, format::Api api, uint32_t thread) {
+    const auto it = block == 0 ? live.end() : live.find(block);
     if (it == live.end()) {
       ++out.unmatched_frees;
       return;
@@ -158,7 +159,7 @@ struct SummaryVisitor::State {
     live.erase(it);
   }
 
-  void Live(const format::Event& e, uint64_t site) { live[e.address] = {e.size, site, e.thread}; }
+  void Live(const format::Event& e, uint64_t site) { live[e.block] = {e.size, site, e.thread}; }
 
   format::StackTable stacks;
   std::unordered_map<uint64_t, format::Symbol> symbols;
@@ -211,7 +212,7 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
   switch (e.kind()) {
     case format::EventKind::kAlloc:
       ++s.calls[e.api];
-      if (e.address == 0) {
+      if (e.block == 0) {
         ++s.failed;
         break;
       }
@@ -220,16 +221,17 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
       if (format::HasAlignment(e.api)) s.alignments.insert(e.alignment);
       st.Live(e, site);
       break;
-    case format::EventKind::kRealloc:
-      if (e.old_address != 0 && e.address == 0 && e.size == 0) {
+    case format::EventKind::kRealloc: {
+      const bool had_old = e.old_block != 0 || e.old_address != 0;
+      if (had_old && e.block == 0 && e.size == 0) {
         // realloc(p, 0), or the first half of a moved block.
         ++s.calls[e.api];
         ++s.reallocs;
-        st.Release(e.old_address, e.api, e.thread);
+        st.Release(e.old_block, e.api, e.thread);
         st.pending[e.thread] = {true, e.stack, e.api};
         break;
       }
-      if (e.old_address == 0 && e.address != 0 && previous.valid && previous.stack == e.stack &&
+      if (!had_old && e.block != 0 && previous.valid && previous.stack == e.stack &&
           previous.api == e.api) {
         // The second half of a moved block: the call was counted already.
         ++s.moved_reallocs;
@@ -239,20 +241,21 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
       }
       ++s.calls[e.api];
       ++s.reallocs;
-      if (e.address == 0) {
+      if (e.block == 0) {
         ++s.failed;  // the old block, if any, is unchanged
         break;
       }
-      if (e.old_address != 0) st.Release(e.old_address, e.api, e.thread);
+      if (had_old) st.Release(e.old_block, e.api, e.thread);
       s.bytes += e.size;
       st.Live(e, site);
       break;
+    }
     case format::EventKind::kFree:
       ++s.calls[e.api];
-      if (e.address == 0) {
+      if (e.block == 0 && e.address == 0) {
         ++st.out.null_frees;
       } else {
-        st.Release(e.address, e.api, e.thread);
+        st.Release(e.block, e.api, e.thread);
       }
       break;
     case format::EventKind::kInvalid:

@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="
   bazel-bootstrap g++ git
-  libzstd-dev zstd
+  libzstd-dev zstd zlib1g-dev
   libflatbuffers-dev flatbuffers-compiler
   libunwind-dev libdw-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev

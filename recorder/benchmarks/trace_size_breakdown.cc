@@ -3,9 +3,9 @@
 //   trace_size_breakdown TRACE
 //
 // Reads TRACE and re-encodes it several times with format/TraceWriter (the
-// launcher's options: microsecond times, default chunking, zstd level 3),
-// each time with one event column made constant, and prints a Markdown table
-// of the compressed sizes. What a column costs is the size with it minus the
+// launcher's options: millisecond times, no addresses, default chunking and
+// zstd settings), each time with one event column made constant, and prints a
+// Markdown table of the compressed sizes. What a column costs is the size with it minus the
 // size without it. Re-encoding "as is" gives a size close to the original's
 // (chunk boundaries may differ from the launcher's); "no events" keeps only
 // stacks, modules, symbols and threads. A diagnostic for docs/BENCHMARKS.md,
@@ -42,7 +42,6 @@ class CountingSink : public ByteSink {
 enum Blank : unsigned {
   kNone = 0,
   kTime = 1u << 0,
-  kAddress = 1u << 1,  // address and old_address
   kSize = 1u << 2,
   kStack = 1u << 3,
   kThread = 1u << 4,
@@ -56,7 +55,9 @@ class Reencoder : public TraceVisitor {
 
   void OnProcess(const ProcessInfo& p) override {
     TraceWriter::Options options;
-    options.time_unit_ns = 1000;  // as the launcher writes
+    options.time_unit_ns = 1000 * 1000;  // as the launcher writes
+    options.keep_addresses = false;
+    options.blocks_given = true;  // the trace may hold no addresses
     writer_ = std::make_unique<TraceWriter>(sink_, p, options);
   }
   void OnModule(const Module& m) override { writer_->AddModule(m); }
@@ -71,7 +72,6 @@ class Reencoder : public TraceVisitor {
     if ((blank_ & kEvents) != 0) return;
     Event c = e;
     if ((blank_ & kTime) != 0) c.time_ns = 0;
-    if ((blank_ & kAddress) != 0) c.address = c.old_address = 0;
     if ((blank_ & kSize) != 0) c.size = 0;
     if ((blank_ & kStack) != 0) c.stack = 0;
     if ((blank_ & kThread) != 0) c.thread = 1;
@@ -106,11 +106,9 @@ int main(int argc, char** argv) {
   const std::vector<Variant> variants = {
       {"as is", kNone},
       {"time constant", kTime},
-      {"addresses constant", kAddress},
       {"sizes constant", kSize},
       {"stacks constant", kStack},
       {"thread constant", kThread},
-      {"time and addresses constant", kTime | kAddress},
       {"no events", kEvents},
   };
   uint64_t base = 0;

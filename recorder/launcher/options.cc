@@ -34,6 +34,8 @@ const char* UsageText() {
          "      --no-follow      do not trace child processes or exec'd programs\n"
          "      --mark-signal N  signal that records a marker (default 12, SIGUSR2;\n"
          "                       0 = none); programs can call heaprec_mark(\"label\")\n"
+         "      --addresses      also keep every block's address (larger traces;\n"
+         "                       frees are matched to allocations either way)\n"
          "  -q, --quiet          no summary line at the end\n"
          "  -h, --help           this text\n"
          "      --version        heaprec's version\n"
@@ -95,6 +97,8 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
       o->mark_signal = static_cast<int>(sig);
     } else if (name == "--no-follow") {
       o->follow = false;
+    } else if (name == "--addresses") {
+      o->addresses = true;
     } else if (name == "-q" || name == "--quiet") {
       o->quiet = true;
     } else if (name == "-h" || name == "--help") {

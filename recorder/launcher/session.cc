@@ -121,7 +121,8 @@ std::string Session::TracePath(const RegionReader& reader, std::unique_ptr<Trace
   for (int n = 0; n < 10000; ++n) {
     const std::string candidate = Alternative(path, n);
     if (access(candidate.c_str(), F_OK) == 0) continue;
-    *builder = TraceBuilder::Create(const_cast<RegionReader*>(&reader), candidate, &error);
+    *builder = TraceBuilder::Create(const_cast<RegionReader*>(&reader), candidate,
+                                    options_.addresses, &error);
     if (*builder != nullptr) return candidate;
     if (error.find("File exists") == std::string::npos) break;
   }

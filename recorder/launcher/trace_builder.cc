@@ -46,22 +46,24 @@ format::ProcessInfo ProcessOf(const RegionHeader& h) {
 }  // namespace
 
 std::unique_ptr<TraceBuilder> TraceBuilder::Create(RegionReader* region, const std::string& path,
-                                                   std::string* error) {
+                                                   bool keep_addresses, std::string* error) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     *error = path + ": cannot create: " + std::strerror(errno);
     return nullptr;
   }
   return std::unique_ptr<TraceBuilder>(
-      new TraceBuilder(region, path, std::make_unique<format::FdSink>(fd)));
+      new TraceBuilder(region, path, std::make_unique<format::FdSink>(fd), keep_addresses));
 }
 
 TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
-                           std::unique_ptr<format::FdSink> sink)
+                           std::unique_ptr<format::FdSink> sink, bool keep_addresses)
     : region_(region), path_(std::move(path)), sink_(std::move(sink)), slot_thread_(kSlots, 0) {
   format::TraceWriter::Options options;
-  options.time_unit_ns = 1000;  // microseconds: plenty for timelines, far smaller traces
-  options.address_delta_by_kind = true;
+  // Milliseconds: plenty for timelines (heaptrack keeps 10 ms); order comes
+  // from seq, not time. Finer times cost trace bytes on every event.
+  options.time_unit_ns = 1000 * 1000;
+  options.keep_addresses = keep_addresses;
   writer_ =
       std::make_unique<format::TraceWriter>(sink_.get(), ProcessOf(region->header()), options);
 }

@@ -24,10 +24,11 @@ namespace heaprec::recorder::launcher {
 
 class TraceBuilder : public RecordSink {
  public:
-  // Creates the trace file at path (which must not exist). On failure returns
-  // nullptr with *error set.
+  // Creates the trace file at path (which must not exist); keep_addresses:
+  // store every block's address (else frees name blocks only). On failure
+  // returns nullptr with *error set.
   static std::unique_ptr<TraceBuilder> Create(RegionReader* region, const std::string& path,
-                                              std::string* error);
+                                              bool keep_addresses, std::string* error);
 
   void OnRecord(uint32_t slot, const RawRecord& record) override;
   // Adds modules logged since the last call.
@@ -44,7 +45,8 @@ class TraceBuilder : public RecordSink {
   const std::string& error() const { return writer_->error(); }
 
  private:
-  TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink);
+  TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink,
+               bool keep_addresses);
   uint32_t StackNode(uint32_t shared_id, uint64_t seq);
   void AddSymbols();
   format::EndRecord EndWithCounters(int exit_status) const;

@@ -1,0 +1,52 @@
+// BlockNumbers: names every block by the order in which it was made
+// (Event::block): the first block an allocation or a realloc returned is 1,
+// the next 2, and so on. Given events with addresses, in seq order, Assign()
+// fills block and old_block the way FORMAT.md ("Blocks") defines them, keeping
+// the set of live addresses.
+//
+// TraceWriter uses it to turn addresses into block refs (format 2), and the
+// reader uses it to number the blocks of format 1 traces, which hold only
+// addresses. Memory: one entry per live block. Not thread-safe; allocates.
+#ifndef HEAPREC_FORMAT_BLOCK_NUMBERS_H_
+#define HEAPREC_FORMAT_BLOCK_NUMBERS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "format/records.h"
+
+namespace heaprec::format {
+
+class BlockNumbers {
+ public:
+  // Sets e->block and e->old_block from e's kind and addresses:
+  //   alloc:   address != 0 makes a new block.
+  //   free:    the live block at address, if any, is released.
+  //   realloc: old_block = the live block at old_address, if any; address != 0
+  //            makes a new block (which replaces the old one); address 0 with
+  //            size 0 releases the old block; address 0 with size > 0 leaves
+  //            it live (the call failed).
+  void Assign(Event* e);
+  // Blocks made so far.
+  uint64_t made() const { return made_; }
+  size_t live() const { return live_; }
+
+ private:
+  struct Slot {
+    uint64_t address;  // 0 = empty
+    uint64_t block;
+  };
+  size_t Find(uint64_t address) const;  // index of address's slot or of the empty slot
+  void Insert(uint64_t address, uint64_t block);
+  uint64_t Take(uint64_t address);  // removes address; its block or 0
+  void Grow();
+
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  size_t live_ = 0;
+  uint64_t made_ = 0;
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_BLOCK_NUMBERS_H_
