@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "format/trace_generated.h"
+#include "format/varint.h"
 #include "format/zigzag.h"
 
 namespace heaprec::format {
@@ -38,38 +39,50 @@ void ChunkBuilder::AddEvent(const Event& event) {
   const bool no_block = kind != EventKind::kFree && e.block == 0;
   if (kind != EventKind::kFree && !no_block) ++made_;
   api_.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0)));
-  seq_delta_.push_back(static_cast<uint32_t>(e.seq - last_seq_));
+  const size_t bytes_before = Bytes();
+  PutVarint(&seq_delta_, e.seq - last_seq_);
   const uint64_t time = e.time_ns / time_unit_ * time_unit_;
-  time_delta_.push_back(ZigzagDelta(last_time_ / time_unit_, time / time_unit_));
-  thread_.push_back(e.thread);
+  PutVarint(&time_delta_, ZigzagDelta(last_time_ / time_unit_, time / time_unit_));
+  PutVarint(&thread_, e.thread);
   if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
     const uint64_t released = kind == EventKind::kFree ? e.block : e.old_block;
     const uint64_t passed = kind == EventKind::kFree ? e.address : e.old_address;
     // d: 0 = unknown, else the d-th most recent block; stored as a delta from
     // the previous d, which repeats far more than d itself does.
     const uint64_t d = released == 0 ? 0 : made_before - released + 1;
-    block_ref_.push_back(ZigzagDelta(last_ref_, d));
+    PutVarint(&block_ref_, ZigzagDelta(last_ref_, d));
     last_ref_ = d;
     if (released == 0) raw_address_.push_back(passed);
   }
   if (keep_addresses_) {
-    address_delta_.push_back(ZigzagDelta(last_address_, e.address));
+    PutVarint(&address_delta_, ZigzagDelta(last_address_, e.address));
     if (HasOldAddress(e.api)) old_address_.push_back(e.old_address);
     last_address_ = e.address;
   }
-  size_.push_back(e.size);
-  stack_.push_back(e.stack);
+  // Sizes as the change from the stack's previous size: most call sites
+  // allocate the same size again and again.
+  if (e.stack >= size_by_stack_.size()) size_by_stack_.resize(e.stack + 1 + e.stack / 2, 0);
+  PutVarint(&size_, ZigzagDelta(size_by_stack_[e.stack], e.size));
+  size_by_stack_[e.stack] = e.size;
+  PutVarint(&stack_, e.stack);
   if (HasAlignment(e.api)) alignment_.push_back(e.alignment);
   last_seq_ = e.seq;
   last_time_ = time;
-  approx_bytes_ += keep_addresses_ ? 45 : 37;
+  approx_bytes_ += 1 + Bytes() - bytes_before + (HasAlignment(e.api) ? 8 : 0);
+}
+
+size_t ChunkBuilder::Bytes() const {
+  return seq_delta_.size() + time_delta_.size() + thread_.size() + block_ref_.size() +
+         address_delta_.size() + size_.size() + stack_.size();
 }
 
 void ChunkBuilder::AddStackNode(const StackNode& n) {
-  stack_parent_.push_back(n.parent);
-  stack_address_.push_back(n.address);
+  const size_t before = stack_parent_.size() + stack_address_.size();
+  PutVarint(&stack_parent_, n.id - n.parent);
+  PutVarint(&stack_address_, ZigzagDelta(last_node_address_, n.address));
+  last_node_address_ = n.address;
   last_stack_id_ = n.id;
-  approx_bytes_ += 12;
+  approx_bytes_ += stack_parent_.size() + stack_address_.size() - before;
 }
 
 void ChunkBuilder::AddModule(const Module& m) {
@@ -178,6 +191,7 @@ void ChunkBuilder::StartNext(uint32_t index) {
   base_address_ = last_address_;
   base_block_ = made_;
   last_ref_ = 0;
+  last_node_address_ = 0;
   base_stack_id_ = last_stack_id_;
 }
 
@@ -237,12 +251,12 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
   chunk.add_base_time_ns(base_time_);
   chunk.add_base_address(base_address_);
   chunk.add_api(api);
-  chunk.add_seq_delta(seq_delta);
-  chunk.add_time_delta(time_delta);
-  chunk.add_thread(thread);
-  chunk.add_address_delta(address_delta);
-  chunk.add_size(size);
-  chunk.add_stack(stack);
+  chunk.add_seq_delta_v(seq_delta);
+  chunk.add_time_delta_v(time_delta);
+  chunk.add_thread_v(thread);
+  chunk.add_address_delta_v(address_delta);
+  chunk.add_size_v(size);
+  chunk.add_stack_v(stack);
   chunk.add_alignment(alignment);
   chunk.add_old_address(old_address);
   chunk.add_base_stack_id(base_stack_id_);
@@ -250,8 +264,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
   chunk.add_base_block(base_block_);
   chunk.add_block_ref(block_ref);
   chunk.add_raw_address(raw_address);
-  chunk.add_stack_parent(stack_parent);
-  chunk.add_stack_address(stack_address);
+  chunk.add_stack_parent_v(stack_parent);
+  chunk.add_stack_address_v(stack_address);
   if (process_) chunk.add_process(process);
   chunk.add_modules(modules_v);
   chunk.add_module_unloads(unloads_v);

@@ -72,6 +72,7 @@ class ChunkBuilder {
 
  private:
   void ClearRecords();
+  size_t Bytes() const;  // varint bytes of the event columns
 
   uint32_t index_ = 0;
   uint64_t base_seq_ = 0, base_time_ = 0, base_address_ = 0, base_block_ = 0;
@@ -85,19 +86,22 @@ class ChunkBuilder {
   uint64_t last_seq_ = 0, last_time_ = 0, last_address_ = 0;
   uint32_t last_stack_id_ = 0;
 
+  // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;
-  std::vector<uint32_t> seq_delta_;
-  std::vector<uint64_t> time_delta_;
-  std::vector<uint32_t> thread_;
-  std::vector<uint64_t> address_delta_;
-  std::vector<uint64_t> size_;
-  std::vector<uint32_t> stack_;
+  std::vector<uint8_t> seq_delta_;
+  std::vector<uint8_t> time_delta_;
+  std::vector<uint8_t> thread_;
+  std::vector<uint8_t> address_delta_;
+  std::vector<uint8_t> size_;
+  std::vector<uint8_t> stack_;
   std::vector<uint64_t> alignment_;
   std::vector<uint64_t> old_address_;
-  std::vector<uint64_t> block_ref_;
+  std::vector<uint8_t> block_ref_;
   std::vector<uint64_t> raw_address_;
-  std::vector<uint32_t> stack_parent_;
-  std::vector<uint64_t> stack_address_;
+  std::vector<uint8_t> stack_parent_;
+  std::vector<uint8_t> stack_address_;
+  std::vector<uint64_t> size_by_stack_;  // the last size per stack id; spans chunks
+  uint64_t last_node_address_ = 0;
 
   std::optional<ProcessInfo> process_;
   std::vector<Module> modules_;

@@ -7,6 +7,7 @@
 
 #include "format/address_refs.h"
 #include "format/trace_generated.h"
+#include "format/varint.h"
 #include "format/zigzag.h"
 
 namespace heaprec::format {
@@ -53,23 +54,108 @@ constexpr uint8_t kNoBlock = 0x80;
 
 Api ApiOf(uint8_t b, bool v2) { return static_cast<Api>(v2 ? b & 0x7f : b); }
 
-// Checks the event columns and the sparse columns' lengths.
-bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, bool v2,
+using detail::Columns;
+
+template <typename T>
+void Copy(const flatbuffers::Vector<T>* v, std::vector<uint64_t>* out) {
+  out->clear();
+  if (v) out->assign(v->begin(), v->end());
+}
+
+// Decodes a varint column of exactly count values (any count when count is
+// SIZE_MAX).
+bool Varints(const flatbuffers::Vector<uint8_t>* v, size_t count, std::vector<uint64_t>* out) {
+  const uint8_t* data = v ? v->data() : nullptr;
+  const size_t size = Len(v);
+  if (count != SIZE_MAX) return ReadVarints(data, size, count, out);
+  out->clear();
+  size_t values = 0;  // a varint ends at each byte without the high bit
+  for (size_t i = 0; i < size; ++i) values += (data[i] & 0x80) == 0;
+  return ReadVarints(data, size, values, out);
+}
+
+bool LoadColumns(const fb::Chunk& c, bool v2, std::vector<uint64_t>* size_by_stack, Columns* k,
                  std::string* error) {
   const size_t n = Len(c.api());
-  // Format 2 may leave the address columns empty (no addresses kept).
-  const bool addresses = !v2 || Len(c.address_delta()) > 0 || n == 0;
-  if (Len(c.seq_delta()) != n || Len(c.time_delta()) != n || Len(c.thread()) != n ||
-      (addresses && Len(c.address_delta()) != n) || Len(c.size()) != n || Len(c.stack()) != n) {
+  k->n = n;
+  if (!v2) {
+    Copy(c.seq_delta(), &k->seq_delta);
+    Copy(c.time_delta(), &k->time_delta);
+    Copy(c.thread(), &k->thread);
+    Copy(c.address_delta(), &k->address_delta);
+    Copy(c.size(), &k->size);
+    Copy(c.stack(), &k->stack);
+    Copy(c.stack_parent(), &k->stack_parent);
+    Copy(c.stack_address(), &k->stack_address);
+    if (k->seq_delta.size() != n || k->time_delta.size() != n || k->thread.size() != n ||
+        k->address_delta.size() != n || k->size.size() != n || k->stack.size() != n) {
+      *error = "event columns have different lengths";
+      return false;
+    }
+    if (k->stack_parent.size() != k->stack_address.size()) {
+      *error = "stack columns have different lengths";
+      return false;
+    }
+    return true;
+  }
+  // Format 2 may leave the address column empty (no addresses kept).
+  const size_t addresses = Len(c.address_delta_v()) == 0 ? 0 : n;
+  if (!Varints(c.seq_delta_v(), n, &k->seq_delta) ||
+      !Varints(c.time_delta_v(), n, &k->time_delta) || !Varints(c.thread_v(), n, &k->thread) ||
+      !Varints(c.address_delta_v(), addresses, &k->address_delta) ||
+      !Varints(c.size_v(), n, &k->size) || !Varints(c.stack_v(), n, &k->stack)) {
     *error = "event columns have different lengths";
     return false;
   }
+  size_t refs = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const EventKind kind = KindOf(ApiOf(c.api()->Get(i), true));
+    refs += kind == EventKind::kFree || kind == EventKind::kRealloc;
+  }
+  if (!Varints(c.block_ref(), refs, &k->block_ref)) {
+    *error = "sparse columns do not match the events";
+    return false;
+  }
+  if (!Varints(c.stack_parent_v(), SIZE_MAX, &k->stack_parent) ||
+      !Varints(c.stack_address_v(), SIZE_MAX, &k->stack_address) ||
+      k->stack_parent.size() != k->stack_address.size()) {
+    *error = "stack columns have different lengths";
+    return false;
+  }
+  uint64_t address = 0;
+  for (size_t i = 0; i < k->stack_parent.size(); ++i) {
+    const uint64_t id = uint64_t{c.base_stack_id()} + 1 + i;
+    const uint64_t back = k->stack_parent[i];
+    // parent = id - back must be 0 or an earlier node; a bad value shows up
+    // as a "later parent" in CheckStacks.
+    k->stack_parent[i] = back == 0 || back > id ? id : id - back;
+    address = ApplyZigzagDelta(address, k->stack_address[i]);
+    k->stack_address[i] = address;
+  }
+  // Sizes are changes from the previous size of the same stack id. Stack ids
+  // are checked later; one past any id this chunk may name is enough room.
+  const uint64_t max_stack = uint64_t{c.base_stack_id()} + k->stack_parent.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t stack = k->stack[i];
+    if (stack > max_stack) continue;  // rejected by CheckEvents
+    if (stack >= size_by_stack->size()) size_by_stack->resize(stack + 1 + stack / 2, 0);
+    uint64_t& last = (*size_by_stack)[stack];
+    last = ApplyZigzagDelta(last, k->size[i]);
+    k->size[i] = last;
+  }
+  return true;
+}
+
+// Checks the event columns and the sparse columns' lengths.
+bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32_t max_stack,
+                 bool v2, std::string* error) {
+  const size_t n = k.n;
   if (n > 0 && c.base_seq() < prev_seq) {
     *error = "events go back in sequence (base " + std::to_string(c.base_seq()) + " < " +
              std::to_string(prev_seq) + ")";
     return false;
   }
-  size_t aligned = 0, reallocs = 0, refs = 0;
+  size_t aligned = 0, reallocs = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint8_t b = c.api()->Get(i);
     const Api api = ApiOf(b, v2);
@@ -77,30 +163,28 @@ bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, bool
       *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(b);
       return false;
     }
-    if (c.seq_delta()->Get(i) == 0) {
+    if (k.seq_delta[i] == 0) {
       *error = "event " + std::to_string(i) + " repeats a sequence number";
       return false;
     }
-    if (c.stack()->Get(i) > max_stack) {
-      *error = "event " + std::to_string(i) + " names unknown stack " +
-               std::to_string(c.stack()->Get(i));
+    if (k.stack[i] > max_stack) {
+      *error = "event " + std::to_string(i) + " names unknown stack " + std::to_string(k.stack[i]);
       return false;
     }
     aligned += HasAlignment(api);
     reallocs += HasOldAddress(api);
-    refs += KindOf(api) != EventKind::kAlloc;
   }
-  const size_t olds = addresses ? reallocs : 0;
-  if (Len(c.alignment()) != aligned || Len(c.old_address()) != olds ||
-      (v2 && Len(c.block_ref()) != refs)) {
+  // Format 2 keeps old addresses only with the addresses.
+  const size_t olds = !v2 || !k.address_delta.empty() ? reallocs : 0;
+  if (Len(c.alignment()) != aligned || Len(c.old_address()) != olds) {
     *error = "sparse columns do not match the events";
     return false;
   }
   // seq must not wrap around.
   uint64_t seq = c.base_seq();
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t next = seq + c.seq_delta()->Get(i);
-    if (next < seq) {
+    const uint64_t next = seq + k.seq_delta[i];
+    if (next < seq || (!v2 && k.seq_delta[i] > UINT32_MAX)) {
       *error = "sequence numbers overflow";
       return false;
     }
@@ -111,7 +195,7 @@ bool CheckEvents(const fb::Chunk& c, uint64_t prev_seq, uint32_t max_stack, bool
 
 // Format 2: block refs name blocks already made; returns the blocks made
 // after the chunk in *made.
-bool CheckBlocks(const fb::Chunk& c, uint64_t* made, std::string* error) {
+bool CheckBlocks(const fb::Chunk& c, const Columns& k, uint64_t* made, std::string* error) {
   if (c.base_block() != *made) {
     *error = "blocks do not continue (base " + std::to_string(c.base_block()) + ", expected " +
              std::to_string(*made) + ")";
@@ -119,11 +203,11 @@ bool CheckBlocks(const fb::Chunk& c, uint64_t* made, std::string* error) {
   }
   uint64_t m = *made, d = 0;
   size_t ref = 0, raw = 0;
-  for (size_t i = 0; i < Len(c.api()); ++i) {
+  for (size_t i = 0; i < k.n; ++i) {
     const uint8_t b = c.api()->Get(i);
     const EventKind kind = KindOf(ApiOf(b, true));
     if (kind != EventKind::kAlloc) {
-      d = ApplyZigzagDelta(d, c.block_ref()->Get(static_cast<flatbuffers::uoffset_t>(ref++)));
+      d = ApplyZigzagDelta(d, k.block_ref[ref++]);
       if (d > m) {
         *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) +
                  " of only " + std::to_string(m) + " made";
@@ -141,12 +225,8 @@ bool CheckBlocks(const fb::Chunk& c, uint64_t* made, std::string* error) {
   return true;
 }
 
-bool CheckStacks(const fb::Chunk& c, uint32_t last_stack_id, std::string* error) {
-  const size_t n = Len(c.stack_parent());
-  if (Len(c.stack_address()) != n) {
-    *error = "stack columns have different lengths";
-    return false;
-  }
+bool CheckStacks(const fb::Chunk& c, const Columns& k, uint32_t last_stack_id, std::string* error) {
+  const size_t n = k.stack_parent.size();
   if (n > 0 && c.base_stack_id() != last_stack_id) {
     *error = "stack ids do not continue (base " + std::to_string(c.base_stack_id()) +
              ", expected " + std::to_string(last_stack_id) + ")";
@@ -158,7 +238,7 @@ bool CheckStacks(const fb::Chunk& c, uint32_t last_stack_id, std::string* error)
   }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t id = last_stack_id + 1 + static_cast<uint32_t>(i);
-    if (c.stack_parent()->Get(i) >= id) {
+    if (k.stack_parent[i] >= id) {
       *error = "stack node " + std::to_string(id) + " has a later parent";
       return false;
     }
@@ -229,10 +309,10 @@ void DeliverTables(const fb::Chunk& c, TraceVisitor& v) {
   }
 }
 
-void DeliverStacksAndSymbols(const fb::Chunk& c, TraceVisitor& v) {
-  for (size_t i = 0; i < Len(c.stack_parent()); ++i) {
-    v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i), c.stack_parent()->Get(i),
-                   c.stack_address()->Get(i)});
+void DeliverStacksAndSymbols(const fb::Chunk& c, const Columns& k, TraceVisitor& v) {
+  for (size_t i = 0; i < k.stack_parent.size(); ++i) {
+    v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i),
+                   static_cast<uint32_t>(k.stack_parent[i]), k.stack_address[i]});
   }
   if (!c.symbols()) return;
   for (const fb::Symbol* s : *c.symbols()) {
@@ -250,13 +330,14 @@ void DeliverStacksAndSymbols(const fb::Chunk& c, TraceVisitor& v) {
 
 Marker ToMarker(const fb::Marker& m) { return {m.seq(), m.time_ns(), m.thread(), Str(m.label())}; }
 
-// Reconstructs event addresses from address_delta, address_delta_base and
-// address_ref, event by event. Used twice per chunk: once to check the refs
-// (before anything is delivered), once to deliver.
+// Format 1: reconstructs event addresses from address_delta,
+// address_delta_base and address_ref, event by event. Used twice per chunk:
+// once to check the refs (before anything is delivered), once to deliver.
 class AddressDecoder {
  public:
-  explicit AddressDecoder(const fb::Chunk& c)
+  AddressDecoder(const fb::Chunk& c, const Columns& k)
       : c_(c),
+        k_(k),
         by_kind_(c.address_delta_base() == 1),
         previous_(c.base_address()),
         kind_address_{previous_, previous_, previous_, previous_} {}
@@ -264,7 +345,7 @@ class AddressDecoder {
   // Fills e->address for event i (e's api, size and old_address set). False
   // if the event's ref names nothing.
   bool Next(size_t i, Event* e) {
-    const uint64_t delta = c_.address_delta()->Get(i);
+    const uint64_t delta = k_.address_delta[i];
     const uint32_t ref = c_.address_ref() && c_.address_ref()->size() > 0
                              ? c_.address_ref()->Get(static_cast<flatbuffers::uoffset_t>(i))
                              : 0;
@@ -288,21 +369,23 @@ class AddressDecoder {
 
  private:
   const fb::Chunk& c_;
+  const Columns& k_;
   bool by_kind_;
   uint64_t previous_;
   uint64_t kind_address_[4];
   AddressRefs refs_;
 };
 
-// Fills event i's fields other than the address; the sparse indexes advance.
-void DecodeFields(const fb::Chunk& c, size_t i, uint64_t unit, size_t* next_alignment,
-                  size_t* next_old, Event* e) {
+// Fills event i's fields other than addresses and blocks; the sparse indexes
+// advance.
+void DecodeFields(const fb::Chunk& c, const Columns& k, size_t i, uint64_t unit,
+                  size_t* next_alignment, size_t* next_old, Event* e) {
   e->api = static_cast<Api>(c.api()->Get(i) & 0x7f);  // format 1 apis are < 128
-  e->seq += c.seq_delta()->Get(i);
-  e->time_ns += ApplyZigzagDelta(0, c.time_delta()->Get(i)) * unit;
-  e->thread = c.thread()->Get(i);
-  e->size = c.size()->Get(i);
-  e->stack = c.stack()->Get(i);
+  e->seq += k.seq_delta[i];
+  e->time_ns += ApplyZigzagDelta(0, k.time_delta[i]) * unit;
+  e->thread = static_cast<uint32_t>(k.thread[i]);
+  e->size = k.size[i];
+  e->stack = static_cast<uint32_t>(k.stack[i]);
   e->alignment = HasAlignment(e->api) ? c.alignment()->Get((*next_alignment)++) : 0;
   e->old_address =
       HasOldAddress(e->api) && Len(c.old_address()) > 0 ? c.old_address()->Get((*next_old)++) : 0;
@@ -312,8 +395,8 @@ void DecodeFields(const fb::Chunk& c, size_t i, uint64_t unit, size_t* next_alig
 // the trace keeps them) or raw_address (for blocks it never saw made).
 class BlockDecoder {
  public:
-  BlockDecoder(const fb::Chunk& c, uint64_t made)
-      : c_(c), made_(made), previous_(c.base_address()), addresses_(Len(c.address_delta()) > 0) {}
+  BlockDecoder(const fb::Chunk& c, const Columns& k, uint64_t made)
+      : c_(c), k_(k), made_(made), previous_(c.base_address()) {}
 
   void Next(size_t i, Event* e) {
     const bool no_block = (c_.api()->Get(i) & kNoBlock) != 0;
@@ -321,15 +404,14 @@ class BlockDecoder {
     e->block = e->old_block = 0;
     uint64_t passed = 0;
     if (kind != EventKind::kAlloc) {
-      const uint64_t d = ref_value_ = ApplyZigzagDelta(
-          ref_value_, c_.block_ref()->Get(static_cast<flatbuffers::uoffset_t>(ref_++)));
+      const uint64_t d = ref_value_ = ApplyZigzagDelta(ref_value_, k_.block_ref[ref_++]);
       const uint64_t released = d == 0 ? 0 : made_ - d + 1;
       if (d == 0) passed = c_.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw_++));
       (kind == EventKind::kFree ? e->block : e->old_block) = released;
     }
     if (kind != EventKind::kFree && !no_block) e->block = ++made_;
-    if (addresses_) {
-      previous_ = ApplyZigzagDelta(previous_, c_.address_delta()->Get(i));
+    if (!k_.address_delta.empty()) {
+      previous_ = ApplyZigzagDelta(previous_, k_.address_delta[i]);
       e->address = previous_;  // old_address came from its column
     } else {
       e->address = kind == EventKind::kFree ? passed : 0;
@@ -339,24 +421,23 @@ class BlockDecoder {
 
  private:
   const fb::Chunk& c_;
+  const Columns& k_;
   uint64_t made_;
   uint64_t previous_;
-  bool addresses_;
   size_t ref_ = 0, raw_ = 0;
   uint64_t ref_value_ = 0;  // the previous d (block_ref holds deltas)
 };
 
-bool CheckAddresses(const fb::Chunk& c, std::string* error) {
-  const size_t n = Len(c.api());
-  if (Len(c.address_ref()) != 0 && Len(c.address_ref()) != n) {
+bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error) {
+  if (Len(c.address_ref()) != 0 && Len(c.address_ref()) != k.n) {
     *error = "address_ref column has the wrong length";
     return false;
   }
-  AddressDecoder addresses(c);
+  AddressDecoder addresses(c, k);
   size_t next_alignment = 0, next_old = 0;
   Event e;
-  for (size_t i = 0; i < n; ++i) {
-    DecodeFields(c, i, 1, &next_alignment, &next_old, &e);
+  for (size_t i = 0; i < k.n; ++i) {
+    DecodeFields(c, k, i, 1, &next_alignment, &next_old, &e);
     if (!addresses.Next(i, &e)) {
       *error = "event " + std::to_string(i) + " refers to an address that is not there";
       return false;
@@ -368,19 +449,18 @@ bool CheckAddresses(const fb::Chunk& c, std::string* error) {
 // Events merged with markers by seq; returns the last event's seq. Format 2
 // numbers blocks from made (the blocks made before the chunk); format 1 from
 // the addresses, with blocks.
-uint64_t DeliverEvents(const fb::Chunk& c, bool v2, uint64_t made, BlockNumbers* blocks,
-                       TraceVisitor& v) {
-  const size_t n = Len(c.api());
+uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, bool v2, uint64_t made,
+                       BlockNumbers* blocks, TraceVisitor& v) {
   const size_t n_markers = Len(c.markers());
   size_t next_marker = 0, next_alignment = 0, next_old = 0;
   Event e;
   e.seq = c.base_seq();
   e.time_ns = c.base_time_ns();
   const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
-  AddressDecoder addresses(c);
-  BlockDecoder block_refs(c, made);
-  for (size_t i = 0; i < n; ++i) {
-    DecodeFields(c, i, unit, &next_alignment, &next_old, &e);
+  AddressDecoder addresses(c, k);
+  BlockDecoder block_refs(c, k, made);
+  for (size_t i = 0; i < k.n; ++i) {
+    DecodeFields(c, k, i, unit, &next_alignment, &next_old, &e);
     if (v2) {
       block_refs.Next(i, &e);
     } else {
@@ -444,20 +524,22 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
         "chunk index " + std::to_string(c.index()) + ", expected " + std::to_string(next_index_);
     return false;
   }
-  if (!CheckStacks(c, last_stack_id_, error)) return false;
-  const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(Len(c.stack_parent()));
   const bool v2 = version_.major >= 2;
-  if (!CheckEvents(c, last_seq_, max_stack, v2, error)) return false;
+  Columns& k = columns_;
+  if (!LoadColumns(c, v2, &size_by_stack_, &k, error)) return false;
+  if (!CheckStacks(c, k, last_stack_id_, error)) return false;
+  const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
+  if (!CheckEvents(c, k, last_seq_, max_stack, v2, error)) return false;
   if (!CheckMarkers(c, last_seq_, error)) return false;
   uint64_t made_after = blocks_made_;
-  if (v2 ? !CheckBlocks(c, &made_after, error) : !CheckAddresses(c, error)) return false;
+  if (v2 ? !CheckBlocks(c, k, &made_after, error) : !CheckAddresses(c, k, error)) return false;
 
   if (c.process()) DeliverProcess(*c.process(), visitor);
   DeliverTables(c, visitor);
-  DeliverStacksAndSymbols(c, visitor);
-  const size_t n = Len(c.api());
+  DeliverStacksAndSymbols(c, k, visitor);
+  const size_t n = k.n;
   if (n > 0 || Len(c.markers()) > 0) {
-    const uint64_t last = DeliverEvents(c, v2, blocks_made_, &blocks_, visitor);
+    const uint64_t last = DeliverEvents(c, k, v2, blocks_made_, &blocks_, visitor);
     if (n > 0) last_seq_ = last;
     if (Len(c.markers()) > 0 && c.markers()->Get(Len(c.markers()) - 1)->seq() > last_seq_) {
       // Later events must come after the last marker.

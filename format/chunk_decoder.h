@@ -13,12 +13,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "format/block_numbers.h"
 #include "format/format_version.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::format {
+
+namespace detail {
+// The event and stack columns of one chunk as plain numbers, however the
+// chunk stores them (format 1: fixed-width vectors; format 2: varints).
+// Deltas stay deltas, except sizes (absolute) and stack nodes (parent ids
+// and absolute addresses). Reused from chunk to chunk.
+struct Columns {
+  size_t n = 0;  // events
+  std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
+  std::vector<uint64_t> stack_parent, stack_address;
+};
+}  // namespace detail
 
 class ChunkDecoder {
  public:
@@ -37,8 +50,10 @@ class ChunkDecoder {
 
  private:
   FormatVersion version_;
-  BlockNumbers blocks_;       // format 1: blocks from addresses
-  uint64_t blocks_made_ = 0;  // format 2: blocks made before the next chunk
+  BlockNumbers blocks_;                  // format 1: blocks from addresses
+  uint64_t blocks_made_ = 0;             // format 2: blocks made before the next chunk
+  std::vector<uint64_t> size_by_stack_;  // format 2: the last size per stack id
+  detail::Columns columns_;
   uint32_t next_index_ = 0;
   uint64_t last_seq_ = 0;
   uint32_t last_stack_id_ = 0;

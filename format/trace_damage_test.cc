@@ -16,6 +16,8 @@
 #include "format/trace_generated.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
+#include "format/varint.h"
+#include "format/zigzag.h"
 
 namespace heaprec::format {
 namespace {
@@ -250,42 +252,58 @@ std::string Frame(const std::string& chunk) {
   return frame;
 }
 
+std::vector<uint8_t> VarintBytes(const std::vector<uint64_t>& values) {
+  std::vector<uint8_t> out;
+  for (const uint64_t v : values) PutVarint(&out, v);
+  return out;
+}
+
+// A format 2 chunk from logical column values (stored as varints; stack
+// parents as id - parent, stack addresses as zigzag deltas).
 std::string ChunkBytes(const Columns& c) {
   flatbuffers::FlatBufferBuilder b;
+  std::vector<uint64_t> back, address_delta;
+  uint64_t previous = 0;
+  for (size_t i = 0; i < c.stack_parent.size(); ++i)
+    back.push_back(c.base_stack_id + 1 + i - c.stack_parent[i]);
+  for (const uint64_t a : c.stack_address) {
+    address_delta.push_back(ZigzagDelta(previous, a));
+    previous = a;
+  }
   const auto api = b.CreateVector(c.api);
-  const auto seq = b.CreateVector(c.seq_delta);
-  const auto time = b.CreateVector(c.time_delta);
-  const auto thread = b.CreateVector(c.thread);
-  const auto address = b.CreateVector(c.address_delta);
-  const auto size = b.CreateVector(c.size);
-  const auto stack = b.CreateVector(c.stack);
+  const auto seq = b.CreateVector(VarintBytes({c.seq_delta.begin(), c.seq_delta.end()}));
+  const auto time = b.CreateVector(VarintBytes(c.time_delta));
+  const auto thread = b.CreateVector(VarintBytes({c.thread.begin(), c.thread.end()}));
+  const auto address = b.CreateVector(VarintBytes(c.address_delta));
+  const auto size = b.CreateVector(VarintBytes(c.size));
+  const auto stack = b.CreateVector(VarintBytes({c.stack.begin(), c.stack.end()}));
   const auto alignment = b.CreateVector(c.alignment);
   const auto old_address = b.CreateVector(c.old_address);
-  const auto parent = b.CreateVector(c.stack_parent);
-  const auto stack_address = b.CreateVector(c.stack_address);
+  const auto parent = b.CreateVector(VarintBytes(back));
+  const auto stack_address = b.CreateVector(VarintBytes(address_delta));
   std::vector<flatbuffers::Offset<fb::Marker>> markers;
   if (c.with_markers) {
     markers.push_back(fb::CreateMarker(b, 5, 0, 1, b.CreateString("b")));
     markers.push_back(fb::CreateMarker(b, 3, 0, 1, b.CreateString("a")));
   }
   const auto markers_v = b.CreateVector(markers);
-  const auto block_ref = b.CreateVector(c.block_ref);
+  const auto block_ref = b.CreateVector(VarintBytes(c.block_ref));
   const auto raw_address = b.CreateVector(c.raw_address);
   fb::ChunkBuilder chunk(b);
   chunk.add_index(c.index);
   chunk.add_base_seq(c.base_seq);
   chunk.add_api(api);
-  chunk.add_seq_delta(seq);
-  chunk.add_time_delta(time);
-  chunk.add_thread(thread);
-  chunk.add_address_delta(address);
-  chunk.add_size(size);
-  chunk.add_stack(stack);
+  chunk.add_seq_delta_v(seq);
+  chunk.add_time_delta_v(time);
+  chunk.add_thread_v(thread);
+  chunk.add_address_delta_v(address);
+  chunk.add_size_v(size);
+  chunk.add_stack_v(stack);
   chunk.add_alignment(alignment);
   chunk.add_old_address(old_address);
   chunk.add_base_stack_id(c.base_stack_id);
-  chunk.add_stack_parent(parent);
-  chunk.add_stack_address(stack_address);
+  chunk.add_stack_parent_v(parent);
+  chunk.add_stack_address_v(stack_address);
   chunk.add_markers(markers_v);
   chunk.add_block_ref(block_ref);
   chunk.add_raw_address(raw_address);
