@@ -14,9 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
+#include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
@@ -187,6 +185,7 @@ void ForkParent() {
 void ForkChild() {
   ThreadState& ts = t_state;
   ts.ring = nullptr;
+  ResetFastUnwindAfterFork();
   if (g_mode.load(std::memory_order_acquire) == kOn) {
     const RegionView parent = g_region;
     RegionView child;
@@ -304,7 +303,8 @@ uint64_t TakeSeq() { return Header()->next_seq.fetch_add(1, std::memory_order_ac
 uint32_t CaptureStack() {
   void* ips[kMaxDepth + 16];
   const int want = static_cast<int>(g_max_depth) + 8;
-  const int n = unw_backtrace(ips, want);
+  // The same frames as unw_backtrace(ips, want), mostly without libunwind.
+  const int n = FastBacktrace(ips, want);
   int skip = 0;
   while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_own_start &&
          reinterpret_cast<uintptr_t>(ips[skip]) < g_own_end) {
