@@ -46,11 +46,17 @@ std::atomic<uint64_t> g_early_calls{0};
 RegionHeader* Header() { return g_region.header(); }
 Counters& Count() { return g_region.header()->counters; }
 
+// Record times: the trace keeps 1 ms resolution, so the coarse clock (a vDSO
+// read of the last tick, no TSC read) is enough. The region's start is a
+// precise CLOCK_MONOTONIC reading, which the coarse clock may trail by up to
+// a tick: clamp at 0 so that early records never underflow.
 uint64_t NowNs() {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec) -
-         Header()->start_monotonic_ns;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  const uint64_t now =
+      static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  const uint64_t start = Header()->start_monotonic_ns;
+  return now > start ? now - start : 0;
 }
 
 uint32_t ParseUint(const char* s, uint32_t fallback) {
