@@ -15,7 +15,10 @@
 // [CFA-8] and, when the rule saves RBP, the RBP cell [CFA+off]. The previous
 // capture kept, per frame, that state and the offset of the RBP cell it was
 // read from. When the current walk reaches a state equal to the previous
-// capture's frame k, Verify() re-reads, frame by frame outward, every cell
+// capture's frame k (RBP included unless frame k's rule ignores it: an
+// RSP-based CFA that reloads the caller's RBP from a cell), the rule for the
+// IP is the same, so the next CFA is, and Verify() re-reads, frame by frame
+// outward, every cell
 // the rule walk would read and compares it with what the previous walk read
 // there. If all match, the rule walk from frame k would go through exactly
 // the same states and stop the same way, so copying frames k+1.. gives its
@@ -107,10 +110,23 @@ int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uint
     }
     if (++n == max) break;
 
+    const UnwindRule r = LookupUnwindRule(ip, gen);
+    if (r.kind == RuleKind::kLast) {
+      complete = true;
+      break;
+    }
+    if (r.kind != RuleKind::kCfaRsp && r.kind != RuleKind::kCfaRbp) {
+      *missed = r.kind == RuleKind::kNone ? ip : 0;
+      return -1;
+    }
     if (pn > 0) {
       while (k < pn && t.prev_sp[k] < sp) ++k;
+      // RBP must match only where the walk from here would use it: an
+      // RBP-based CFA, or an RBP passed on unchanged. Where the rule saves
+      // the caller's RBP, that value comes from a cell Verify() checks.
+      const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
       if (k < pn && k >= min_k && t.prev_sp[k] == sp && t.prev_ip[k] == ip &&
-          t.prev_rbp[k] == rbp) {
+          (t.prev_rbp[k] == rbp || !rbp_used)) {
         const int bad = Verify(t, k + 1, pn);
         const int rest = pn - k - 1;
         if (bad == pn && (t.prev_complete != 0 || n + rest >= max)) {
@@ -132,15 +148,6 @@ int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uint
       }
     }
 
-    const UnwindRule r = LookupUnwindRule(ip, gen);
-    if (r.kind == RuleKind::kLast) {
-      complete = true;
-      break;
-    }
-    if (r.kind != RuleKind::kCfaRsp && r.kind != RuleKind::kCfaRbp) {
-      *missed = r.kind == RuleKind::kNone ? ip : 0;
-      return -1;
-    }
     const uintptr_t cfa = (r.kind == RuleKind::kCfaRsp ? sp : rbp) + r.cfa_offset;
     if (cfa <= sp || (cfa & 15) != 0 || cfa > t.stack_hi) return -1;
     const uintptr_t next_ip = Load(cfa - 8);
