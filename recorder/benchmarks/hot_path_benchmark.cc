@@ -4,11 +4,17 @@
 //   BM_UnwBacktrace       libunwind's unw_backtrace, as CaptureStack calls it
 //                         (up to max depth + 8 = 72 frames), `depth` frames
 //                         below the benchmark function;
+//   BM_FastBacktrace      FastBacktrace (what CaptureStack calls now) with
+//                         the same arguments, from the same call site,
+//                         repeated: the rule walk with prefix reuse;
+//   BM_FastBacktraceNoReuse  the same with prefix reuse off (every frame
+//                         walked with cached rules);
 //   BM_InternStackHit     InternStack on a stack already in the table (the
 //                         common case), cycling over `distinct` stacks;
 //   BM_InternStackMiss    InternStack on a new stack (an insert);
-//   BM_ClockMonotonic,    the clock read and the seq fetch_add that every
-//   BM_SeqFetchAdd        record costs;
+//   BM_ClockMonotonic,    the clock read (CLOCK_MONOTONIC before, the
+//   BM_ClockMonotonicCoarse  coarse clock NowNs() reads now) and the seq
+//   BM_SeqFetchAdd        fetch_add that every record costs;
 //   BM_EnterLeave         the re-entry guard and mode checks, recorder on;
 //   BM_WriteEvent         Enter + TakeSeq + WriteEvent (clock, ring append)
 //                         + Leave: what recording a free costs besides the
@@ -55,6 +61,7 @@
 #include <libunwind.h>
 
 #include "format/api.h"
+#include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/recorder.h"
 #include "recorder/preload/stack_interner.h"
 #include "recorder/shared/region_layout.h"
@@ -96,7 +103,35 @@ void BM_UnwBacktrace(benchmark::State& state) {
   AtDepth(static_cast<int>(state.range(0)), body);
   state.counters["frames"] = frames;
 }
-BENCHMARK(BM_UnwBacktrace)->ArgName("depth")->Arg(0)->Arg(8)->Arg(24)->Arg(56);
+BENCHMARK(BM_UnwBacktrace)->ArgName("depth")->Arg(0)->Arg(8)->Arg(24)->Arg(32)->Arg(56);
+
+void RunFastBacktrace(benchmark::State& state, bool reuse) {
+  constexpr int kWant = 64 + 8;
+  void* ips[kWant];
+  int frames = 0;
+  pre::SetFastUnwindOptions(reuse, /*verify_prefix=*/true);
+  const pre::FastUnwindStats before = pre::FastUnwindThreadStats();
+  auto body = [&] {
+    for (auto _ : state) {
+      frames = pre::FastBacktrace(ips, kWant);
+      benchmark::DoNotOptimize(frames);
+      benchmark::ClobberMemory();
+    }
+  };
+  AtDepth(static_cast<int>(state.range(0)), body);
+  pre::SetFastUnwindOptions(true, true);
+  const pre::FastUnwindStats after = pre::FastUnwindThreadStats();
+  const double calls = static_cast<double>(after.captures - before.captures);
+  state.counters["frames"] = frames;
+  // Share of captures answered without libunwind (the first one learns).
+  state.counters["fast"] = calls > 0 ? static_cast<double>(after.fast - before.fast) / calls : 0;
+}
+
+void BM_FastBacktrace(benchmark::State& state) { RunFastBacktrace(state, true); }
+BENCHMARK(BM_FastBacktrace)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
+
+void BM_FastBacktraceNoReuse(benchmark::State& state) { RunFastBacktrace(state, false); }
+BENCHMARK(BM_FastBacktraceNoReuse)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
 
 // Stack table ---------------------------------------------------------------
 
@@ -209,6 +244,16 @@ void BM_ClockMonotonic(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ClockMonotonic);
+
+// NowNs() since the trace keeps 1 ms: CLOCK_MONOTONIC_COARSE (vDSO, no TSC read).
+void BM_ClockMonotonicCoarse(benchmark::State& state) {
+  for (auto _ : state) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    benchmark::DoNotOptimize(ts);
+  }
+}
+BENCHMARK(BM_ClockMonotonicCoarse);
 
 // TakeSeq(): one fetch_add on the region's next_seq per record; here on a
 // private line with one thread (no other core touching it).

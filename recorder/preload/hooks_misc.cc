@@ -9,6 +9,7 @@
 
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/unwind_rules.h"
 
 #define HEAPREC_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -26,7 +27,11 @@ SetnameFn g_setname;
 HEAPREC_EXPORT int dlclose(void* handle) {
   if (g_dlclose == nullptr) g_dlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
   if (g_dlclose == nullptr) return -1;
+  // Unwind rules learned from the unloaded code must not outlive it: drop
+  // them before (rules learned during the unload) and after.
+  pre::InvalidateUnwindRules();
   const int rc = g_dlclose(handle);
+  pre::InvalidateUnwindRules();
   pre::ModulesChanged();
   return rc;
 }

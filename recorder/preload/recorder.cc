@@ -14,9 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
+#include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
@@ -48,11 +46,17 @@ std::atomic<uint64_t> g_early_calls{0};
 RegionHeader* Header() { return g_region.header(); }
 Counters& Count() { return g_region.header()->counters; }
 
+// Record times: the trace keeps 1 ms resolution, so the coarse clock (a vDSO
+// read of the last tick, no TSC read) is enough. The region's start is a
+// precise CLOCK_MONOTONIC reading, which the coarse clock may trail by up to
+// a tick: clamp at 0 so that early records never underflow.
 uint64_t NowNs() {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec) -
-         Header()->start_monotonic_ns;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  const uint64_t now =
+      static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  const uint64_t start = Header()->start_monotonic_ns;
+  return now > start ? now - start : 0;
 }
 
 uint32_t ParseUint(const char* s, uint32_t fallback) {
@@ -187,6 +191,7 @@ void ForkParent() {
 void ForkChild() {
   ThreadState& ts = t_state;
   ts.ring = nullptr;
+  ResetFastUnwindAfterFork();
   if (g_mode.load(std::memory_order_acquire) == kOn) {
     const RegionView parent = g_region;
     RegionView child;
@@ -304,7 +309,8 @@ uint64_t TakeSeq() { return Header()->next_seq.fetch_add(1, std::memory_order_ac
 uint32_t CaptureStack() {
   void* ips[kMaxDepth + 16];
   const int want = static_cast<int>(g_max_depth) + 8;
-  const int n = unw_backtrace(ips, want);
+  // The same frames as unw_backtrace(ips, want), mostly without libunwind.
+  const int n = FastBacktrace(ips, want);
   int skip = 0;
   while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_own_start &&
          reinterpret_cast<uintptr_t>(ips[skip]) < g_own_end) {

@@ -1,0 +1,240 @@
+// FastBacktrace: the rule walk and prefix reuse (fast_unwind.h).
+//
+// Why the rule walk returns what unw_backtrace returns: each rule reproduces
+// one unw_step transition for its IP (unwind_learn.cc proves the rule's form
+// for that IP before inserting it), and a walk that meets an IP without a
+// current rule, an uncacheable IP, a CFA that does not rise, is misaligned
+// or above the learned stack top, or a return address below 0x4000 (where
+// libunwind's own fast trace stops) hands the whole capture to libunwind.
+// A garbage CFA would read a garbage return address, which then misses the
+// cache: the walk checks itself as it goes.
+//
+// Why prefix reuse is exact: the rule walk is a function of the frame state
+// (IP, RSP, RBP), the rules (fixed within a generation: unwind_rules.h) and
+// the memory cells it reads: for each step, the return-address cell
+// [CFA-8] and, when the rule saves RBP, the RBP cell [CFA+off]. The previous
+// capture kept, per frame, that state and the offset of the RBP cell it was
+// read from. When the current walk reaches a state equal to the previous
+// capture's frame k (RBP included unless frame k's rule ignores it: an
+// RSP-based CFA that reloads the caller's RBP from a cell), the rule for the
+// IP is the same, so the next CFA is, and Verify() re-reads, frame by frame
+// outward, every cell
+// the rule walk would read and compares it with what the previous walk read
+// there. If all match, the rule walk from frame k would go through exactly
+// the same states and stop the same way, so copying frames k+1.. gives its
+// exact result; the checks run in walk order, so every cell read belongs to
+// a real frame of the current stack (the first mismatch stops it). The
+// previous walk's end must also repeat: a kLast rule (same generation) or
+// the depth limit; walks that ended any other way are not kept.
+//
+// What remains is the rule cache's own premise: that libunwind's step for a
+// return address depends only on the IP's CFI row (true for DWARF CFI, which
+// is keyed by address) and that the probes in unwind_learn.cc classify the
+// row's CFA rule correctly (see there).
+#include "recorder/preload/fast_unwind.h"
+
+#include <cstring>
+
+#include "recorder/preload/unwind_learn.h"
+#include "recorder/preload/unwind_rules.h"
+
+namespace heaprec::recorder::preload {
+namespace {
+
+// Frames of the previous capture kept for reuse; deeper captures are not kept.
+constexpr int kPrevFrames = 128;
+// How far below the lowest learned frame a capture may start and still take
+// the rule walk (deeper recursion on the same stack); beyond, libunwind.
+constexpr uintptr_t kStackSlack = 1u << 20;
+
+// Per-thread state. Zero-initialized TLS (initial-exec): no constructor runs.
+struct UnwindTls {
+  uint32_t busy;                    // a capture runs on this thread (a signal nested in it)
+  uint32_t prev_gen;                // rule generation of the previous capture
+  int32_t prev_n;                   // frames kept; 0 = nothing to reuse
+  uint32_t prev_complete;           // the previous walk ended at a kLast rule
+  uintptr_t stack_lo;               // lowest first frame of a covering learned walk
+  uintptr_t stack_hi;               // highest RSP a covering learned walk reached
+  uintptr_t prev_sp[kPrevFrames];   // frame's RSP (= its callee's CFA)
+  uintptr_t prev_ip[kPrevFrames];   // its return address, read at [sp - 8]
+  uintptr_t prev_rbp[kPrevFrames];  // its RBP
+  int32_t prev_cell[kPrevFrames];   // RBP was read at [sp + cell]; 0 = unchanged
+  FastUnwindStats stats;
+};
+
+__thread UnwindTls t_unwind __attribute__((tls_model("initial-exec")));
+
+bool g_prefix_reuse = true;
+bool g_verify_prefix = true;
+
+inline uintptr_t Load(uintptr_t address) { return *reinterpret_cast<const uintptr_t*>(address); }
+
+// Checks the previous capture's frames [from, n): the cells the rule walk
+// would read to reach each of them still hold what they held. Returns n if
+// all do, else the first frame that differs.
+int Verify(const UnwindTls& t, int from, int n) {
+  if (!g_verify_prefix) return n;
+  for (int i = from; i < n; ++i) {
+    const uintptr_t sp = t.prev_sp[i];
+    if (Load(sp - 8) != t.prev_ip[i]) return i;
+    if (t.prev_cell[i] != 0 && Load(sp + t.prev_cell[i]) != t.prev_rbp[i]) return i;
+  }
+  return n;
+}
+
+// The rule walk from FastBacktrace's frame at fp. Returns the frame count,
+// or -1 (then *missed is the IP without a rule, or 0) for libunwind to redo.
+int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed) {
+  // This capture's frames, kept for the next one.
+  uintptr_t sps[kPrevFrames], rbps[kPrevFrames];
+  int32_t cells[kPrevFrames];
+
+  // FastBacktrace keeps a frame pointer: its caller's state is at hand.
+  uintptr_t sp = fp + 16;
+  uintptr_t ip = Load(fp + 8);
+  uintptr_t rbp = Load(fp);
+  int32_t cell = -16;
+
+  int pn = g_prefix_reuse && t.prev_gen == gen ? t.prev_n : 0;
+  int k = 0;      // first previous frame whose sp is not below ours
+  int min_k = 0;  // matches below this index are known to fail Verify
+  int reuse_from = -1, reuse_at = 0, reuse_count = 0;
+  bool complete = false;
+  int n = 0;
+  for (;;) {
+    ips[n] = reinterpret_cast<void*>(ip);
+    if (n < kPrevFrames) {
+      sps[n] = sp;
+      rbps[n] = rbp;
+      cells[n] = cell;
+    }
+    if (++n == max) break;
+
+    const UnwindRule r = LookupUnwindRule(ip, gen);
+    if (r.kind == RuleKind::kLast) {
+      complete = true;
+      break;
+    }
+    if (r.kind != RuleKind::kCfaRsp && r.kind != RuleKind::kCfaRbp) {
+      *missed = r.kind == RuleKind::kNone ? ip : 0;
+      return -1;
+    }
+    if (pn > 0) {
+      while (k < pn && t.prev_sp[k] < sp) ++k;
+      // RBP must match only where the walk from here would use it: an
+      // RBP-based CFA, or an RBP passed on unchanged. Where the rule saves
+      // the caller's RBP, that value comes from a cell Verify() checks.
+      const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
+      if (k < pn && k >= min_k && t.prev_sp[k] == sp && t.prev_ip[k] == ip &&
+          (t.prev_rbp[k] == rbp || !rbp_used)) {
+        const int bad = Verify(t, k + 1, pn);
+        const int rest = pn - k - 1;
+        if (bad == pn && (t.prev_complete != 0 || n + rest >= max)) {
+          reuse_count = rest < max - n ? rest : max - n;
+          for (int i = 0; i < reuse_count; ++i) {
+            ips[n + i] = reinterpret_cast<void*>(t.prev_ip[k + 1 + i]);
+          }
+          reuse_from = k + 1;
+          reuse_at = n;
+          n += reuse_count;
+          complete = t.prev_complete != 0 && reuse_count == rest;
+          break;
+        }
+        if (bad == pn) {
+          pn = 0;  // valid but ends too early (truncated): walk on
+        } else {
+          min_k = bad;
+        }
+      }
+    }
+
+    const uintptr_t cfa = (r.kind == RuleKind::kCfaRsp ? sp : rbp) + r.cfa_offset;
+    if (cfa <= sp || (cfa & 15) != 0 || cfa > t.stack_hi) return -1;
+    const uintptr_t next_ip = Load(cfa - 8);
+    if (r.rbp_saved) {
+      const uintptr_t at = cfa + static_cast<intptr_t>(r.rbp_offset);
+      if (at < sp) return -1;
+      rbp = Load(at);
+      cell = r.rbp_offset;
+    } else {
+      cell = 0;
+    }
+    sp = cfa;
+    if (next_ip < 0x4000) return -1;  // libunwind's business
+    ip = next_ip;
+  }
+
+  // Keep this capture for the next one (the reused part is moved in place).
+  if (n > kPrevFrames) {
+    t.prev_n = 0;
+  } else {
+    if (reuse_from >= 0 && reuse_from != reuse_at) {
+      memmove(&t.prev_sp[reuse_at], &t.prev_sp[reuse_from], reuse_count * sizeof(uintptr_t));
+      memmove(&t.prev_ip[reuse_at], &t.prev_ip[reuse_from], reuse_count * sizeof(uintptr_t));
+      memmove(&t.prev_rbp[reuse_at], &t.prev_rbp[reuse_from], reuse_count * sizeof(uintptr_t));
+      memmove(&t.prev_cell[reuse_at], &t.prev_cell[reuse_from], reuse_count * sizeof(int32_t));
+    }
+    const int walked = reuse_from >= 0 ? reuse_at : n;
+    for (int i = 0; i < walked; ++i) {
+      t.prev_sp[i] = sps[i];
+      t.prev_ip[i] = reinterpret_cast<uintptr_t>(ips[i]);
+      t.prev_rbp[i] = rbps[i];
+      t.prev_cell[i] = cells[i];
+    }
+    t.prev_n = n;
+    t.prev_complete = complete ? 1 : 0;
+    t.prev_gen = gen;
+  }
+  if (reuse_from >= 0) ++t.stats.reused;
+  return n;
+}
+
+}  // namespace
+
+int FastBacktrace(void** ips, int max) {
+  if (max <= 0) return 0;
+  const uintptr_t first_ip = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+  const uintptr_t fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  UnwindTls& t = t_unwind;
+  if (t.busy != 0 || max > kFastUnwindMaxFrames) {
+    const int n = SlowBacktrace(ips, max, first_ip, false, 0, 0, nullptr);
+    asm volatile("" ::: "memory");  // keep the call out of tail position
+    return n;
+  }
+  t.busy = 1;
+  ++t.stats.captures;
+  const uint32_t gen = UnwindGeneration();
+  int n = -1;
+  uintptr_t missed = 0;
+  const bool in_range = t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
+  if (in_range) n = RuleWalk(t, ips, max, gen, fp, &missed);
+  if (n >= 0) {
+    ++t.stats.fast;
+  } else {
+    t.prev_n = 0;
+    const bool learn = (!in_range || missed != 0) && !UnwindRulesFull();
+    LearnOutcome outcome;
+    n = SlowBacktrace(ips, max, first_ip, learn, gen, missed, &outcome);
+    if (outcome.covered) {
+      if (outcome.stack_hi > t.stack_hi) t.stack_hi = outcome.stack_hi;
+      if (t.stack_lo == 0 || fp < t.stack_lo) t.stack_lo = fp;
+    }
+    ++(learn ? t.stats.learned : t.stats.fallback);
+  }
+  t.busy = 0;
+  return n;
+}
+
+void ResetFastUnwindAfterFork() {
+  t_unwind.busy = 0;
+  ResetUnwindLearnAfterFork();
+}
+
+FastUnwindStats FastUnwindThreadStats() { return t_unwind.stats; }
+
+void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix) {
+  g_prefix_reuse = prefix_reuse;
+  g_verify_prefix = verify_prefix;
+}
+
+}  // namespace heaprec::recorder::preload

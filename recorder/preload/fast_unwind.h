@@ -1,0 +1,62 @@
+// FastBacktrace: a drop-in for libunwind's unw_backtrace() on x86-64 Linux
+// that returns exactly the same frames, faster, for the recorder's hot path.
+//
+// Contract: FastBacktrace(ips, max) fills ips[0..n) with the return addresses
+// unw_backtrace(ips, max) would return if called at the same place (ips[0]
+// is where FastBacktrace's caller resumes), and returns n. It never returns
+// frames libunwind would not; when it cannot prove its answer it asks
+// libunwind (the fallback and first source).
+//
+// How (details in fast_unwind.cc and unwind_learn.cc):
+//   1. A walk with cached per-return-address rules (unwind_rules.h), learned
+//      from libunwind on a miss (unwind_learn.cc). Every IP followed must
+//      hit the cache, reads stay in [this frame, the thread's learned stack
+//      top], each CFA is 16-byte aligned and above the previous one; else
+//      the whole capture is redone by libunwind.
+//   2. Prefix reuse: the thread's previous capture is kept as (SP, IP, RBP)
+//      per frame; once the walk reaches a frame equal to one of those, the
+//      rest is copied after checking that every memory cell the rule walk
+//      would read still holds what it held (so the copy is what the rule
+//      walk would return, exactly).
+//
+// Thread-safe (per-thread state in zero-initialized initial-exec TLS, shared
+// rules lock-free); async-signal-safe to the extent libunwind's local
+// unwinding is (a capture nested in a signal handler on the same thread goes
+// straight to libunwind); fork-safe (call ResetFastUnwindAfterFork() in the
+// child). Never allocates from the heap. Called by CaptureStack() in
+// recorder.cc, and by tests and benchmarks.
+#ifndef HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
+#define HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
+
+#include <cstdint>
+
+namespace heaprec::recorder::preload {
+
+// Captures at most this many frames itself; larger requests go to libunwind.
+inline constexpr int kFastUnwindMaxFrames = 272;
+
+// See the file comment. Must be called directly (it reads its own frame).
+__attribute__((noinline)) int FastBacktrace(void** ips, int max);
+
+// Call in the child after fork() (unwind_learn.cc's learning lock).
+void ResetFastUnwindAfterFork();
+
+// What the calling thread's captures did so far (tests, benchmarks).
+struct FastUnwindStats {
+  uint64_t captures;  // FastBacktrace calls
+  uint64_t fast;      // answered by the rule walk (with or without reuse)
+  uint64_t reused;    // of those, with a prefix copied from the previous capture
+  uint64_t learned;   // answered by libunwind, learning rules on the way
+  uint64_t fallback;  // answered by libunwind, nothing to learn
+};
+FastUnwindStats FastUnwindThreadStats();
+
+// Testing and benchmarking only (process-wide, not for concurrent toggling):
+// prefix_reuse = false walks every frame with rules; verify_prefix = false
+// copies a matched prefix without checking it (wrong on purpose: the
+// differential test shows that it then fails).
+void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix);
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_

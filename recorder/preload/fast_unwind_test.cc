@@ -1,0 +1,341 @@
+// Differential test: FastBacktrace against libunwind's unw_backtrace, called
+// from the same call site (one call instruction, through a pointer), over
+// stacks built to break each part of it: recursion 0..100 deep, call chains
+// that differ only in a middle frame (prefix reuse must reject the stale
+// one), RBP-based frames (VLAs), frames without frame pointers, signal
+// handlers (also on an alternate stack), many threads, and code that is
+// dlopen'ed and dlclose'd. A test also shows that it fails when the prefix
+// check is switched off.
+#include "recorder/preload/fast_unwind.h"
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "recorder/preload/fast_unwind_test_frames.h"
+#include "recorder/preload/unwind_rules.h"
+
+namespace heaprec::recorder::preload {
+namespace {
+
+constexpr int kMax = 128;
+
+using BacktraceFn = int (*)(void**, int);
+
+int LibunwindBacktrace(void** ips, int max) { return unw_backtrace(ips, max); }
+
+// Both captures of one comparison, and how many frames were asked for.
+struct Pair {
+  int max = 72;
+  int n[2] = {0, 0};
+  void* ips[2][kMax];
+};
+
+// The single call site both backtraces run from: their frames, ips[0]
+// included, must be the same.
+__attribute__((noinline)) int Via(BacktraceFn fn, void** ips, int max) {
+  const int n = fn(ips, max);
+  asm volatile("" ::: "memory");
+  return n;
+}
+
+volatile int g_two = 2;  // a trip count the compiler cannot see: one call site
+
+__attribute__((noinline)) void CaptureBoth(void* arg) {
+  Pair* p = static_cast<Pair*>(arg);
+  const int count = g_two;
+#pragma GCC unroll 1
+  for (int v = 0; v < count; ++v) {
+    p->n[v] = Via(v == 0 ? &FastBacktrace : &LibunwindBacktrace, p->ips[v], p->max);
+  }
+  asm volatile("" ::: "memory");
+}
+
+// Empty when both agree, else a description of the first difference.
+std::string Diff(const Pair& p) {
+  if (p.n[0] == p.n[1] && memcmp(p.ips[0], p.ips[1], sizeof(void*) * p.n[0]) == 0) return "";
+  std::string out =
+      "fast " + std::to_string(p.n[0]) + " frames, libunwind " + std::to_string(p.n[1]) + ":";
+  const int n = p.n[0] > p.n[1] ? p.n[0] : p.n[1];
+  for (int i = 0; i < n; ++i) {
+    char line[96];
+    snprintf(line, sizeof(line), "\n  %3d %16p %16p%s", i, i < p.n[0] ? p.ips[0][i] : nullptr,
+             i < p.n[1] ? p.ips[1][i] : nullptr,
+             i < p.n[0] && i < p.n[1] && p.ips[0][i] == p.ips[1][i] ? "" : "  <--");
+    out += line;
+  }
+  return out;
+}
+
+uint64_t FastCaptures() {
+  const FastUnwindStats s = FastUnwindThreadStats();
+  return s.fast;
+}
+
+TEST(FastUnwindTest, RecursionDepths0To100) {
+  const uint64_t fast_before = FastCaptures();
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int depth = 0; depth <= 100; ++depth) {
+      Pair p;
+      FpRecurse(depth, CaptureBoth, &p);
+      ASSERT_EQ(Diff(p), "") << "depth " << depth << " rep " << rep;
+    }
+    for (int depth = 100; depth >= 0; depth -= 7) {
+      Pair p;
+      FpRecurse(depth, CaptureBoth, &p);
+      ASSERT_EQ(Diff(p), "") << "depth " << depth << " down, rep " << rep;
+    }
+  }
+  // Not vacuous: most captures took the rule walk.
+  EXPECT_GT(FastCaptures() - fast_before, 200u);
+}
+
+TEST(FastUnwindTest, TruncatedAtMax) {
+  for (int max : {1, 2, 5, 20}) {
+    for (int depth : {0, 10, 30, 10, 0}) {
+      Pair p;
+      p.max = max;
+      FpRecurse(depth, CaptureBoth, &p);
+      ASSERT_EQ(Diff(p), "") << "max " << max << " depth " << depth;
+    }
+  }
+}
+
+TEST(FastUnwindTest, AlternatingChainsRejectStalePrefix) {
+  const FastUnwindStats before = FastUnwindThreadStats();
+  for (int i = 0; i < 40; ++i) {
+    Pair p;
+    FpChainF(i % 2, CaptureBoth, &p);
+    ASSERT_EQ(Diff(p), "") << "iteration " << i;
+  }
+  const FastUnwindStats after = FastUnwindThreadStats();
+  EXPECT_GT(after.reused - before.reused, 20u);
+}
+
+TEST(FastUnwindTest, FailsWithoutPrefixCheck) {
+  // The check that the differential test relies on: with Verify() off, a
+  // stale prefix is copied and the comparison catches it.
+  for (int i = 0; i < 4; ++i) {
+    Pair p;
+    FpChainF(i % 2, CaptureBoth, &p);  // learn and keep a previous capture
+  }
+  SetFastUnwindOptions(/*prefix_reuse=*/true, /*verify_prefix=*/false);
+  int differing = 0;
+  for (int i = 0; i < 20; ++i) {
+    Pair p;
+    FpChainF(i % 2, CaptureBoth, &p);
+    if (!Diff(p).empty()) ++differing;
+  }
+  SetFastUnwindOptions(true, true);
+  EXPECT_GT(differing, 5);
+}
+
+TEST(FastUnwindTest, RuleWalkAloneWithoutReuse) {
+  SetFastUnwindOptions(/*prefix_reuse=*/false, /*verify_prefix=*/true);
+  for (int i = 0; i < 40; ++i) {
+    Pair p;
+    FpChainF(i % 2, CaptureBoth, &p);
+    ASSERT_EQ(Diff(p), "") << "chain " << i;
+    Pair q;
+    FpRecurse(i, CaptureBoth, &q);
+    ASSERT_EQ(Diff(q), "") << "depth " << i;
+  }
+  SetFastUnwindOptions(true, true);
+}
+
+TEST(FastUnwindTest, VariableLengthArraysRbpBasedCfa) {
+  const uint64_t fast_before = FastCaptures();
+  const int sizes[] = {16, 1000, 48, 4096, 16, 70000, 200, 16};
+  for (int rep = 0; rep < 4; ++rep) {
+    for (int bytes : sizes) {
+      Pair p;
+      FpAlloca(bytes, CaptureBoth, &p);
+      ASSERT_EQ(Diff(p), "") << bytes << " bytes";
+      Pair q;  // VLA frame in the middle of a chain
+      NoFpRecurse(3, FpAlloca, bytes, CaptureBoth, &q);
+      ASSERT_EQ(Diff(q), "") << bytes << " bytes under NoFpRecurse";
+    }
+  }
+  EXPECT_GT(FastCaptures() - fast_before, 30u);
+}
+
+TEST(FastUnwindTest, FramesWithoutFramePointer) {
+  const uint64_t fast_before = FastCaptures();
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int depth = 0; depth < 30; ++depth) {
+      Pair p;
+      NoFpRecurse(depth, nullptr, 0, CaptureBoth, &p);
+      ASSERT_EQ(Diff(p), "") << "depth " << depth;
+      Pair q;  // frame-pointer frames above and below
+      NoFpRecurse(depth % 5, FpRecurse, depth, CaptureBoth, &q);
+      ASSERT_EQ(Diff(q), "") << "mixed depth " << depth;
+    }
+  }
+  EXPECT_GT(FastCaptures() - fast_before, 100u);
+}
+
+// Signal handlers -----------------------------------------------------------
+
+Pair g_signal_pair;
+std::atomic<int> g_signal_depth{0};
+
+void OnSignal(int) {
+  const int depth = g_signal_depth.load();
+  if (depth % 2 == 0) {
+    FpRecurse(depth, CaptureBoth, &g_signal_pair);
+  } else {
+    NoFpRecurse(depth, nullptr, 0, CaptureBoth, &g_signal_pair);
+  }
+}
+
+void RaiseAt(void*) { raise(SIGUSR1); }
+
+void ExpectSignalCapturesAgree(const char* what) {
+  for (int rep = 0; rep < 2; ++rep) {
+    for (int depth = 0; depth < 12; ++depth) {
+      g_signal_depth.store(depth);
+      g_signal_pair = Pair();
+      FpRecurse(depth, RaiseAt, nullptr);  // the signal arrives `depth` frames down
+      ASSERT_GT(g_signal_pair.n[1], 0) << what;
+      ASSERT_EQ(Diff(g_signal_pair), "") << what << " depth " << depth;
+    }
+  }
+}
+
+TEST(FastUnwindTest, InSignalHandler) {
+  struct sigaction sa = {}, old;
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &sa, &old), 0);
+  ExpectSignalCapturesAgree("same stack");
+  sigaction(SIGUSR1, &old, nullptr);
+}
+
+TEST(FastUnwindTest, InSignalHandlerOnAlternateStack) {
+  const size_t bytes = 256 * 1024;
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  stack_t ss = {}, old_ss;
+  ss.ss_sp = mem;
+  ss.ss_size = bytes;
+  ASSERT_EQ(sigaltstack(&ss, &old_ss), 0);
+  struct sigaction sa = {}, old;
+  sa.sa_handler = OnSignal;
+  sa.sa_flags = SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &sa, &old), 0);
+  ExpectSignalCapturesAgree("alternate stack");
+  sigaction(SIGUSR1, &old, nullptr);
+  sigaltstack(&old_ss, nullptr);
+  munmap(mem, bytes);
+  // And the thread's own stack still unwinds right afterwards.
+  Pair p;
+  FpRecurse(5, CaptureBoth, &p);
+  EXPECT_EQ(Diff(p), "");
+}
+
+// Threads -------------------------------------------------------------------
+
+TEST(FastUnwindTest, ManyThreads) {
+  std::atomic<int> failures{0};
+  std::atomic<uint64_t> fast{0};
+  std::string first_failure;
+  std::atomic<bool> recorded{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 3; ++rep) {
+        for (int depth = 0; depth < 40; ++depth) {
+          Pair p;
+          switch ((depth + t) % 4) {
+            case 0:
+              FpRecurse(depth, CaptureBoth, &p);
+              break;
+            case 1:
+              FpChainF(depth % 2, CaptureBoth, &p);
+              break;
+            case 2:
+              NoFpRecurse(depth % 7, FpAlloca, 16 + depth * 24, CaptureBoth, &p);
+              break;
+            default:
+              NoFpRecurse(depth, nullptr, 0, CaptureBoth, &p);
+              break;
+          }
+          const std::string diff = Diff(p);
+          if (!diff.empty()) {
+            failures.fetch_add(1);
+            if (!recorded.exchange(true)) first_failure = diff;
+          }
+        }
+      }
+      fast.fetch_add(FastUnwindThreadStats().fast);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0) << first_failure;
+  EXPECT_GT(fast.load(), 400u);
+}
+
+// dlopen / dlclose ----------------------------------------------------------
+
+std::string PluginPath() {
+  const char* srcdir = getenv("TEST_SRCDIR");
+  std::string base = srcdir != nullptr ? std::string(srcdir) + "/heaprec/" : std::string();
+  return base + "recorder/libfast_unwind_test_plugin.so";
+}
+
+// Runs the plugin's chain a few times; returns a return address inside it.
+uintptr_t RunPlugin(void* handle) {
+  auto* recurse =
+      reinterpret_cast<void (*)(int, UnwindProbe, void*)>(dlsym(handle, "PluginRecurse"));
+  EXPECT_NE(recurse, nullptr);
+  if (recurse == nullptr) return 0;
+  Dl_info info;
+  uintptr_t inside = 0;
+  for (int i = 0; i < 6; ++i) {
+    Pair p;
+    recurse(i % 3 + 1, CaptureBoth, &p);
+    EXPECT_EQ(Diff(p), "") << "plugin call " << i;
+    for (int f = 0; f < p.n[0]; ++f) {
+      if (dladdr(p.ips[0][f], &info) != 0 &&
+          std::string(info.dli_fname).find("fast_unwind_test_plugin") != std::string::npos) {
+        inside = reinterpret_cast<uintptr_t>(p.ips[0][f]);
+      }
+    }
+  }
+  return inside;
+}
+
+TEST(FastUnwindTest, DlopenDlclose) {
+  const std::string path = PluginPath();
+  for (int round = 0; round < 3; ++round) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    const uintptr_t inside = RunPlugin(handle);
+    ASSERT_NE(inside, 0u);
+    EXPECT_NE(LookupUnwindRule(inside, UnwindGeneration()).kind, RuleKind::kNone);
+    // What the recorder's dlclose hook does.
+    InvalidateUnwindRules();
+    dlclose(handle);
+    InvalidateUnwindRules();
+    EXPECT_EQ(LookupUnwindRule(inside, UnwindGeneration()).kind, RuleKind::kNone)
+        << "a rule for unloaded code survived dlclose";
+  }
+  Pair p;
+  FpRecurse(3, CaptureBoth, &p);
+  EXPECT_EQ(Diff(p), "");
+}
+
+}  // namespace
+}  // namespace heaprec::recorder::preload

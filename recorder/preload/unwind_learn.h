@@ -1,0 +1,47 @@
+// UnwindLearn: fast_unwind.cc's slow path. Asks libunwind for the stack
+// (unw_backtrace: the output, exact by definition) and, when asked to learn,
+// walks the same stack with unw_step in lockstep, deriving a rule for each
+// return address the walk passes and inserting it into unwind_rules.h.
+//
+// A rule is inserted only when it is proven for that IP (see Classify() in
+// unwind_learn.cc): libunwind found CFI for it, it is no signal frame nor the
+// frame right after one, the return address is at CFA-8, RBP is unchanged or
+// saved in the frame, and two probe steps by libunwind on a copy of the frame
+// with RSP, then RBP, moved show which of the two the CFA follows. Anything
+// else is marked uncacheable.
+//
+// Thread-safe; learning takes a process-wide try-lock (never waits: without
+// it, the capture is answered without learning). Async-signal-safe as far as
+// libunwind is. Never allocates from the heap (a 1 MiB scratch mapping for
+// the probes). Called only by FastBacktrace().
+#ifndef HEAPREC_RECORDER_PRELOAD_UNWIND_LEARN_H_
+#define HEAPREC_RECORDER_PRELOAD_UNWIND_LEARN_H_
+
+#include <cstdint>
+
+namespace heaprec::recorder::preload {
+
+struct LearnOutcome {
+  // Every output frame was reached by learned kCfaRsp/kCfaRbp rules and the
+  // walk ended at a kLast rule or at max: the stack between the first frame
+  // and stack_hi is this thread's, and rule walks may read it.
+  bool covered = false;
+  uintptr_t stack_hi = 0;  // the outermost output frame's RSP
+};
+
+// Fills ips like unw_backtrace called by FastBacktrace's caller, where
+// first_ip is FastBacktrace's return address. Must be called directly by
+// FastBacktrace (it skips its own and FastBacktrace's frames). With learn,
+// also learns rules of generation gen; missed_ip, if not 0, is the IP the
+// rule walk had no rule for: it gets a verdict (a rule or uncacheable).
+// max must be at most kFastUnwindMaxFrames.
+__attribute__((noinline)) int SlowBacktrace(void** ips, int max, uintptr_t first_ip, bool learn,
+                                            uint32_t gen, uintptr_t missed_ip,
+                                            LearnOutcome* outcome);
+
+// Frees the learning lock (in a fork child, whoever held it is gone).
+void ResetUnwindLearnAfterFork();
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_UNWIND_LEARN_H_
