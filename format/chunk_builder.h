@@ -72,7 +72,6 @@ class ChunkBuilder {
 
  private:
   void ClearRecords();
-  size_t Bytes() const;  // varint bytes of the event columns
 
   uint32_t index_ = 0;
   uint64_t base_seq_ = 0, base_time_ = 0, base_address_ = 0, base_block_ = 0;

@@ -13,12 +13,19 @@
 
 namespace heaprec::format {
 
-inline void PutVarint(std::vector<uint8_t>* out, uint64_t v) {
+inline __attribute__((always_inline)) void PutVarint(std::vector<uint8_t>* out, uint64_t v) {
+  if (v < 0x80) {  // the common case: one byte
+    out->push_back(static_cast<uint8_t>(v));
+    return;
+  }
+  uint8_t buf[10];
+  size_t n = 0;
   while (v >= 0x80) {
-    out->push_back(static_cast<uint8_t>(v | 0x80));
+    buf[n++] = static_cast<uint8_t>(v | 0x80);
     v >>= 7;
   }
-  out->push_back(static_cast<uint8_t>(v));
+  buf[n++] = static_cast<uint8_t>(v);
+  out->insert(out->end(), buf, buf + n);
 }
 
 // Decodes exactly count varints from data[0, size) into *out (replacing its

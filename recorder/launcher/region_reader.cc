@@ -1,6 +1,8 @@
 // RegionReader: ring draining, seq-ordered merge, checked reads.
 #include "recorder/launcher/region_reader.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -56,9 +58,15 @@ size_t RegionReader::Drain() {
     uint64_t tail = ring.tail.load(std::memory_order_relaxed);
     if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
     if (head != tail) {
-      std::deque<RawRecord>& q = queues_[slot];
+      Queue& q = queues_[slot];
       moved += head - tail;
-      for (; tail != head; ++tail) q.push_back(ring.records[tail & (kRingRecords - 1)]);
+      // At most two contiguous pieces of the ring.
+      while (tail != head) {
+        const uint64_t at = tail & (kRingRecords - 1);
+        const uint64_t n = std::min<uint64_t>(head - tail, kRingRecords - at);
+        q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
+        tail += n;
+      }
       ring.tail.store(head, std::memory_order_release);
       if (!in_heap_[slot]) {
         fronts_.push({q.front().seq, slot});
@@ -85,7 +93,7 @@ size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
     }
     stalled_since_ns_ = 0;
     fronts_.pop();
-    std::deque<RawRecord>& q = queues_[f.slot];
+    Queue& q = queues_[f.slot];
     // Emit the run of consecutive seqs at this queue's front without going
     // back to the heap (one thread allocating alone is one long run).
     do {

@@ -15,7 +15,6 @@
 #define HEAPREC_RECORDER_LAUNCHER_REGION_READER_H_
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <queue>
 #include <string>
@@ -72,7 +71,21 @@ class RegionReader {
 
   std::string path_;
   RegionView view_;
-  std::vector<std::deque<RawRecord>> queues_ = std::vector<std::deque<RawRecord>>(kSlots);
+  // Records taken from a ring and not yet emitted: records[head..] (a vector
+  // refilled in bulk, so draining is a memcpy per ring, not a push per record).
+  struct Queue {
+    std::vector<RawRecord> records;
+    size_t head = 0;
+    bool empty() const { return head == records.size(); }
+    const RawRecord& front() const { return records[head]; }
+    void pop_front() {
+      if (++head == records.size()) {
+        records.clear();
+        head = 0;
+      }
+    }
+  };
+  std::vector<Queue> queues_ = std::vector<Queue>(kSlots);
   std::priority_queue<Front, std::vector<Front>, std::greater<Front>> fronts_;
   std::vector<bool> in_heap_ = std::vector<bool>(kSlots, false);
   size_t queued_ = 0;
