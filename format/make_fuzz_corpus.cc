@@ -14,17 +14,22 @@
 
 namespace {
 
-// Decompressed chunks of a whole trace.
+// The chunks of a whole format 2 trace: its zstd stream decompressed, split
+// into records (u32 size, u32 CRC-32, chunk bytes).
 std::vector<std::string> Chunks(const std::string& trace) {
+  const std::string stream = trace.substr(heaprec::format::kHeaderSize);
+  std::string out(ZSTD_getFrameContentSize(stream.data(), stream.size()) == ZSTD_CONTENTSIZE_UNKNOWN
+                      ? 64u << 20
+                      : ZSTD_getFrameContentSize(stream.data(), stream.size()),
+                  '\0');
+  out.resize(ZSTD_decompress(out.data(), out.size(), stream.data(), stream.size()));
   std::vector<std::string> chunks;
-  size_t pos = heaprec::format::kHeaderSize;
-  while (pos < trace.size()) {
-    const size_t n = ZSTD_findFrameCompressedSize(trace.data() + pos, trace.size() - pos);
-    const unsigned long long raw = ZSTD_getFrameContentSize(trace.data() + pos, n);
-    std::string out(raw, '\0');
-    ZSTD_decompress(out.data(), out.size(), trace.data() + pos, n);
-    chunks.push_back(out);
-    pos += n;
+  size_t pos = 0;
+  while (pos + heaprec::format::kChunkPrefixSize <= out.size()) {
+    uint32_t size = 0;
+    for (int b = 0; b < 4; ++b) size |= uint32_t{static_cast<uint8_t>(out[pos + b])} << (8 * b);
+    chunks.push_back(out.substr(pos + heaprec::format::kChunkPrefixSize, size));
+    pos += heaprec::format::kChunkPrefixSize + size;
   }
   return chunks;
 }
@@ -46,8 +51,9 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) {
     const std::string bytes =
         heaprec::format::testing::SampleTraceBytes(s.events, s.flush_every, 11, nullptr);
-    std::ofstream(dir + "/fuzz_corpus/" + s.name + ".zst", std::ios::binary) << bytes;
-    std::ofstream(dir + "/fuzz_corpus/" + s.name + "_cut.zst", std::ios::binary)
+    // v2_: format 2 (the format 1 seeds from earlier builds stay as they are).
+    std::ofstream(dir + "/fuzz_corpus/v2_" + s.name + ".zst", std::ios::binary) << bytes;
+    std::ofstream(dir + "/fuzz_corpus/v2_" + s.name + "_cut.zst", std::ios::binary)
         << bytes.substr(0, bytes.size() * 2 / 3);
   }
   // chunk_decoder_fuzzer takes u32 length + first chunk + second chunk.

@@ -48,10 +48,13 @@ class Dumper : public TraceVisitor {
   }
   void OnEvent(const Event& e) override {
     if (events_++ >= max_events_) return;
-    std::printf("event seq=%" PRIu64 " t=%" PRIu64 " thread=%u %s addr=0x%" PRIx64 " size=%" PRIu64,
-                e.seq, e.time_ns, e.thread, ApiName(e.api), e.address, e.size);
+    std::printf("event seq=%" PRIu64 " t=%" PRIu64 " thread=%u %s block=%" PRIu64 " addr=0x%" PRIx64
+                " size=%" PRIu64,
+                e.seq, e.time_ns, e.thread, ApiName(e.api), e.block, e.address, e.size);
     if (HasAlignment(e.api)) std::printf(" align=%" PRIu64, e.alignment);
-    if (HasOldAddress(e.api)) std::printf(" old=0x%" PRIx64, e.old_address);
+    if (HasOldAddress(e.api)) {
+      std::printf(" old_block=%" PRIu64 " old=0x%" PRIx64, e.old_block, e.old_address);
+    }
     std::printf(" stack=%u", e.stack);
     for (uint64_t pc : stacks_.Frames(e.stack)) std::printf(" 0x%" PRIx64, pc);
     std::printf("\n");

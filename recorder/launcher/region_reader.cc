@@ -1,13 +1,12 @@
 // RegionReader: ring draining, seq-ordered merge, checked reads.
 #include "recorder/launcher/region_reader.h"
 
-#include <algorithm>
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
