@@ -40,8 +40,14 @@ void ChunkBuilder::AddEvent(const Event& event) {
   if (kind != EventKind::kFree && !no_block) ++made_;
   api_.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0)));
   PutVarint(&seq_delta_, e.seq - last_seq_);
-  const uint64_t time = e.time_ns / time_unit_ * time_unit_;
-  PutVarint(&time_delta_, ZigzagDelta(last_time_ / time_unit_, time / time_unit_));
+  // Times change rarely at a coarse unit: divide only when the time moved.
+  if (e.time_ns != last_raw_time_) {
+    last_raw_time_ = e.time_ns;
+    last_raw_units_ = e.time_ns / time_unit_;
+  }
+  const uint64_t time = last_raw_units_ * time_unit_;
+  PutVarint(&time_delta_, ZigzagDelta(last_units_, last_raw_units_));
+  last_units_ = last_raw_units_;
   PutVarint(&thread_, e.thread);
   if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
     const uint64_t released = kind == EventKind::kFree ? e.block : e.old_block;

@@ -83,6 +83,8 @@ class ChunkBuilder {
   uint64_t made_ = 0;      // blocks made so far
   uint64_t last_ref_ = 0;  // the previous block ref in this chunk
   uint64_t last_seq_ = 0, last_time_ = 0, last_address_ = 0;
+  uint64_t last_raw_time_ = 0, last_raw_units_ = 0;  // the last event's time, and in units
+  uint64_t last_units_ = 0;                          // last_time_ / time_unit_
   uint32_t last_stack_id_ = 0;
 
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).

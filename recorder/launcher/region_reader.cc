@@ -58,6 +58,10 @@ size_t RegionReader::Drain() {
     if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
     if (head != tail) {
       Queue& q = queues_[slot];
+      if (q.head > 0 && q.head * 2 >= q.records.size()) {  // drop what was emitted (amortized)
+        q.records.erase(q.records.begin(), q.records.begin() + static_cast<std::ptrdiff_t>(q.head));
+        q.head = 0;
+      }
       moved += head - tail;
       // At most two contiguous pieces of the ring.
       while (tail != head) {
