@@ -48,7 +48,10 @@ class TraceWriter {
     // (for re-encoding a trace that holds no addresses); else blocks are
     // numbered from the addresses.
     bool blocks_given = false;
-    int window_log = 25;                 // zstd history: 32 MiB of chunk bytes
+    // zstd history, log2 bytes. A reader allocates this much per trace; the
+    // heaprec launcher asks for 25 (32 MiB), which is what makes repeated
+    // patterns minutes apart cheap. The small default suits small traces.
+    int window_log = 20;
     bool long_distance_matching = true;  // zstd's long-range mode
   };
 

@@ -64,6 +64,7 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
   // from seq, not time. Finer times cost trace bytes on every event.
   options.time_unit_ns = 1000 * 1000;
   options.keep_addresses = keep_addresses;
+  options.window_log = 25;  // 32 MiB of history: a loop's events repeat far apart
   writer_ =
       std::make_unique<format::TraceWriter>(sink_.get(), ProcessOf(region->header()), options);
 }

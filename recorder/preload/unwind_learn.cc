@@ -47,6 +47,21 @@
 namespace heaprec::recorder::preload {
 namespace {
 
+// Reads a cell of another frame (an unwinder's job); not instrumented by ASan,
+// which would flag the other frames' redzones.
+__attribute__((no_sanitize("address"))) uintptr_t StackCell(uintptr_t address) {
+  return *reinterpret_cast<const uintptr_t*>(address);
+}
+
+// Copies n bytes (a multiple of 8, 8-aligned) of other frames' stack cells,
+// for the same reason word by word rather than through memcpy (which ASan
+// intercepts).
+__attribute__((no_sanitize("address"), noinline)) void CopyStackCells(uintptr_t to, uintptr_t from,
+                                                                      size_t n) {
+  volatile uintptr_t* out = reinterpret_cast<volatile uintptr_t*>(to);
+  for (size_t i = 0; i < n / 8; ++i) out[i] = reinterpret_cast<const uintptr_t*>(from)[i];
+}
+
 constexpr uintptr_t kScratchBytes = 1u << 20;
 constexpr uintptr_t kWindow = 512;        // top of the frame copied for the probes
 constexpr uintptr_t kProbeShift = 0x128;  // D modulo 4096: not a multiple of 16
@@ -143,7 +158,7 @@ UnwindRule Classify(const unw_context_t& base, unw_cursor_t* at_cur, const Frame
   const uintptr_t cfa = next.sp;
   if (cfa <= cur.sp || (cfa & 15) != 0 || cfa - cur.sp > kMaxCfaOffset) return Uncacheable();
   if (next.rip_loc.type != UNW_SLT_MEMORY || next.rip_loc.u.addr != cfa - 8 ||
-      *reinterpret_cast<const uintptr_t*>(cfa - 8) != next.ip) {
+      StackCell(cfa - 8) != next.ip) {
     return Uncacheable();
   }
   UnwindRule rule;
@@ -153,8 +168,7 @@ UnwindRule Classify(const unw_context_t& base, unw_cursor_t* at_cur, const Frame
     rule.rbp_saved = false;
   } else if (next.rbp_loc.type == UNW_SLT_MEMORY && next.rbp_loc.u.addr >= cur.sp &&
              next.rbp_loc.u.addr < cfa && next.rbp_loc.u.addr >= cfa - kWindow &&
-             (cfa - next.rbp_loc.u.addr) % 8 == 0 &&
-             *reinterpret_cast<const uintptr_t*>(next.rbp_loc.u.addr) == next.rbp) {
+             (cfa - next.rbp_loc.u.addr) % 8 == 0 && StackCell(next.rbp_loc.u.addr) == next.rbp) {
     rule.rbp_saved = true;
     rule.rbp_offset = -static_cast<int32_t>(cfa - next.rbp_loc.u.addr);
   } else {
@@ -171,7 +185,7 @@ UnwindRule Classify(const unw_context_t& base, unw_cursor_t* at_cur, const Frame
   const uintptr_t d = copy_cfa - cfa;  // modulo 2^64
   const uintptr_t lo = cfa - kWindow > cur.sp ? cfa - kWindow : cur.sp;
   memset(reinterpret_cast<void*>(copy_cfa - kWindow), 0, kWindow);
-  memcpy(reinterpret_cast<void*>(lo + d), reinterpret_cast<const void*>(lo), cfa - lo);
+  CopyStackCells(lo + d, lo, cfa - lo);
 
   const uintptr_t rbp_if_unchanged = cur.rbp;
   const ProbeResult a = Probe(base, cur, cur.sp + d, cur.rbp);
