@@ -18,7 +18,7 @@
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
-#include "recorder/preload/stack_interner.h"
+#include "recorder/preload/stack_cache.h"
 #include "recorder/shared/region_layout.h"
 
 namespace heaprec::recorder::preload {
@@ -27,6 +27,8 @@ namespace {
 enum Mode : int { kUninit = 0, kInitializing = 1, kOn = 2, kOff = 3 };
 
 __thread ThreadState t_state __attribute__((tls_model("initial-exec")));
+// The thread's previous stack (stack_cache.h), keyed by t_state.generation.
+__thread StackCache t_stack_cache __attribute__((tls_model("initial-exec")));
 
 RegionView g_region;
 std::atomic<int> g_mode{kUninit};
@@ -327,7 +329,8 @@ uint32_t CaptureStack() {
   }
   bool inserted = false;
   const uint32_t id =
-      InternStack(g_region, reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
+      InternStackCached(t_stack_cache, t_state.generation, g_region,
+                        reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.
   if (inserted) ScanModulesIfChanged(g_region);
