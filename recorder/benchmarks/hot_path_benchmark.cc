@@ -9,6 +9,9 @@
 //                         repeated: the rule walk with prefix reuse;
 //   BM_FastBacktraceNoReuse  the same with prefix reuse off (every frame
 //                         walked with cached rules);
+//   BM_FastBacktraceAlternating  FastBacktrace from two call depths in turn
+//                         (`depth` and depth + 2 frames below the loop): the
+//                         reused outer frames sit at another index each time;
 //   BM_InternStackHit     InternStack on a stack already in the table (the
 //                         common case), cycling over `distinct` stacks;
 //   BM_InternStackMiss    InternStack on a new stack (an insert);
@@ -137,6 +140,32 @@ BENCHMARK(BM_FastBacktrace)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
 
 void BM_FastBacktraceNoReuse(benchmark::State& state) { RunFastBacktrace(state, false); }
 BENCHMARK(BM_FastBacktraceNoReuse)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
+
+// Calls FastBacktrace `extra` frames further down.
+__attribute__((noinline)) int BacktraceBelow(int extra, void** ips, int want) {
+  if (extra > 0) {
+    const int n = BacktraceBelow(extra - 1, ips, want);
+    asm volatile("" ::: "memory");  // not a tail call: the frame stays
+    return n;
+  }
+  return pre::FastBacktrace(ips, want);
+}
+
+void BM_FastBacktraceAlternating(benchmark::State& state) {
+  constexpr int kWant = 64 + 8;
+  void* ips[kWant];
+  int frames = 0, i = 0;
+  auto body = [&] {
+    for (auto _ : state) {
+      frames = BacktraceBelow((++i & 1) * 2, ips, kWant);
+      benchmark::DoNotOptimize(frames);
+      benchmark::ClobberMemory();
+    }
+  };
+  AtDepth(static_cast<int>(state.range(0)), body);
+  state.counters["frames"] = frames;
+}
+BENCHMARK(BM_FastBacktraceAlternating)->ArgName("depth")->Arg(8)->Arg(32);
 
 // Stack table ---------------------------------------------------------------
 
