@@ -9,9 +9,16 @@
 //                         repeated: the rule walk with prefix reuse;
 //   BM_FastBacktraceNoReuse  the same with prefix reuse off (every frame
 //                         walked with cached rules);
+//   BM_FastBacktraceAlternating  FastBacktrace from two call depths in turn
+//                         (`depth` and depth + 2 frames below the loop): the
+//                         reused outer frames sit at another index each time;
 //   BM_InternStackHit     InternStack on a stack already in the table (the
 //                         common case), cycling over `distinct` stacks;
 //   BM_InternStackMiss    InternStack on a new stack (an insert);
+//   BM_InternStackCached  InternStackCached (what CaptureStack calls) on two
+//                         stacks in turn that share all but `inner` innermost
+//                         frames (inner = 0: one stack repeated);
+//   BM_InternStackAlternating  plain InternStack on the same sequence;
 //   BM_ClockMonotonic,    the clock read (CLOCK_MONOTONIC before, the
 //   BM_ClockMonotonicCoarse  coarse clock NowNs() reads now) and the seq
 //   BM_SeqFetchAdd        fetch_add that every record costs;
@@ -63,6 +70,7 @@
 #include "format/api.h"
 #include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/stack_cache.h"
 #include "recorder/preload/stack_interner.h"
 #include "recorder/shared/region_layout.h"
 
@@ -132,6 +140,32 @@ BENCHMARK(BM_FastBacktrace)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
 
 void BM_FastBacktraceNoReuse(benchmark::State& state) { RunFastBacktrace(state, false); }
 BENCHMARK(BM_FastBacktraceNoReuse)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
+
+// Calls FastBacktrace `extra` frames further down.
+__attribute__((noinline)) int BacktraceBelow(int extra, void** ips, int want) {
+  if (extra > 0) {
+    const int n = BacktraceBelow(extra - 1, ips, want);
+    asm volatile("" ::: "memory");  // not a tail call: the frame stays
+    return n;
+  }
+  return pre::FastBacktrace(ips, want);
+}
+
+void BM_FastBacktraceAlternating(benchmark::State& state) {
+  constexpr int kWant = 64 + 8;
+  void* ips[kWant];
+  int frames = 0, i = 0;
+  auto body = [&] {
+    for (auto _ : state) {
+      frames = BacktraceBelow((++i & 1) * 2, ips, kWant);
+      benchmark::DoNotOptimize(frames);
+      benchmark::ClobberMemory();
+    }
+  };
+  AtDepth(static_cast<int>(state.range(0)), body);
+  state.counters["frames"] = frames;
+}
+BENCHMARK(BM_FastBacktraceAlternating)->ArgName("depth")->Arg(8)->Arg(32);
 
 // Stack table ---------------------------------------------------------------
 
@@ -232,6 +266,42 @@ void BM_InternStackMiss(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_InternStackMiss)->ArgName("depth")->Arg(4)->Arg(16)->Arg(64);
+
+// Two stacks of `depth` frames that differ in their `inner` innermost frames,
+// looked up in turn, through the thread's stack cache or without it.
+void RunInternAlternating(benchmark::State& state, bool cached) {
+  const auto depth = static_cast<uint32_t>(state.range(0));
+  const auto inner = static_cast<uint32_t>(state.range(1));
+  PrivateRegion region;
+  std::vector<uint64_t> a(depth), b(depth);
+  MakeStack(1, depth, a.data());
+  b = a;
+  for (uint32_t i = 0; i < inner && i < depth; ++i) b[i] += 0x1000;
+  static pre::StackCache cache;  // as the recorder's TLS one: zero = empty
+  cache = {};
+  const uint64_t* stacks[2] = {a.data(), b.data()};
+  bool inserted = false;
+  const uint32_t ids[2] = {pre::InternStack(region.view(), a.data(), depth, &inserted),
+                           pre::InternStack(region.view(), b.data(), depth, &inserted)};
+  uint32_t s = 0;
+  for (auto _ : state) {
+    const uint32_t id =
+        cached ? pre::InternStackCached(cache, 1, region.view(), stacks[s], depth, &inserted)
+               : pre::InternStack(region.view(), stacks[s], depth, &inserted);
+    benchmark::DoNotOptimize(id);
+    if (id != ids[s]) {
+      state.SkipWithError("lookup did not find the stack");
+      break;
+    }
+    s ^= 1;
+  }
+}
+
+void BM_InternStackCached(benchmark::State& state) { RunInternAlternating(state, true); }
+BENCHMARK(BM_InternStackCached)->ArgNames({"depth", "inner"})->ArgsProduct({{24}, {0, 4, 12}});
+
+void BM_InternStackAlternating(benchmark::State& state) { RunInternAlternating(state, false); }
+BENCHMARK(BM_InternStackAlternating)->ArgNames({"depth", "inner"})->ArgsProduct({{24}, {0, 4, 12}});
 
 // What WriteEvent does besides the ring store --------------------------------
 

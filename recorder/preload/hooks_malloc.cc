@@ -44,8 +44,7 @@ void Free(Api api, void* p, size_t size, size_t alignment) {
   pre::ThreadState& ts = pre::Tls();
   if (!pre::Enter(ts)) return real->free(p);
   const int saved = errno;
-  const uint64_t seq = pre::TakeSeq();
-  pre::WriteEvent(ts, seq, api, reinterpret_cast<uint64_t>(p), size, alignment, 0);
+  pre::RecordFree(ts, api, p, size, alignment);
   errno = saved;
   real->free(p);
   pre::Leave(ts);

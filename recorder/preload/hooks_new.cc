@@ -57,7 +57,7 @@ void Delete(Api api, void* p, size_t size, size_t alignment) {
   pre::ThreadState& ts = pre::Tls();
   if (!pre::Enter(ts)) return real->free(p);
   const int saved = errno;
-  pre::WriteEvent(ts, pre::TakeSeq(), api, reinterpret_cast<uint64_t>(p), size, alignment, 0);
+  pre::RecordFree(ts, api, p, size, alignment);
   errno = saved;
   real->free(p);
   pre::Leave(ts);

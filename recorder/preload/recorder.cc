@@ -18,15 +18,19 @@
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
-#include "recorder/preload/stack_interner.h"
+#include "recorder/preload/stack_cache.h"
 #include "recorder/shared/region_layout.h"
 
 namespace heaprec::recorder::preload {
+
+__thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));
+
 namespace {
 
 enum Mode : int { kUninit = 0, kInitializing = 1, kOn = 2, kOff = 3 };
 
-__thread ThreadState t_state __attribute__((tls_model("initial-exec")));
+// The thread's previous stack (stack_cache.h), keyed by t_thread_state.generation.
+__thread StackCache t_stack_cache __attribute__((tls_model("initial-exec")));
 
 RegionView g_region;
 std::atomic<int> g_mode{kUninit};
@@ -66,10 +70,15 @@ uint32_t ParseUint(const char* s, uint32_t fallback) {
   return *s == '\0' ? v : fallback;
 }
 
-// Waits until the ring has room. False if the launcher is gone.
-bool WaitForSpace(Ring* ring, uint64_t head) {
+// Waits until the ring has room for the record at head, and notes in
+// ts.ring_limit up to where it has. False if the launcher is gone.
+bool WaitForSpace(ThreadState& ts, Ring* ring, uint64_t head) {
   for (uint32_t spins = 0;; ++spins) {
-    if (head - ring->tail.load(std::memory_order_acquire) < kRingRecords) return true;
+    const uint64_t tail = ring->tail.load(std::memory_order_acquire);
+    if (head - tail < kRingRecords) {
+      ts.ring_limit = tail + kRingRecords;
+      return true;
+    }
     if (Header()->launcher_gone.load(std::memory_order_relaxed)) return false;
     if (spins < 64) {
       __builtin_ia32_pause();
@@ -97,6 +106,30 @@ void LockShared(Ring* ring) {
 // Appends one record to this thread's ring. False if it could not.
 bool Append(ThreadState& ts, const RawRecord& record);
 
+// Appends one record filled in place by fill(RawRecord&), which must write
+// every field. False (fill not called) if there was no room.
+//
+// The tail the launcher advances is read only when head reaches the limit
+// seen last time (the tail only grows, so the limit stays a safe bound):
+// most appends touch no line the launcher writes.
+template <typename Fill>
+inline bool AppendWith(ThreadState& ts, Fill fill) {
+  Ring* ring = static_cast<Ring*>(ts.ring);
+  const bool shared = ts.slot == 0;
+  if (shared) {
+    LockShared(ring);
+    Count().shared_ring_records.fetch_add(1, std::memory_order_relaxed);
+  }
+  const uint64_t head = ring->head.load(std::memory_order_relaxed);
+  const bool room = head < ts.ring_limit || WaitForSpace(ts, ring, head);
+  if (room) {
+    fill(ring->records[head & (kRingRecords - 1)]);
+    ring->head.store(head + 1, std::memory_order_release);
+  }
+  if (shared) ring->lock.store(0, std::memory_order_release);
+  return room;
+}
+
 void WriteThreadStart(ThreadState& ts, int32_t tid) {
   RawRecord r = {};
   r.api = kThreadStart;
@@ -115,6 +148,7 @@ void ClaimRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
   Ring* rings = g_region.rings();
   ts.generation = g_generation.load(std::memory_order_acquire);
+  ts.ring_limit = 0;
   if (!ts.exiting) {
     const uint32_t start = 1 + static_cast<uint32_t>(tid) % (kSlots - 1);
     for (uint32_t i = 0; i < kSlots - 1; ++i) {
@@ -138,24 +172,11 @@ void ClaimRing(ThreadState& ts) {
 }
 
 bool Append(ThreadState& ts, const RawRecord& record) {
-  Ring* ring = static_cast<Ring*>(ts.ring);
-  const bool shared = ts.slot == 0;
-  if (shared) {
-    LockShared(ring);
-    Count().shared_ring_records.fetch_add(1, std::memory_order_relaxed);
-  }
-  const uint64_t head = ring->head.load(std::memory_order_relaxed);
-  const bool room = WaitForSpace(ring, head);
-  if (room) {
-    ring->records[head & (kRingRecords - 1)] = record;
-    ring->head.store(head + 1, std::memory_order_release);
-  }
-  if (shared) ring->lock.store(0, std::memory_order_release);
-  return room;
+  return AppendWith(ts, [&](RawRecord& slot) { slot = record; });
 }
 
 void OnThreadExit(void*) {
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   ts.exiting = 1;
   if (ts.ring != nullptr && ts.slot != 0 &&
       ts.generation == g_generation.load(std::memory_order_acquire)) {
@@ -166,7 +187,7 @@ void OnThreadExit(void*) {
 
 void OnMarkSignal(int) {
   const int saved = errno;
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   if (ts.guard != 0) {
     ts.pending_marker = 1;  // emitted by Leave()
   } else {
@@ -176,7 +197,7 @@ void OnMarkSignal(int) {
 }
 
 void ForkPrepare() {
-  t_state.in_fork = 1;
+  t_thread_state.in_fork = 1;
   if (g_mode.load(std::memory_order_acquire) == kOn) {
     g_fork_seq = Header()->next_seq.load(std::memory_order_acquire);
   }
@@ -185,11 +206,11 @@ void ForkPrepare() {
 
 void ForkParent() {
   UnlockModuleScan();
-  t_state.in_fork = 0;
+  t_thread_state.in_fork = 0;
 }
 
 void ForkChild() {
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   ts.ring = nullptr;
   ResetFastUnwindAfterFork();
   if (g_mode.load(std::memory_order_acquire) == kOn) {
@@ -229,12 +250,10 @@ void InstallMarkSignal() {
 
 }  // namespace
 
-ThreadState& Tls() { return t_state; }
-
 void Initialize() {
   int expected = kUninit;
   if (!g_mode.compare_exchange_strong(expected, kInitializing, std::memory_order_acq_rel)) return;
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   ts.guard++;
   ResolveRealAllocator();
   g_session = getenv(kSessionEnv);
@@ -327,7 +346,8 @@ uint32_t CaptureStack() {
   }
   bool inserted = false;
   const uint32_t id =
-      InternStack(g_region, reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
+      InternStackCached(t_stack_cache, t_thread_state.generation, g_region,
+                        reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.
   if (inserted) ScanModulesIfChanged(g_region);
@@ -336,16 +356,18 @@ uint32_t CaptureStack() {
 
 void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
                 uint64_t extra, uint32_t stack) {
-  RawRecord r;
-  r.seq = seq;
-  r.time_ns = NowNs();
-  r.address = address;
-  r.size = size;
-  r.extra = extra;
-  r.stack = stack;
-  r.api = static_cast<uint8_t>(api);
-  r.pad[0] = r.pad[1] = r.pad[2] = 0;
-  if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t time_ns = NowNs();
+  const bool written = AppendWith(ts, [&](RawRecord& r) {
+    r.seq = seq;
+    r.time_ns = time_ns;
+    r.address = address;
+    r.size = size;
+    r.extra = extra;
+    r.stack = stack;
+    r.api = static_cast<uint8_t>(api);
+    r.pad[0] = r.pad[1] = r.pad[2] = 0;
+  });
+  if (!written) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
 }
 
 void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra) {
@@ -353,8 +375,13 @@ void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t si
   WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(result), size, extra, stack);
 }
 
+void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size,
+                size_t alignment) {
+  WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(block), size, alignment, 0);
+}
+
 void Marker(const char* label) {
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   if (!Enter(ts)) return;
   const uint32_t index = Header()->label_count.fetch_add(1, std::memory_order_relaxed);
   RawRecord r = {};
@@ -387,7 +414,7 @@ void Marker(const char* label) {
 }
 
 void ThreadRenamed(int32_t tid, const char* name) {
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   if (!Enter(ts)) return;
   RawRecord r = {};
   r.api = kThreadName;
@@ -403,7 +430,7 @@ void ThreadRenamed(int32_t tid, const char* name) {
 }
 
 void ModulesChanged() {
-  ThreadState& ts = t_state;
+  ThreadState& ts = t_thread_state;
   if (!Enter(ts)) return;
   ScanModules(g_region);
   Leave(ts);

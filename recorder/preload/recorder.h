@@ -30,9 +30,12 @@ struct ThreadState {
   void* ring;               // Ring* owned (or the shared ring), nullptr if none
   uint32_t pending_marker;  // a marker signal arrived inside the recorder
   uint32_t exiting;         // the thread-exit destructor ran
+  uint64_t ring_limit;      // ring heads below this have room (a tail seen + ring size); 0 = ask
 };
 
-ThreadState& Tls();
+// The calling thread's state (defined in recorder.cc).
+extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));
+inline ThreadState& Tls() { return t_thread_state; }
 
 // Enters the recorder if this call should be recorded: not re-entrant, the
 // recorder is on, not in a fork window. On true the guard is held: call
@@ -54,6 +57,9 @@ void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address
 
 // Convenience for allocations: seq now, stack now, write.
 void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra);
+
+// Convenience for frees (call before the real free): seq now, no stack, write.
+void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment);
 
 // Records a marker with this label (NUL-terminated; cut to fit).
 void Marker(const char* label);

@@ -1,0 +1,50 @@
+// StackCache: a thread's previous interned stack, so that the next one
+// hashes only the frames that differ and a repeated stack skips the table.
+//
+// Consecutive allocations of a thread mostly share their outer frames (main,
+// the loop, ...) and often the whole stack (a loop allocating at one call
+// site). The cache keeps the previous stack outermost first with the hash
+// state after each frame (stack_interner.h hashes outermost first) and its
+// id. InternStackCached() compares the new stack with it from the outermost
+// frame inward; where they part, hashing resumes from the kept state. When
+// every frame and the depth match, the kept id is the answer: it was
+// returned for exactly these frames in the same region.
+//
+// Exactness: the cache only saves hashing and the table probe; an id comes
+// either from the word-by-word equal previous stack or from InternStackHashed
+// (which compares the entry). A cache from another region (the child after
+// fork gets a new region and generation) is ignored.
+//
+// One cache per thread, owned by the caller (recorder.cc keeps it in
+// initial-exec TLS, zero-initialized = empty). Not thread-safe by itself;
+// async-signal-safe as long as a signal handler does not use the same cache
+// (the recorder's re-entry guard sees to that). Never allocates.
+#ifndef HEAPREC_RECORDER_PRELOAD_STACK_CACHE_H_
+#define HEAPREC_RECORDER_PRELOAD_STACK_CACHE_H_
+
+#include <cstdint>
+
+#include "recorder/shared/region_layout.h"
+
+namespace heaprec::recorder::preload {
+
+// Deeper stacks are interned without the cache.
+inline constexpr uint32_t kStackCacheFrames = 128;
+
+struct StackCache {
+  uint32_t generation;  // region generation of id; 0 = empty
+  uint32_t depth;       // frames kept
+  uint32_t id;          // the previous stack's id (never 0 when kept)
+  uint32_t pad;
+  uint64_t frames[kStackCacheFrames];  // outermost first
+  uint64_t states[kStackCacheFrames];  // hash state after frames[0..i]
+};
+
+// InternStack(region, frames, depth, inserted) through the cache; generation
+// (never 0) names the region: a cache filled for another one is not used.
+uint32_t InternStackCached(StackCache& cache, uint32_t generation, const RegionView& region,
+                           const uint64_t* frames, uint32_t depth, bool* inserted);
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_STACK_CACHE_H_
