@@ -3,6 +3,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "format/trace_generated.h"
@@ -19,18 +20,21 @@ ChunkBuilder::ChunkBuilder(uint32_t time_unit_ns, bool keep_addresses, bool bloc
       blocks_given_(blocks_given) {}
 
 bool ChunkBuilder::empty() const {
-  return api_.empty() && stack_parent_.empty() && !process_ && modules_.empty() &&
-         unloads_.empty() && threads_.empty() && markers_.empty() && symbols_.empty() && !end_;
+  return pending_.empty() && api_.empty() && stack_parent_.empty() && !process_ &&
+         modules_.empty() && unloads_.empty() && threads_.empty() && markers_.empty() &&
+         symbols_.empty() && !end_;
 }
 
 bool ChunkBuilder::CanAdd(const Event& e) const {
-  return api_.empty() || e.seq - last_seq_ <= std::numeric_limits<uint32_t>::max();
+  return pending_.empty() || e.seq - last_seq_ <= std::numeric_limits<uint32_t>::max();
 }
 
 void ChunkBuilder::AddEvent(const Event& event) {
-  if (api_.empty() && event.seq - base_seq_ > std::numeric_limits<uint32_t>::max()) {
+  if (pending_.empty() && event.seq - base_seq_ > std::numeric_limits<uint32_t>::max()) {
     base_seq_ = last_seq_ = event.seq - 1;  // a gap: this chunk starts afresh
   }
+  // Blocks are numbered, and d taken, in seq order; the columns are written
+  // in thread order at Finish (see Encode).
   Event e = event;
   const uint64_t made_before = made_;
   if (!blocks_given_) blocks_.Assign(&e);
@@ -38,43 +42,87 @@ void ChunkBuilder::AddEvent(const Event& event) {
   // Bit 7: an alloc or realloc that returned no block.
   const bool no_block = kind != EventKind::kFree && e.block == 0;
   if (kind != EventKind::kFree && !no_block) ++made_;
-  api_.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0)));
-  PutVarint(&seq_delta_, e.seq - last_seq_);
+  Pending p;
+  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0));
+  p.seq = e.seq;
   // Times change rarely at a coarse unit: divide only when the time moved.
   if (e.time_ns != last_raw_time_) {
     last_raw_time_ = e.time_ns;
     last_raw_units_ = e.time_ns / time_unit_;
   }
-  const uint64_t time = last_raw_units_ * time_unit_;
-  PutVarint(&time_delta_, ZigzagDelta(last_units_, last_raw_units_));
-  last_units_ = last_raw_units_;
-  PutVarint(&thread_, e.thread);
+  p.units = last_raw_units_;
+  p.thread = e.thread;
+  p.stack = e.stack;
+  p.size = e.size;
   if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
     const uint64_t released = kind == EventKind::kFree ? e.block : e.old_block;
-    const uint64_t passed = kind == EventKind::kFree ? e.address : e.old_address;
-    // d: 0 = unknown, else the d-th most recent block; stored as a delta from
-    // the previous d, which repeats far more than d itself does.
-    const uint64_t d = released == 0 ? 0 : made_before - released + 1;
-    PutVarint(&block_ref_, ZigzagDelta(last_ref_, d));
-    last_ref_ = d;
-    if (released == 0) raw_address_.push_back(passed);
+    // d: 0 = unknown (then the address passed in is kept), else the d-th
+    // most recently made block.
+    p.d = released == 0 ? 0 : made_before - released + 1;
+    p.passed = kind == EventKind::kFree ? e.address : e.old_address;
   }
-  if (keep_addresses_) {
-    PutVarint(&address_delta_, ZigzagDelta(last_address_, e.address));
-    if (HasOldAddress(e.api)) old_address_.push_back(e.old_address);
-    last_address_ = e.address;
+  p.address = e.address;
+  p.old_address = e.old_address;
+  p.alignment = e.alignment;
+  if (pending_.empty()) {
+    one_thread_ = true;
+  } else if (e.thread != pending_.back().thread) {
+    one_thread_ = false;
   }
-  // Sizes as the change from the stack's previous size: most call sites
-  // allocate the same size again and again.
-  if (e.stack >= size_by_stack_.size()) size_by_stack_.resize(e.stack + 1 + e.stack / 2, 0);
-  PutVarint(&size_, ZigzagDelta(size_by_stack_[e.stack], e.size));
-  size_by_stack_[e.stack] = e.size;
-  PutVarint(&stack_, e.stack);
-  if (HasAlignment(e.api)) alignment_.push_back(e.alignment);
+  pending_.push_back(p);
   last_seq_ = e.seq;
-  last_time_ = time;
+  last_time_ = last_raw_units_ * time_unit_;
   // Most columns take a byte or two per event; a close enough guess.
   approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);
+}
+
+// Writes the pending events' columns grouped by thread (each thread's events
+// in seq order, threads in the order of their index): a thread's own
+// patterns (sizes, frees, times) stay together, where the seq order of
+// several threads would interleave them. Readers put the events back in seq
+// order.
+void ChunkBuilder::Encode() {
+  if (pending_.empty()) return;
+  order_.resize(pending_.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+  if (!one_thread_) {
+    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+      return pending_[a].thread < pending_[b].thread;
+    });
+  }
+  uint64_t prev_seq = base_seq_, prev_units = base_time_ / time_unit_, prev_d = 0;
+  uint64_t prev_address = base_address_;
+  for (const uint32_t i : order_) {
+    const Pending& p = pending_[i];
+    const Api api = static_cast<Api>(p.api & 0x7f);
+    const EventKind kind = KindOf(api);
+    api_.push_back(p.api);
+    PutVarint(&seq_delta_, ZigzagDelta(prev_seq, p.seq));
+    prev_seq = p.seq;
+    PutVarint(&time_delta_, ZigzagDelta(prev_units, p.units));
+    prev_units = p.units;
+    PutVarint(&thread_, p.thread);
+    if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
+      // Stored as a change from the previous d: it changes little.
+      PutVarint(&block_ref_, ZigzagDelta(prev_d, p.d));
+      prev_d = p.d;
+      if (p.d == 0) raw_address_.push_back(p.passed);
+    }
+    if (keep_addresses_) {
+      PutVarint(&address_delta_, ZigzagDelta(prev_address, p.address));
+      if (HasOldAddress(api)) old_address_.push_back(p.old_address);
+      prev_address = p.address;
+    }
+    // Sizes as the change from the stack's previous size: most call sites
+    // allocate the same size again and again.
+    if (p.stack >= size_by_stack_.size()) size_by_stack_.resize(p.stack + 1 + p.stack / 2, 0);
+    PutVarint(&size_, ZigzagDelta(size_by_stack_[p.stack], p.size));
+    size_by_stack_[p.stack] = p.size;
+    PutVarint(&stack_, p.stack);
+    if (HasAlignment(api)) alignment_.push_back(p.alignment);
+  }
+  last_address_ = prev_address;
+  pending_.clear();
 }
 
 void ChunkBuilder::AddStackNode(const StackNode& n) {
@@ -160,6 +208,7 @@ flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const E
 }  // namespace
 
 void ChunkBuilder::ClearRecords() {
+  pending_.clear();
   api_.clear();
   seq_delta_.clear();
   time_delta_.clear();
@@ -191,18 +240,18 @@ void ChunkBuilder::StartNext(uint32_t index) {
   base_time_ = last_time_;
   base_address_ = last_address_;
   base_block_ = made_;
-  last_ref_ = 0;
   last_node_address_ = 0;
   base_stack_id_ = last_stack_id_;
 }
 
-std::vector<uint8_t> ChunkBuilder::Finish() const {
+std::vector<uint8_t> ChunkBuilder::Finish() {
   flatbuffers::FlatBufferBuilder b(approx_bytes_ + 1024);
   Finish(b);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
-void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) const {
+void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
+  Encode();
   b.Clear();
 
   flatbuffers::Offset<fb::Process> process;

@@ -49,7 +49,7 @@ class ChunkBuilder {
   void AddSymbol(const Symbol& s);
   void SetEnd(const EndRecord& e) { end_ = e; }
 
-  size_t event_count() const { return api_.size(); }
+  size_t event_count() const { return pending_.size() + api_.size(); }
   // Bytes the FlatBuffer will take, roughly; for deciding when to flush.
   size_t approx_bytes() const { return approx_bytes_; }
   // Tables (modules, threads, symbols, frames...) the FlatBuffer will hold;
@@ -63,15 +63,16 @@ class ChunkBuilder {
 
   // Serializes everything added so far into b (which is cleared first); the
   // chunk is b.GetBufferPointer()[0 .. b.GetSize()).
-  void Finish(flatbuffers::FlatBufferBuilder& b) const;
+  void Finish(flatbuffers::FlatBufferBuilder& b);
   // Serializes into a fresh buffer (for tests).
-  std::vector<uint8_t> Finish() const;
+  std::vector<uint8_t> Finish();
   // Empties the chunk and starts the next one where this one ended, keeping
   // the columns' capacity.
   void StartNext(uint32_t index);
 
  private:
   void ClearRecords();
+  void Encode();  // pending_ -> the event columns, grouped by thread
 
   uint32_t index_ = 0;
   uint64_t base_seq_ = 0, base_time_ = 0, base_address_ = 0, base_block_ = 0;
@@ -79,14 +80,24 @@ class ChunkBuilder {
   uint32_t time_unit_;
   bool keep_addresses_;
   bool blocks_given_;
-  BlockNumbers blocks_;    // spans chunks
-  uint64_t made_ = 0;      // blocks made so far
-  uint64_t last_ref_ = 0;  // the previous block ref in this chunk
+  BlockNumbers blocks_;  // spans chunks
+  uint64_t made_ = 0;    // blocks made so far
   uint64_t last_seq_ = 0, last_time_ = 0, last_address_ = 0;
   uint64_t last_raw_time_ = 0, last_raw_units_ = 0;  // the last event's time, and in units
-  uint64_t last_units_ = 0;                          // last_time_ / time_unit_
   uint32_t last_stack_id_ = 0;
 
+  // An event as added, with what seq order decided (block ref d, no-block
+  // flag); encoded at Finish.
+  struct Pending {
+    uint8_t api = 0;  // with the no-block bit
+    uint32_t thread = 0;
+    uint32_t stack = 0;
+    uint64_t seq = 0, units = 0, size = 0, d = 0, passed = 0;
+    uint64_t address = 0, old_address = 0, alignment = 0;
+  };
+  std::vector<Pending> pending_;
+  std::vector<uint32_t> order_;
+  bool one_thread_ = true;
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;
   std::vector<uint8_t> seq_delta_;

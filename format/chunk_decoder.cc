@@ -3,6 +3,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "format/address_refs.h"
@@ -74,6 +75,66 @@ bool Varints(const flatbuffers::Vector<uint8_t>* v, size_t count, std::vector<ui
   return ReadVarints(data, size, values, out);
 }
 
+// Format 2: the columns are in thread order; resolves each event's seq,
+// time, block ref and sparse fields in that order, then sorts the events by
+// seq (k->order). Checks the sparse columns' lengths and that no seq repeats.
+bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
+  const size_t n = k->n;
+  const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
+  const bool addresses = !k->address_delta.empty();
+  for (auto* v :
+       {&k->seq, &k->units, &k->d, &k->passed, &k->alignment, &k->old_address, &k->address}) {
+    v->assign(n, 0);
+  }
+  uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, d = 0, address = c.base_address();
+  size_t ref = 0, raw = 0, aligned = 0, old = 0;
+  const size_t n_raw = Len(c.raw_address()), n_aligned = Len(c.alignment());
+  const size_t n_old = Len(c.old_address());
+  for (size_t i = 0; i < n; ++i) {
+    const Api api = ApiOf(c.api()->Get(i), true);
+    const EventKind kind = KindOf(api);
+    k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
+    k->units[i] = units = ApplyZigzagDelta(units, k->time_delta[i]);
+    if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
+      k->d[i] = d = ApplyZigzagDelta(d, k->block_ref[ref++]);
+      if (d == 0) {
+        if (raw == n_raw) break;  // reported below
+        k->passed[i] = c.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw++));
+      }
+    }
+    if (HasAlignment(api) && aligned < n_aligned) {
+      k->alignment[i] = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(aligned++));
+    }
+    if (addresses) {
+      k->address[i] = address = ApplyZigzagDelta(address, k->address_delta[i]);
+      if (HasOldAddress(api) && old < n_old) {
+        k->old_address[i] = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(old++));
+      }
+    }
+  }
+  size_t want_raw = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const EventKind kind = KindOf(ApiOf(c.api()->Get(i), true));
+    want_raw += (kind == EventKind::kFree || kind == EventKind::kRealloc) && k->d[i] == 0;
+  }
+  if (raw != n_raw || want_raw != n_raw) {
+    *error = "sparse columns do not match the events";
+    return false;
+  }
+  k->order.resize(n);
+  for (size_t i = 0; i < n; ++i) k->order[i] = static_cast<uint32_t>(i);
+  const std::vector<uint64_t>& seqs = k->seq;
+  std::sort(k->order.begin(), k->order.end(),
+            [&seqs](uint32_t a, uint32_t b) { return seqs[a] < seqs[b]; });
+  for (size_t j = 1; j < n; ++j) {
+    if (seqs[k->order[j]] == seqs[k->order[j - 1]]) {
+      *error = "event " + std::to_string(k->order[j]) + " repeats a sequence number";
+      return false;
+    }
+  }
+  return true;
+}
+
 bool LoadColumns(const fb::Chunk& c, bool v2, std::vector<uint64_t>* size_by_stack, Columns* k,
                  std::string* error) {
   const size_t n = Len(c.api());
@@ -143,7 +204,7 @@ bool LoadColumns(const fb::Chunk& c, bool v2, std::vector<uint64_t>* size_by_sta
     last = ApplyZigzagDelta(last, k->size[i]);
     k->size[i] = last;
   }
-  return true;
+  return Resolve(c, k, error);
 }
 
 // Checks the event columns and the sparse columns' lengths.
@@ -163,7 +224,7 @@ bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32
       *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(b);
       return false;
     }
-    if (k.seq_delta[i] == 0) {
+    if (!v2 && k.seq_delta[i] == 0) {
       *error = "event " + std::to_string(i) + " repeats a sequence number";
       return false;
     }
@@ -180,11 +241,20 @@ bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32
     *error = "sparse columns do not match the events";
     return false;
   }
+  if (v2) {
+    // Sorted by Resolve, without repeats; all after the previous chunk's.
+    if (n > 0 && k.seq[k.order[0]] <= prev_seq) {  // seqs start at 1
+      *error = "events go back in sequence (" + std::to_string(k.seq[k.order[0]]) + " after " +
+               std::to_string(prev_seq) + ")";
+      return false;
+    }
+    return true;
+  }
   // seq must not wrap around.
   uint64_t seq = c.base_seq();
   for (size_t i = 0; i < n; ++i) {
     const uint64_t next = seq + k.seq_delta[i];
-    if (next < seq || (!v2 && k.seq_delta[i] > UINT32_MAX)) {
+    if (next < seq || k.seq_delta[i] > UINT32_MAX) {
       *error = "sequence numbers overflow";
       return false;
     }
@@ -201,25 +271,16 @@ bool CheckBlocks(const fb::Chunk& c, const Columns& k, uint64_t* made, std::stri
              std::to_string(*made) + ")";
     return false;
   }
-  uint64_t m = *made, d = 0;
-  size_t ref = 0, raw = 0;
-  for (size_t i = 0; i < k.n; ++i) {
+  uint64_t m = *made;
+  for (const uint32_t i : k.order) {
     const uint8_t b = c.api()->Get(i);
     const EventKind kind = KindOf(ApiOf(b, true));
-    if (kind != EventKind::kAlloc) {
-      d = ApplyZigzagDelta(d, k.block_ref[ref++]);
-      if (d > m) {
-        *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) +
-                 " of only " + std::to_string(m) + " made";
-        return false;
-      }
-      raw += d == 0;
+    if (kind != EventKind::kAlloc && k.d[i] > m) {
+      *error = "event " + std::to_string(i) + " names block ref " + std::to_string(k.d[i]) +
+               " of only " + std::to_string(m) + " made";
+      return false;
     }
     if (kind != EventKind::kFree && (b & kNoBlock) == 0) ++m;
-  }
-  if (Len(c.raw_address()) != raw) {
-    *error = "sparse columns do not match the events";
-    return false;
   }
   *made = m;
   return true;
@@ -391,43 +452,6 @@ void DecodeFields(const fb::Chunk& c, const Columns& k, size_t i, uint64_t unit,
       HasOldAddress(e->api) && Len(c.old_address()) > 0 ? c.old_address()->Get((*next_old)++) : 0;
 }
 
-// Format 2: fills event i's blocks, and its addresses from address_delta (if
-// the trace keeps them) or raw_address (for blocks it never saw made).
-class BlockDecoder {
- public:
-  BlockDecoder(const fb::Chunk& c, const Columns& k, uint64_t made)
-      : c_(c), k_(k), made_(made), previous_(c.base_address()) {}
-
-  void Next(size_t i, Event* e) {
-    const bool no_block = (c_.api()->Get(i) & kNoBlock) != 0;
-    const EventKind kind = e->kind();
-    e->block = e->old_block = 0;
-    uint64_t passed = 0;
-    if (kind != EventKind::kAlloc) {
-      const uint64_t d = ref_value_ = ApplyZigzagDelta(ref_value_, k_.block_ref[ref_++]);
-      const uint64_t released = d == 0 ? 0 : made_ - d + 1;
-      if (d == 0) passed = c_.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw_++));
-      (kind == EventKind::kFree ? e->block : e->old_block) = released;
-    }
-    if (kind != EventKind::kFree && !no_block) e->block = ++made_;
-    if (!k_.address_delta.empty()) {
-      previous_ = ApplyZigzagDelta(previous_, k_.address_delta[i]);
-      e->address = previous_;  // old_address came from its column
-    } else {
-      e->address = kind == EventKind::kFree ? passed : 0;
-      if (kind == EventKind::kRealloc) e->old_address = passed;
-    }
-  }
-
- private:
-  const fb::Chunk& c_;
-  const Columns& k_;
-  uint64_t made_;
-  uint64_t previous_;
-  size_t ref_ = 0, raw_ = 0;
-  uint64_t ref_value_ = 0;  // the previous d (block_ref holds deltas)
-};
-
 bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error) {
   if (Len(c.address_ref()) != 0 && Len(c.address_ref()) != k.n) {
     *error = "address_ref column has the wrong length";
@@ -447,8 +471,8 @@ bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error) {
 }
 
 // Events merged with markers by seq; returns the last event's seq. Format 2
-// numbers blocks from made (the blocks made before the chunk); format 1 from
-// the addresses, with blocks.
+// puts the events in seq order and numbers blocks from made (the blocks made
+// before the chunk); format 1 numbers them from the addresses, with blocks.
 uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, bool v2, uint64_t made,
                        BlockNumbers* blocks, TraceVisitor& v) {
   const size_t n_markers = Len(c.markers());
@@ -458,13 +482,34 @@ uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, bool v2, uint64_t m
   e.time_ns = c.base_time_ns();
   const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
   AddressDecoder addresses(c, k);
-  BlockDecoder block_refs(c, k, made);
-  for (size_t i = 0; i < k.n; ++i) {
-    DecodeFields(c, k, i, unit, &next_alignment, &next_old, &e);
+  const bool kept = !k.address_delta.empty();
+  for (size_t j = 0; j < k.n; ++j) {
     if (v2) {
-      block_refs.Next(i, &e);
+      const uint32_t i = k.order[j];
+      const uint8_t b = c.api()->Get(i);
+      e.api = static_cast<Api>(b & 0x7f);
+      e.seq = k.seq[i];
+      e.time_ns = k.units[i] * unit;
+      e.thread = static_cast<uint32_t>(k.thread[i]);
+      e.size = k.size[i];
+      e.stack = static_cast<uint32_t>(k.stack[i]);
+      e.alignment = k.alignment[i];
+      const EventKind kind = e.kind();
+      e.block = e.old_block = 0;
+      const uint64_t released = k.d[i] == 0 ? 0 : made - k.d[i] + 1;
+      if (kind == EventKind::kFree) e.block = released;
+      if (kind == EventKind::kRealloc) e.old_block = released;
+      if (kind != EventKind::kFree && (b & kNoBlock) == 0) e.block = ++made;
+      if (kept) {
+        e.address = k.address[i];
+        e.old_address = k.old_address[i];
+      } else {
+        e.address = kind == EventKind::kFree ? k.passed[i] : 0;
+        e.old_address = kind == EventKind::kRealloc ? k.passed[i] : 0;
+      }
     } else {
-      addresses.Next(i, &e);  // checked by CheckAddresses
+      DecodeFields(c, k, j, unit, &next_alignment, &next_old, &e);
+      addresses.Next(j, &e);  // checked by CheckAddresses
       blocks->Assign(&e);
     }
     while (next_marker < n_markers && c.markers()->Get(next_marker)->seq() <= e.seq) {

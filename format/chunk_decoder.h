@@ -30,6 +30,11 @@ struct Columns {
   size_t n = 0;  // events
   std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
   std::vector<uint64_t> stack_parent, stack_address;
+  // Format 2, per event in column order, resolved: absolute seq, time units,
+  // block ref d, the address passed for d = 0, alignment, old address,
+  // address (if kept); and the events' indexes in seq order.
+  std::vector<uint64_t> seq, units, d, passed, alignment, old_address, address;
+  std::vector<uint32_t> order;
 };
 }  // namespace detail
 
