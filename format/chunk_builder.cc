@@ -84,11 +84,19 @@ void ChunkBuilder::AddEvent(const Event& event) {
 void ChunkBuilder::Encode() {
   if (pending_.empty()) return;
   order_.resize(pending_.size());
-  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
-  if (!one_thread_) {
-    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-      return pending_[a].thread < pending_[b].thread;
-    });
+  if (one_thread_) {
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+  } else {
+    // A counting sort by thread index (stable, linear): thread indexes are
+    // dense small numbers.
+    uint32_t max_thread = 0;
+    for (const Pending& p : pending_) max_thread = std::max(max_thread, p.thread);
+    thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
+    for (const Pending& p : pending_) ++thread_start_[p.thread + 1];
+    for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      order_[thread_start_[pending_[i].thread]++] = static_cast<uint32_t>(i);
+    }
   }
   uint64_t prev_seq = base_seq_, prev_units = base_time_ / time_unit_, prev_d = 0;
   uint64_t prev_address = base_address_;

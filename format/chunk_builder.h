@@ -97,6 +97,7 @@ class ChunkBuilder {
   };
   std::vector<Pending> pending_;
   std::vector<uint32_t> order_;
+  std::vector<uint32_t> thread_start_;  // counting sort by thread
   bool one_thread_ = true;
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;

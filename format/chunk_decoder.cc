@@ -124,8 +124,11 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
   k->order.resize(n);
   for (size_t i = 0; i < n; ++i) k->order[i] = static_cast<uint32_t>(i);
   const std::vector<uint64_t>& seqs = k->seq;
-  std::sort(k->order.begin(), k->order.end(),
-            [&seqs](uint32_t a, uint32_t b) { return seqs[a] < seqs[b]; });
+  const auto by_seq = [&seqs](uint32_t a, uint32_t b) { return seqs[a] < seqs[b]; };
+  // One thread's chunk is in seq order already.
+  if (!std::is_sorted(k->order.begin(), k->order.end(), by_seq)) {
+    std::sort(k->order.begin(), k->order.end(), by_seq);
+  }
   for (size_t j = 1; j < n; ++j) {
     if (seqs[k->order[j]] == seqs[k->order[j - 1]]) {
       *error = "event " + std::to_string(k->order[j]) + " repeats a sequence number";
