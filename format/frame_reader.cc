@@ -102,13 +102,18 @@ FrameReader::Status FrameReader::SkipFrame(uint64_t size) {
 
 FrameReader::Status FrameReader::Next(std::vector<uint8_t>* chunk) {
   if (version_.major >= 2) return NextStreamed(chunk);
+  const Status s = SeekFrame();
+  return s == Status::kChunk ? DecompressFrame(chunk) : s;
+}
+
+FrameReader::Status FrameReader::SeekFrame() {
   for (;;) {
     frame_offset_ = consumed_;
     if (!Fill(8)) return Status::kError;
     if (available() == 0) return Status::kEnd;
     if (available() < 4) return Status::kTruncated;
     const uint32_t magic = Le32(in_.data() + in_pos_);
-    if (magic == kZstdMagic) return DecompressFrame(chunk);
+    if (magic == kZstdMagic) return Status::kChunk;
     if ((magic & kSkippableMagicMask) != (kSkippableMagic & kSkippableMagicMask)) {
       return Fail(frame_offset_, "corrupt chunk at byte offset " + std::to_string(frame_offset_) +
                                      ": not a zstd frame");
@@ -177,28 +182,13 @@ FrameReader::Status FrameReader::DecompressFrame(std::vector<uint8_t>* chunk) {
 }
 
 FrameReader::Status FrameReader::StartFrame() {
-  for (;;) {
-    if (!Fill(8)) return Status::kError;
-    if (available() == 0) return Status::kEnd;
-    if (available() < 4) return Status::kTruncated;
-    const uint32_t magic = Le32(in_.data() + in_pos_);
-    if (magic == kZstdMagic) {
-      ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
-      in_frame_ = true;
-      frame_start_ = consumed_;
-      return Status::kChunk;
-    }
-    if ((magic & kSkippableMagicMask) != (kSkippableMagic & kSkippableMagicMask)) {
-      return Fail(consumed_, "corrupt chunk at byte offset " + std::to_string(consumed_) +
-                                 ": not a zstd frame");
-    }
-    if (available() < 8) return Status::kTruncated;
-    const uint32_t size = Le32(in_.data() + in_pos_ + 4);
-    in_pos_ += 8;
-    consumed_ += 8;
-    const Status s = SkipFrame(size);
-    if (s != Status::kChunk) return s;
-  }
+  const Status s = SeekFrame();
+  if (s != Status::kChunk) return s;
+  if (out_.empty()) next_chunk_offset_ = consumed_;  // between chunks: after skipped frames
+  ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
+  in_frame_ = true;
+  frame_start_ = consumed_;
+  return Status::kChunk;
 }
 
 FrameReader::Status FrameReader::Feed(size_t n) {

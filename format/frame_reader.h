@@ -61,6 +61,8 @@ class FrameReader {
   size_t available() const { return in_len_ - in_pos_; }
   Status Fail(uint64_t offset, std::string message);
   Status DecompressFrame(std::vector<uint8_t>* chunk);
+  // Skips skippable frames up to the next zstd frame (kChunk: there).
+  Status SeekFrame();
   Status SkipFrame(uint64_t size);
   // Format 2: the next length-prefixed chunk of the stream.
   Status NextStreamed(std::vector<uint8_t>* chunk);
