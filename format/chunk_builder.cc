@@ -84,15 +84,21 @@ void ChunkBuilder::AddEvent(const Event& event) {
 void ChunkBuilder::Encode() {
   if (pending_.empty()) return;
   order_.resize(pending_.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+  uint32_t max_thread = 0;
+  for (const Pending& p : pending_) max_thread = std::max(max_thread, p.thread);
   if (one_thread_) {
-    for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+    // Already in order.
+  } else if (max_thread > (1u << 20)) {
+    // Not the heaprec launcher's dense indexes: a plain stable sort.
+    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+      return pending_[a].thread < pending_[b].thread;
+    });
   } else {
     // A counting sort by thread index (stable, linear): thread indexes are
     // dense small numbers.
-    uint32_t max_thread = 0;
-    for (const Pending& p : pending_) max_thread = std::max(max_thread, p.thread);
     thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
-    for (const Pending& p : pending_) ++thread_start_[p.thread + 1];
+    for (const Pending& p : pending_) ++thread_start_[static_cast<size_t>(p.thread) + 1];
     for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
     for (size_t i = 0; i < pending_.size(); ++i) {
       order_[thread_start_[pending_[i].thread]++] = static_cast<uint32_t>(i);

@@ -241,6 +241,35 @@ TEST(TraceRoundTripTest, WithoutAddressesBlocksStillPair) {
   }
 }
 
+// Events are written grouped by thread and read back in seq order, whatever
+// the thread indexes (dense small ones or not).
+TEST(TraceRoundTripTest, ThreadsInterleavedComeBackInSeqOrder) {
+  for (const uint32_t far : {3u, 0xffffffffu}) {
+    std::vector<Event> events;
+    const uint32_t threads[] = {2, far, 2, 1, far, far, 1, 2};
+    for (uint64_t i = 0; i < 400; ++i) {
+      const uint64_t a = 0x1000 + 16 * (i / 2);
+      events.push_back({.seq = i + 1,
+                        .time_ns = i * 1000,
+                        .thread = threads[i % 8],
+                        .api = i % 2 == 0 ? Api::kMalloc : Api::kFree,
+                        .address = a,
+                        .size = i % 2 == 0 ? 8 + i % 5 : 0});
+    }
+    StringSink sink;
+    TraceWriter::Options options;
+    options.keep_addresses = false;
+    options.max_chunk_events = 64;
+    TraceWriter w(&sink, testing::SampleProcess(), options);
+    for (const Event& e : events) w.AddEvent(e);
+    ASSERT_TRUE(w.Finish({}));
+    RecordingVisitor v;
+    const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+    ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+    EXPECT_EQ(v.r.events, testing::AsRead(events, false)) << "far thread " << far;
+  }
+}
+
 // Allocator-like reuse: the same workload written with and without
 // addresses; blocks pair the same way, and the trace without is smaller.
 TEST(TraceRoundTripTest, BlockRefsReplaceAddressesAndShrinkTheTrace) {
