@@ -138,8 +138,10 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
   return true;
 }
 
-bool LoadColumns(const fb::Chunk& c, bool v2, std::vector<uint64_t>* size_by_stack, Columns* k,
-                 std::string* error) {
+// last_stack_id: the highest stack id of the chunks before (this chunk's
+// base_stack_id is checked against it later; until then it is not trusted).
+bool LoadColumns(const fb::Chunk& c, bool v2, uint32_t last_stack_id,
+                 std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
   const size_t n = Len(c.api());
   k->n = n;
   if (!v2) {
@@ -197,8 +199,9 @@ bool LoadColumns(const fb::Chunk& c, bool v2, std::vector<uint64_t>* size_by_sta
     k->stack_address[i] = address;
   }
   // Sizes are changes from the previous size of the same stack id. Stack ids
-  // are checked later; one past any id this chunk may name is enough room.
-  const uint64_t max_stack = uint64_t{c.base_stack_id()} + k->stack_parent.size();
+  // are checked later (CheckEvents); ids beyond the known ones are skipped
+  // here, so the table never outgrows the stack table.
+  const uint64_t max_stack = uint64_t{last_stack_id} + k->stack_parent.size();
   for (size_t i = 0; i < n; ++i) {
     const uint64_t stack = k->stack[i];
     if (stack > max_stack) continue;  // rejected by CheckEvents
@@ -574,7 +577,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   }
   const bool v2 = version_.major >= 2;
   Columns& k = columns_;
-  if (!LoadColumns(c, v2, &size_by_stack_, &k, error)) return false;
+  if (!LoadColumns(c, v2, last_stack_id_, &size_by_stack_, &k, error)) return false;
   if (!CheckStacks(c, k, last_stack_id_, error)) return false;
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
   if (!CheckEvents(c, k, last_seq_, max_stack, v2, error)) return false;

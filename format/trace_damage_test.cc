@@ -379,6 +379,14 @@ TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
   EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)),
             at + "stack ids do not continue (base 5, expected 0)");
   c = {};
+  // A huge base and stack id: rejected, without sizing any table by them.
+  c.base_stack_id = 0xfffffff0u;
+  c.stack = {0xfffffff0u};
+  c.stack_parent = {0};
+  c.stack_address = {1};
+  EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)),
+            at + "stack ids do not continue (base 4294967280, expected 0)");
+  c = {};
   c.index = 1;
   EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "chunk index 1, expected 0");
   c = {};
