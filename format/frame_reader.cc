@@ -264,7 +264,7 @@ FrameReader::Status FrameReader::Inflate() {
   if (available() < need) return Status::kTruncated;
   const Status s = Feed(need);
   if (s != Status::kChunk) return s;
-  if (!in_frame_ && out_pos_ == out_.size()) next_chunk_offset_ = consumed_;  // between frames
+  if (!in_frame_ && out_.empty()) next_chunk_offset_ = consumed_;  // between frames
   stage_ = next;
   if (next == Stage::kFrameHeader && in_frame_) {
     return Fail(consumed_, "corrupt chunk at byte offset " + std::to_string(consumed_) +
@@ -275,9 +275,9 @@ FrameReader::Status FrameReader::Inflate() {
 
 FrameReader::Status FrameReader::NextStreamed(std::vector<uint8_t>* chunk) {
   for (;;) {
-    const size_t ready = out_.size() - out_pos_;
+    const size_t ready = out_.size();
     if (ready >= kChunkPrefixSize) {
-      const uint8_t* p = out_.data() + out_pos_;
+      const uint8_t* p = out_.data();
       const uint32_t size = Le32(p);
       const uint32_t crc = Le32(p + 4);
       if (size > max_chunk_bytes_) {
@@ -290,8 +290,7 @@ FrameReader::Status FrameReader::NextStreamed(std::vector<uint8_t>* chunk) {
         chunk->assign(p + kChunkPrefixSize, p + kChunkPrefixSize + size);
         // Drop what was handed out (what follows is at most a block's worth).
         out_.erase(out_.begin(),
-                   out_.begin() + static_cast<std::ptrdiff_t>(out_pos_ + kChunkPrefixSize + size));
-        out_pos_ = 0;
+                   out_.begin() + static_cast<std::ptrdiff_t>(kChunkPrefixSize + size));
         // This chunk began where the previous one ended; the next begins here.
         frame_offset_ = next_chunk_offset_;
         next_chunk_offset_ = consumed_;

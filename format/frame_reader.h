@@ -88,7 +88,6 @@ class FrameReader {
   std::string error_;
   // Format 2 stream state.
   std::vector<uint8_t> out_;  // decompressed bytes not yet handed out
-  size_t out_pos_ = 0;
   bool in_frame_ = false;
   enum class Stage { kFrameHeader, kBlock, kChecksum };
   Stage stage_ = Stage::kFrameHeader;

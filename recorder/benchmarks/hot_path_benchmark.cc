@@ -68,10 +68,12 @@
 #include <libunwind.h>
 
 #include "format/api.h"
+#include "recorder/benchmarks/at_depth.h"
 #include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/recorder.h"
 #include "recorder/preload/stack_cache.h"
 #include "recorder/preload/stack_interner.h"
+#include "recorder/shared/private_region.h"
 #include "recorder/shared/region_layout.h"
 
 namespace heaprec::recorder {
@@ -83,16 +85,7 @@ namespace pre = preload;
 // folder (the recorder unsets HEAPREC_SESSION itself when following is off).
 constexpr char kNullLauncherEnv[] = "HEAPREC_BENCH_NULL_LAUNCHER";
 
-// Runs body() `depth` frames below the caller.
-template <typename Body>
-__attribute__((noinline)) void AtDepth(int depth, Body& body) {
-  if (depth > 0) {
-    AtDepth(depth - 1, body);
-    asm volatile("" ::: "memory");  // not a tail call: the frame stays
-    return;
-  }
-  body();
-}
+using benchmarks::AtDepth;
 
 // Stack capture -----------------------------------------------------------
 
@@ -168,35 +161,6 @@ void BM_FastBacktraceAlternating(benchmark::State& state) {
 BENCHMARK(BM_FastBacktraceAlternating)->ArgName("depth")->Arg(8)->Arg(32);
 
 // Stack table ---------------------------------------------------------------
-
-// A region-sized private anonymous mapping; only the stack table is used.
-class PrivateRegion {
- public:
-  PrivateRegion() {
-    void* p = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-      std::perror("mmap");
-      std::abort();
-    }
-    view_.base = static_cast<uint8_t*>(p);
-    view_.header()->stack_arena_used.store(1, std::memory_order_relaxed);  // id 0 = none
-  }
-  ~PrivateRegion() { munmap(view_.base, kRegionBytes); }
-  PrivateRegion(const PrivateRegion&) = delete;
-  PrivateRegion& operator=(const PrivateRegion&) = delete;
-
-  const RegionView& view() const { return view_; }
-
-  // Empties the stack table (index and arena back to zero pages).
-  void Reset() {
-    madvise(view_.base + kStackIndexOffset, kRingsOffset - kStackIndexOffset, MADV_DONTNEED);
-    view_.header()->stack_arena_used.store(1, std::memory_order_relaxed);
-  }
-
- private:
-  RegionView view_;
-};
 
 // Plausible return addresses: text of a PIE executable, distinct per seed.
 void MakeStack(uint64_t seed, uint32_t depth, uint64_t* frames) {

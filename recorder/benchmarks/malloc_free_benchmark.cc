@@ -11,18 +11,11 @@
 #include <cstdlib>
 #include <new>
 
+#include "recorder/benchmarks/at_depth.h"
+
 namespace {
 
-// Runs body() `depth` frames below the caller.
-template <typename Body>
-__attribute__((noinline)) void AtDepth(int depth, Body& body) {
-  if (depth > 0) {
-    AtDepth(depth - 1, body);
-    asm volatile("" ::: "memory");  // not a tail call: the frame stays
-    return;
-  }
-  body();
-}
+using heaprec::benchmarks::AtDepth;
 
 // Runs first and is left out of the tables: under heaptrack, the first
 // allocations wait while heaptrack_interpret starts up.

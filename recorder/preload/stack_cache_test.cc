@@ -13,21 +13,12 @@
 #include <vector>
 
 #include "recorder/preload/stack_interner.h"
+#include "recorder/shared/private_region.h"
 
 namespace heaprec::recorder::preload {
 namespace {
 
-class Region {
- public:
-  Region() {
-    void* p = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    view.base = static_cast<uint8_t*>(p);
-    view.header()->stack_arena_used.store(1);
-  }
-  ~Region() { munmap(view.base, kRegionBytes); }
-  RegionView view;
-};
+using Region = PrivateRegion;
 
 // A stack of `depth` frames, innermost first: the outer frames come from a
 // few shared "outer" chains, the inner ones vary with seed, so that stacks
@@ -82,13 +73,13 @@ TEST(StackCacheTest, AlternatingAndRelatedStacks) {
   const std::vector<std::vector<uint64_t>> order = {
       a, b, a, a, b, b, inner_cut, a, outer_cut, a, longer, a, swapped, a, longer};
   for (int round = 0; round < 3; ++round) {
-    for (const auto& s : order) ExpectSameAsTable(cache, 1, r.view, s);
+    for (const auto& s : order) ExpectSameAsTable(cache, 1, r.view(), s);
   }
   bool inserted = false;
-  const uint32_t ia = InternStack(r.view, a.data(), 12, &inserted);
+  const uint32_t ia = InternStack(r.view(), a.data(), 12, &inserted);
   const std::vector<uint64_t>* others[] = {&b, &inner_cut, &outer_cut, &longer, &swapped};
   for (const std::vector<uint64_t>* s : others) {
-    EXPECT_NE(InternStack(r.view, s->data(), static_cast<uint32_t>(s->size()), &inserted), ia);
+    EXPECT_NE(InternStack(r.view(), s->data(), static_cast<uint32_t>(s->size()), &inserted), ia);
   }
 }
 
@@ -98,7 +89,7 @@ TEST(StackCacheTest, RandomSequencesMatchTheTable) {
   std::mt19937 rng(42);
   for (int i = 0; i < 20000; ++i) {
     const uint32_t depth = 1 + rng() % 40;
-    ExpectSameAsTable(cache, 1, r.view, MakeStack(rng() % 16, depth));
+    ExpectSameAsTable(cache, 1, r.view(), MakeStack(rng() % 16, depth));
   }
 }
 
@@ -107,11 +98,11 @@ TEST(StackCacheTest, DeepStacksBypassAndReset) {
   StackCache cache = {};
   const std::vector<uint64_t> deep = MakeStack(3, kStackCacheFrames + 10);
   const std::vector<uint64_t> a = MakeStack(3, 20);
-  ExpectSameAsTable(cache, 1, r.view, a);
-  ExpectSameAsTable(cache, 1, r.view, deep);
-  ExpectSameAsTable(cache, 1, r.view, deep);
-  ExpectSameAsTable(cache, 1, r.view, a);
-  ExpectSameAsTable(cache, 1, r.view, a);
+  ExpectSameAsTable(cache, 1, r.view(), a);
+  ExpectSameAsTable(cache, 1, r.view(), deep);
+  ExpectSameAsTable(cache, 1, r.view(), deep);
+  ExpectSameAsTable(cache, 1, r.view(), a);
+  ExpectSameAsTable(cache, 1, r.view(), a);
 }
 
 TEST(StackCacheTest, AnotherRegionIsNotAnsweredFromTheCache) {
@@ -119,11 +110,11 @@ TEST(StackCacheTest, AnotherRegionIsNotAnsweredFromTheCache) {
   StackCache cache = {};
   const std::vector<uint64_t> filler = MakeStack(9, 7);
   bool inserted = false;
-  InternStack(r2.view, filler.data(), 7, &inserted);  // ids differ between the regions
+  InternStack(r2.view(), filler.data(), 7, &inserted);  // ids differ between the regions
   const std::vector<uint64_t> a = MakeStack(1, 15);
-  ExpectSameAsTable(cache, 1, r1.view, a);
-  ExpectSameAsTable(cache, 2, r2.view, a);
-  ExpectSameAsTable(cache, 1, r1.view, a);
+  ExpectSameAsTable(cache, 1, r1.view(), a);
+  ExpectSameAsTable(cache, 2, r2.view(), a);
+  ExpectSameAsTable(cache, 1, r1.view(), a);
 }
 
 TEST(StackCacheTest, ThreadsWithTheirOwnCachesAgree) {
@@ -138,7 +129,7 @@ TEST(StackCacheTest, ThreadsWithTheirOwnCachesAgree) {
       for (int i = 0; i < kCalls; ++i) {
         const std::vector<uint64_t> s = MakeStack(rng() % 32, 1 + rng() % 30);
         bool inserted = false;
-        ids[t][i] = InternStackCached(cache, 1, r.view, s.data(), static_cast<uint32_t>(s.size()),
+        ids[t][i] = InternStackCached(cache, 1, r.view(), s.data(), static_cast<uint32_t>(s.size()),
                                       &inserted);
       }
     });
@@ -149,7 +140,7 @@ TEST(StackCacheTest, ThreadsWithTheirOwnCachesAgree) {
     const std::vector<uint64_t> s = MakeStack(rng() % 32, 1 + rng() % 30);
     bool inserted = false;
     const uint32_t plain =
-        InternStack(r.view, s.data(), static_cast<uint32_t>(s.size()), &inserted);
+        InternStack(r.view(), s.data(), static_cast<uint32_t>(s.size()), &inserted);
     ASSERT_FALSE(inserted);
     for (int t = 0; t < kThreads; ++t) ASSERT_EQ(ids[t][i], plain) << t << " " << i;
   }
@@ -159,22 +150,22 @@ TEST(StackCacheTest, ForkChildWithNewRegion) {
   Region parent;
   StackCache cache = {};
   const std::vector<uint64_t> a = MakeStack(1, 15);
-  ExpectSameAsTable(cache, 1, parent.view, a);
+  ExpectSameAsTable(cache, 1, parent.view(), a);
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     Region child;  // the child's region starts empty, with a new generation
     const std::vector<uint64_t> filler = MakeStack(9, 3);
     bool inserted = false;
-    InternStack(child.view, filler.data(), 3, &inserted);
-    const uint32_t got = InternStackCached(cache, 2, child.view, a.data(), 15, &inserted);
-    const uint32_t want = InternStack(child.view, a.data(), 15, &inserted);
+    InternStack(child.view(), filler.data(), 3, &inserted);
+    const uint32_t got = InternStackCached(cache, 2, child.view(), a.data(), 15, &inserted);
+    const uint32_t want = InternStack(child.view(), a.data(), 15, &inserted);
     _exit(got == want && got != 0 ? 0 : 1);
   }
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  ExpectSameAsTable(cache, 1, parent.view, a);
+  ExpectSameAsTable(cache, 1, parent.view(), a);
 }
 
 }  // namespace

@@ -9,37 +9,29 @@
 #include <thread>
 #include <vector>
 
+#include "recorder/shared/private_region.h"
+
 namespace heaprec::recorder::preload {
 namespace {
 
-class Region {
- public:
-  Region() {
-    void* p = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    view.base = static_cast<uint8_t*>(p);
-    view.header()->stack_arena_used.store(1);
-  }
-  ~Region() { munmap(view.base, kRegionBytes); }
-  RegionView view;
-};
+using Region = PrivateRegion;
 
 TEST(StackInternerTest, SameStackSameIdDifferentStackDifferentId) {
   Region r;
   const uint64_t a[] = {0x10, 0x20, 0x30};
   const uint64_t b[] = {0x10, 0x20, 0x31};
   bool inserted = false;
-  const uint32_t ia = InternStack(r.view, a, 3, &inserted);
+  const uint32_t ia = InternStack(r.view(), a, 3, &inserted);
   EXPECT_TRUE(inserted);
   inserted = false;
-  EXPECT_EQ(InternStack(r.view, a, 3, &inserted), ia);
+  EXPECT_EQ(InternStack(r.view(), a, 3, &inserted), ia);
   EXPECT_FALSE(inserted);
-  const uint32_t ib = InternStack(r.view, b, 3, &inserted);
+  const uint32_t ib = InternStack(r.view(), b, 3, &inserted);
   EXPECT_NE(ia, ib);
-  EXPECT_NE(InternStack(r.view, a, 2, &inserted), ia);  // a prefix is another stack
+  EXPECT_NE(InternStack(r.view(), a, 2, &inserted), ia);  // a prefix is another stack
   EXPECT_NE(ia, 0u);
   // The entry holds depth and frames, innermost first.
-  const uint64_t* entry = r.view.stack_arena() + ia;
+  const uint64_t* entry = r.view().stack_arena() + ia;
   EXPECT_EQ(entry[1], 3u);
   EXPECT_EQ(entry[kStackEntryHeaderWords + 2], 0x30u);
 }
@@ -54,7 +46,7 @@ TEST(StackInternerTest, ConcurrentInsertsAgreeOnIds) {
       for (int i = 0; i < kStacks; ++i) {
         const uint64_t frames[] = {0x1000u + static_cast<uint64_t>(i), 0x2000, 0x3000};
         bool inserted = false;
-        ids[t][i] = InternStack(r.view, frames, 3, &inserted);
+        ids[t][i] = InternStack(r.view(), frames, 3, &inserted);
       }
     });
   }
