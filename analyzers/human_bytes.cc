@@ -20,4 +20,10 @@ std::string HumanBytes(uint64_t bytes) {
   return buf;
 }
 
+std::string Hex(uint64_t value) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%" PRIx64, value);
+  return buf;
+}
+
 }  // namespace heaprec::analyzers

@@ -1,5 +1,6 @@
-// HumanBytes: byte counts as people read them ("640 B", "1.5 KiB", "17.1 MiB").
-// Pure function; used by heapreplay's reports and heaprec's summary line.
+// Numbers as people read them: HumanBytes gives byte counts ("640 B",
+// "1.5 KiB", "17.1 MiB"), Hex addresses ("0x4011d6"). Pure functions; used by
+// heapreplay's reports, heaprec's summary line and the tests' summaries.
 #ifndef HEAPREC_ANALYZERS_HUMAN_BYTES_H_
 #define HEAPREC_ANALYZERS_HUMAN_BYTES_H_
 
@@ -9,6 +10,7 @@
 namespace heaprec::analyzers {
 
 std::string HumanBytes(uint64_t bytes);
+std::string Hex(uint64_t value);
 
 }  // namespace heaprec::analyzers
 

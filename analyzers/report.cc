@@ -5,14 +5,10 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "analyzers/human_bytes.h"
+
 namespace heaprec::analyzers {
 namespace {
-
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-  return buf;
-}
 
 std::string Program(const SummaryAnalyzer& s) {
   if (!s.process()) return "?";

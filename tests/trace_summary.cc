@@ -6,17 +6,12 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "analyzers/human_bytes.h"
 #include "format/api.h"
 #include "format/stack_table.h"
 
 namespace heaprec::tests {
 namespace {
-
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-  return buf;
-}
 
 std::string Describe(const std::string& name, const SiteStats& s) {
   std::string out = "  " + (name.empty() ? std::string("(no stack)") : name) + ":";
@@ -281,7 +276,7 @@ TraceSummary SummaryVisitor::Finish(const format::ReadResult& read) {
         if (sym->second.frames.size() > 1)
           stats.inlined.insert(sym->second.frames.front().function);
       } else {
-        name = "?" + Hex(address);
+        name = "?" + analyzers::Hex(address);
       }
       if (sym != st.symbols.end()) stats.modules.insert(sym->second.module);
     }
