@@ -4,7 +4,6 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include <algorithm>
-#include <limits>
 
 #include "format/trace_generated.h"
 #include "format/varint.h"
@@ -25,14 +24,7 @@ bool ChunkBuilder::empty() const {
          symbols_.empty() && !end_;
 }
 
-bool ChunkBuilder::CanAdd(const Event& e) const {
-  return pending_.empty() || e.seq - last_seq_ <= std::numeric_limits<uint32_t>::max();
-}
-
 void ChunkBuilder::AddEvent(const Event& event) {
-  if (pending_.empty() && event.seq - base_seq_ > std::numeric_limits<uint32_t>::max()) {
-    base_seq_ = last_seq_ = event.seq - 1;  // a gap: this chunk starts afresh
-  }
   // Blocks are numbered, and d taken, in seq order; the columns are written
   // in thread order at Finish (see Encode).
   Event e = event;

@@ -32,11 +32,9 @@ class ChunkBuilder {
   explicit ChunkBuilder(uint32_t time_unit_ns = 1, bool keep_addresses = true,
                         bool blocks_given = false);
 
-  // Events must come in increasing seq order. Unless blocks_given, their
-  // block fields are ignored: blocks are numbered from the addresses. CanAdd is false when e's seq
-  // is too far from the previous event's for this chunk (more than 2^32 - 1); the caller then
-  // starts a new chunk, whose first event always fits.
-  bool CanAdd(const Event& e) const;
+  // Events must come in increasing seq order (any gaps). Unless
+  // blocks_given, their block fields are ignored: blocks are numbered from
+  // the addresses.
   void AddEvent(const Event& e);
   // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
   void AddStackNode(const StackNode& n);

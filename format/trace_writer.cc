@@ -46,7 +46,6 @@ bool TraceWriter::Produced(const Event& e) const {
 }
 
 void TraceWriter::AddEvent(const Event& e) {
-  if (!chunk_->CanAdd(e)) Flush();
   chunk_->AddEvent(e);
   ++totals_.events;
   switch (e.kind()) {
