@@ -9,14 +9,9 @@
 #include <vector>
 
 #include "analyzers/live_heap.h"
+#include "analyzers/site.h"
 
 namespace heaprec::analyzers {
-
-struct Site {
-  uint32_t stack = 0;
-  uint64_t bytes = 0;
-  uint64_t count = 0;  // blocks
-};
 
 // Sites by bytes, largest first (ties: more blocks first, then stack id).
 std::vector<Site> LeakSites(const LiveHeap& heap);

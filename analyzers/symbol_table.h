@@ -36,6 +36,12 @@ class SymbolTable {
   // Frames of one return address (more than one when calls were inlined).
   std::vector<Frame> FramesOf(uint64_t address) const;
   const format::StackTable& stacks() const { return stacks_; }
+  const std::vector<format::Module>& modules() const { return modules_; }
+  // The trace's Symbol for a return address, or nullptr.
+  const format::Symbol* SymbolOf(uint64_t address) const {
+    const auto it = symbols_.find(address);
+    return it == symbols_.end() ? nullptr : &it->second;
+  }
 
  private:
   std::string ModuleOf(uint64_t address, uint32_t module_id) const;
