@@ -12,6 +12,7 @@ PACKAGES="
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev clang-format
   nlohmann-json3-dev
+  libprotobuf-dev protobuf-compiler
   heaptrack cppcheck
 "
 
