@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "analyzers/analysis.h"
 #include "analyzers/summary.h"
 #include "format/block_numbers.h"
 
@@ -17,7 +18,14 @@ using format::Event;
 
 // Delivers events as a reader of a heaprec trace would: blocks numbered,
 // addresses kept only for frees of blocks never made.
-std::vector<Site> Feed(const std::vector<Event>& events, SummaryAnalyzer* a) {
+struct Pass {
+  Pass() { analysis.Add(&summary); }
+  Analysis analysis;
+  SummaryAnalyzer summary;
+  const LiveHeap& heap() const { return analysis.heap(); }
+};
+
+std::vector<Site> Feed(const std::vector<Event>& events, Pass* p) {
   uint64_t seq = 0;
   format::BlockNumbers blocks;
   for (Event e : events) {
@@ -25,13 +33,14 @@ std::vector<Site> Feed(const std::vector<Event>& events, SummaryAnalyzer* a) {
     blocks.Assign(&e);
     if (e.kind() != format::EventKind::kFree || e.block != 0) e.address = 0;
     if (e.old_block != 0) e.old_address = 0;
-    a->OnEvent(e);
+    p->analysis.OnEvent(e);
   }
-  return LeakSites(a->heap());
+  return LeakSites(p->heap());
 }
 
 TEST(LeaksTest, GroupsLiveBlocksByStackLargestFirst) {
-  SummaryAnalyzer a;
+  Pass p;
+  const SummaryAnalyzer& a = p.summary;
   const auto sites = Feed(
       {
           {.api = Api::kMalloc, .address = 0x10, .size = 64, .stack = 1},
@@ -41,7 +50,7 @@ TEST(LeaksTest, GroupsLiveBlocksByStackLargestFirst) {
           {.api = Api::kFree, .address = 0x40},
           {.api = Api::kMalloc, .address = 0, .size = 1 << 30, .stack = 4},  // failed
       },
-      &a);
+      &p);
   ASSERT_EQ(sites.size(), 2u);
   EXPECT_EQ(sites[0].stack, 2u);
   EXPECT_EQ(sites[0].bytes, 1000u);
@@ -49,8 +58,8 @@ TEST(LeaksTest, GroupsLiveBlocksByStackLargestFirst) {
   EXPECT_EQ(sites[1].stack, 1u);
   EXPECT_EQ(sites[1].bytes, 128u);
   EXPECT_EQ(sites[1].count, 2u);
-  EXPECT_EQ(a.heap().live_bytes(), 1128u);
-  EXPECT_EQ(a.heap().blocks().size(), 3u);
+  EXPECT_EQ(p.heap().live_bytes(), 1128u);
+  EXPECT_EQ(p.heap().blocks().size(), 3u);
   EXPECT_EQ(a.allocations(), 4u);
   EXPECT_EQ(a.frees(), 1u);
   EXPECT_EQ(a.bytes_allocated(), 1136u);
@@ -60,7 +69,8 @@ TEST(LeaksTest, GroupsLiveBlocksByStackLargestFirst) {
 }
 
 TEST(LeaksTest, ReallocForms) {
-  SummaryAnalyzer a;
+  Pass p;
+  const SummaryAnalyzer& a = p.summary;
   const auto sites = Feed(
       {
           // realloc(NULL, 10) acts as malloc.
@@ -76,21 +86,22 @@ TEST(LeaksTest, ReallocForms) {
           {.api = Api::kMalloc, .address = 0x300, .size = 5, .stack = 9},
           {.api = Api::kRealloc, .address = 0, .size = 0, .old_address = 0x300, .stack = 9},
       },
-      &a);
+      &p);
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites[0].stack, 7u);
   EXPECT_EQ(sites[0].bytes, 40u);
-  EXPECT_EQ(a.heap().blocks().size(), 1u);
+  EXPECT_EQ(p.heap().blocks().size(), 1u);
   EXPECT_EQ(a.peak_bytes(), 45u);  // 40 at 0x200 + 5 at 0x300
 }
 
 TEST(LeaksTest, FreeOfUnknownBlockIsHarmless) {
-  SummaryAnalyzer a;
+  Pass p;
+  const SummaryAnalyzer& a = p.summary;
   const auto sites =
-      Feed({{.api = Api::kFree, .address = 0x999}, {.api = Api::kDelete, .address = 0x998}}, &a);
+      Feed({{.api = Api::kFree, .address = 0x999}, {.api = Api::kDelete, .address = 0x998}}, &p);
   EXPECT_TRUE(sites.empty());
-  EXPECT_EQ(a.heap().live_bytes(), 0u);
-  EXPECT_EQ(a.heap().unknown_frees(), 2u);
+  EXPECT_EQ(p.heap().live_bytes(), 0u);
+  EXPECT_EQ(p.heap().unknown_frees(), 2u);
 }
 
 }  // namespace

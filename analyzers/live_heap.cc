@@ -3,47 +3,50 @@
 
 namespace heaprec::analyzers {
 
-void LiveHeap::Add(uint64_t id, const LiveBlock& block) {
+void LiveHeap::Add(uint64_t id, const LiveBlock& block, HeapChange* c) {
   auto [it, inserted] = blocks_.try_emplace(id, block);
   if (!inserted) {  // a damaged trace naming a block twice
     live_bytes_ -= it->second.size;
     it->second = block;
   }
   live_bytes_ += block.size;
+  c->made = id;
+  c->made_block = block;
 }
 
-void LiveHeap::Remove(uint64_t id) {
-  if (id == 0) {  // a block the trace never saw made
+void LiveHeap::Remove(uint64_t id, HeapChange* c) {
+  const auto it = id == 0 ? blocks_.end() : blocks_.find(id);
+  if (it == blocks_.end()) {  // never seen made, or already released
     ++unknown_frees_;
-    return;
-  }
-  const auto it = blocks_.find(id);
-  if (it == blocks_.end()) {
-    ++unknown_frees_;
+    c->unknown_release = true;
     return;
   }
   live_bytes_ -= it->second.size;
+  c->released = id;
+  c->released_block = it->second;
   blocks_.erase(it);
 }
 
-void LiveHeap::Apply(const format::Event& e) {
+HeapChange LiveHeap::Apply(const format::Event& e) {
+  HeapChange c;
   switch (e.kind()) {
     case format::EventKind::kAlloc:
-      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api});
-      return;
+      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, &c);
+      break;
     case format::EventKind::kFree:
-      if (e.block != 0 || e.address != 0) Remove(e.block);  // free(NULL) is nothing
-      return;
+      if (e.block != 0 || e.address != 0) Remove(e.block, &c);  // free(NULL) is nothing
+      break;
     case format::EventKind::kRealloc:
       if (e.old_block != 0 || e.old_address != 0) {
-        if (e.block == 0 && e.size > 0) return;  // failed: the old block stays
-        Remove(e.old_block);
+        if (e.block == 0 && e.size > 0) break;  // failed: the old block stays
+        Remove(e.old_block, &c);
       }
-      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api});
-      return;
+      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, &c);
+      break;
     case format::EventKind::kInvalid:
-      return;
+      break;
   }
+  return c;
 }
 
 }  // namespace heaprec::analyzers

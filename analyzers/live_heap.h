@@ -6,6 +6,8 @@
 // frees remove, reallocs move or resize (including the two-event form of a
 // moved realloc). Blocks are keyed by Event::block (when they were made), not
 // by address. Frees of unknown blocks are counted, not fatal.
+// Apply() says what the event did (HeapChange), so that the analyzers built on
+// top (analyzer.h) need no map of their own.
 // Not thread-safe; memory is proportional to live blocks.
 #ifndef HEAPREC_ANALYZERS_LIVE_HEAP_H_
 #define HEAPREC_ANALYZERS_LIVE_HEAP_H_
@@ -23,9 +25,23 @@ struct LiveBlock {
   format::Api api = format::Api::kMalloc;
 };
 
+// What one event did to the live heap. A realloc that moved its block is two
+// events in a trace (the release, then the new block); one that resized in
+// place is one event that releases the old block and makes a new one.
+struct HeapChange {
+  uint64_t released = 0;  // block released (0 = none)
+  LiveBlock released_block;
+  uint64_t made = 0;  // block made (0 = none)
+  LiveBlock made_block;
+  // The event released a block that was not live: one the trace never saw
+  // made (Event::block 0: made before recording, or a wild pointer), or one
+  // already released (a double free).
+  bool unknown_release = false;
+};
+
 class LiveHeap {
  public:
-  void Apply(const format::Event& e);
+  HeapChange Apply(const format::Event& e);
 
   // Event::block -> what it was made with.
   const std::unordered_map<uint64_t, LiveBlock>& blocks() const { return blocks_; }
@@ -33,8 +49,8 @@ class LiveHeap {
   uint64_t unknown_frees() const { return unknown_frees_; }
 
  private:
-  void Add(uint64_t id, const LiveBlock& block);
-  void Remove(uint64_t id);
+  void Add(uint64_t id, const LiveBlock& block, HeapChange* c);
+  void Remove(uint64_t id, HeapChange* c);
 
   std::unordered_map<uint64_t, LiveBlock> blocks_;
   uint64_t live_bytes_ = 0;

@@ -1,18 +1,27 @@
-// Reporters for heapreplay: the summary and leak sites as text people read
-// and as the JSON object of DESIGN.md's contract ("trace", "summary",
-// "leaks"; SITE and FRAME as specified there).
-// Pure functions of analysis results; allocate; not thread-safe per input.
+// Reporters for heapreplay: what one pass computed (Report), as text people
+// read (pprof-style top tables by function, then call stacks with function,
+// file:line and module) and as the JSON object of DESIGN.md's contract
+// ("trace", "summary", "leaks", "peak", "temporaries", "hot"; SITE and FRAME
+// as specified there; heaprec adds "histogram", "timeline", "diff",
+// "mismatches", "at" and "markers").
+// Pure functions of the results; allocate.
 #ifndef HEAPREC_ANALYZERS_REPORT_H_
 #define HEAPREC_ANALYZERS_REPORT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "analyzers/human_bytes.h"
-#include "analyzers/leaks.h"
+#include "analyzers/analysis.h"
+#include "analyzers/diff.h"
+#include "analyzers/histogram.h"
+#include "analyzers/hot.h"
+#include "analyzers/mismatches.h"
+#include "analyzers/peak.h"
+#include "analyzers/site.h"
 #include "analyzers/summary.h"
-#include "analyzers/symbol_table.h"
+#include "analyzers/timeline.h"
 #include "format/format_version.h"
 
 namespace heaprec::analyzers {
@@ -23,18 +32,39 @@ struct TraceInfo {
   bool truncated = false;
 };
 
-struct ReportOptions {
-  size_t top = 10;     // sites shown (text); 0 = all
-  bool leaks = false;  // include the leak report
+struct DiffResult {
+  std::string from;  // the earlier moment's text, or the base trace's path
+  std::string to;    // the later moment's text ("end" by default)
+  bool across_traces = false;
+  std::vector<DiffSite> sites;
 };
 
-std::string TextReport(const TraceInfo& trace, const SummaryAnalyzer& summary,
-                       const std::vector<Site>& leak_sites, const SymbolTable& symbols,
-                       const ReportOptions& options);
+// What one heapreplay pass computed. Pointers are null for analyses not run.
+struct Report {
+  TraceInfo trace;
+  const Analysis* analysis = nullptr;        // required
+  const SummaryAnalyzer* summary = nullptr;  // required
+  std::vector<Site> leaks;                   // live at the end (or --at), by bytes
+  const PeakAnalyzer* peak = nullptr;
+  const HotAnalyzer* hot = nullptr;  // hot sites and temporaries
+  const HistogramAnalyzer* histogram = nullptr;
+  const TimelineAnalyzer* timeline = nullptr;
+  const MismatchAnalyzer* mismatches = nullptr;
+  std::optional<DiffResult> diff;
+  std::vector<std::string> notes;  // shown under the header, e.g. modules without symbols
+};
 
-std::string JsonReport(const TraceInfo& trace, const SummaryAnalyzer& summary,
-                       const std::vector<Site>& leak_sites, const SymbolTable& symbols,
-                       const ReportOptions& options);
+struct ReportOptions {
+  size_t top = 10;  // sites (and table rows) shown in text; 0 = all
+  bool leaks = false, peak = false, temporaries = false, hot = false;
+  bool histogram = false, timeline = false, mismatches = false;
+  // No analysis named: a few top sites of each of hot, temporaries, peak,
+  // leaks in text; the summary alone in JSON.
+  bool overview = false;
+};
+
+std::string TextReport(const Report& r, const ReportOptions& options);
+std::string JsonReport(const Report& r, const ReportOptions& options);
 
 }  // namespace heaprec::analyzers
 

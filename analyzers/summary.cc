@@ -3,35 +3,33 @@
 
 namespace heaprec::analyzers {
 
-void SummaryAnalyzer::OnEvent(const format::Event& e) {
+void SummaryAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+  ++events_;
   if (e.time_ns > last_time_ns_) last_time_ns_ = e.time_ns;
   switch (e.kind()) {
     case format::EventKind::kAlloc:
-      if (e.block == 0) break;
-      ++allocations_;
-      bytes_allocated_ += e.size;
-      last_allocated_ = e.block;
-      break;
     case format::EventKind::kRealloc:
-      if (e.block != 0 && e.old_block == 0) {
-        ++allocations_;  // a new block (realloc(NULL, n) or the new half of a move)
+      if (IsNewAllocation(e, c)) {
+        ++allocations_;
         bytes_allocated_ += e.size;
-        last_allocated_ = e.block;
+        last_allocated_ = c.made;
       }
-      if (e.old_block != 0 && e.block == 0 && e.size == 0) ++frees_;
+      if (e.kind() == format::EventKind::kRealloc && e.block == 0 && e.size == 0 &&
+          (e.old_block != 0 || e.old_address != 0)) {
+        ++frees_;  // realloc(p, 0), or the first half of a move
+      }
       break;
     case format::EventKind::kFree:
       if (e.block == 0 && e.address == 0) break;  // free(NULL)
       ++frees_;
-      if (e.block != 0 && e.block == last_allocated_) ++temporaries_;
+      if (IsTemporaryFree(c, last_allocated_)) ++temporaries_;
       last_allocated_ = 0;
       break;
     case format::EventKind::kInvalid:
       break;
   }
-  heap_.Apply(e);
-  if (heap_.live_bytes() > peak_bytes_) {
-    peak_bytes_ = heap_.live_bytes();
+  if (heap.live_bytes() > peak_bytes_) {
+    peak_bytes_ = heap.live_bytes();
     peak_time_ns_ = e.time_ns;
     peak_seq_ = e.seq;
   }

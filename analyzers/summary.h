@@ -1,26 +1,21 @@
-// SummaryAnalyzer: one pass over the events for the numbers every report
-// starts with (DESIGN.md's "summary"): allocations, frees, bytes allocated,
-// the peak of live bytes and when it happened, what is still live at the end
-// (leaked), temporaries (heaptrack's definition: an allocation freed with no
-// other allocation in between) and the duration. Owns the LiveHeap the leak
-// report groups.
-// A TraceVisitor; not thread-safe; memory proportional to live blocks.
+// SummaryAnalyzer: the numbers every report starts with (DESIGN.md's
+// "summary"): allocations, frees, bytes allocated, the peak of live bytes and
+// when it happened, temporaries (heaptrack's definition: an allocation freed
+// with no other allocation in between) and the duration. What is still live
+// (leaked) is the Analysis's LiveHeap at the end.
+// An Analyzer; not thread-safe; constant memory.
 #ifndef HEAPREC_ANALYZERS_SUMMARY_H_
 #define HEAPREC_ANALYZERS_SUMMARY_H_
 
 #include <cstdint>
-#include <optional>
 
-#include "analyzers/live_heap.h"
-#include "format/trace_visitor.h"
+#include "analyzers/analyzer.h"
 
 namespace heaprec::analyzers {
 
-class SummaryAnalyzer : public format::TraceVisitor {
+class SummaryAnalyzer : public Analyzer {
  public:
-  void OnProcess(const format::ProcessInfo& p) override { process_ = p; }
-  void OnEvent(const format::Event& e) override;
-  void OnEnd(const format::EndRecord& e) override { end_ = e; }
+  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
 
   uint64_t allocations() const { return allocations_; }
   uint64_t frees() const { return frees_; }
@@ -30,19 +25,29 @@ class SummaryAnalyzer : public format::TraceVisitor {
   uint64_t peak_seq() const { return peak_seq_; }
   uint64_t temporaries() const { return temporaries_; }
   uint64_t duration_ns() const { return last_time_ns_; }
-  const LiveHeap& heap() const { return heap_; }
-  const std::optional<format::ProcessInfo>& process() const { return process_; }
-  const std::optional<format::EndRecord>& end() const { return end_; }
+  uint64_t events() const { return events_; }
 
  private:
-  LiveHeap heap_;
-  uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0;
+  uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0, events_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;
   uint64_t temporaries_ = 0, last_time_ns_ = 0;
-  uint64_t last_allocated_ = 0;  // block of the latest allocation, until another
-  std::optional<format::ProcessInfo> process_;
-  std::optional<format::EndRecord> end_;
+  uint64_t last_allocated_ = 0;  // block of the latest allocation, until a free
 };
+
+// True if the event counts as an allocation call: it made a block, and is
+// not a realloc that resized its block (whose block is renumbered but which
+// allocated nothing new). malloc & co, realloc(NULL, n) and the new half of a
+// moved realloc count.
+inline bool IsNewAllocation(const format::Event& e, const HeapChange& c) {
+  return c.made != 0 && (e.kind() == format::EventKind::kAlloc || c.released == 0);
+}
+
+// True if the event is a free that releases the block made by the latest
+// allocation, with no allocation in between (`last_allocated` is that block,
+// 0 after any free): heaptrack's temporary.
+inline bool IsTemporaryFree(const HeapChange& c, uint64_t last_allocated) {
+  return c.released != 0 && c.made == 0 && c.released == last_allocated;
+}
 
 }  // namespace heaprec::analyzers
 

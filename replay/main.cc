@@ -1,93 +1,165 @@
 // heapreplay: answers questions about a heaprec trace, offline, in one
-// streaming pass. This first version: the summary and --leaks, as text or
-// JSON (DESIGN.md's contract). Exit 0 on success (a truncated trace warns on
-// stderr with the word "truncated"); 1 with one line naming the file for
-// anything unreadable; 2 for usage errors.
+// streaming pass (options.h lists them). Exit 0 on success (a truncated trace
+// warns on stderr with the word "truncated"); 1 with one line naming the file
+// for anything unreadable; 2 for usage errors.
 #include <cstdio>
-#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "analyzers/analysis.h"
+#include "analyzers/diff.h"
+#include "analyzers/histogram.h"
+#include "analyzers/hot.h"
 #include "analyzers/leaks.h"
+#include "analyzers/mismatches.h"
+#include "analyzers/peak.h"
 #include "analyzers/report.h"
 #include "analyzers/summary.h"
-#include "analyzers/symbol_table.h"
+#include "analyzers/timeline.h"
 #include "format/trace_reader.h"
+#include "replay/options.h"
+#include "replay/outputs.h"
+#include "replay/symbolize.h"
 
 namespace {
 
-const char kUsage[] =
-    "usage: heapreplay [--leaks] [--json] [--top N] TRACE\n"
-    "\n"
-    "Reads a trace written by heaprec and prints what it answers.\n"
-    "  --leaks    blocks never freed, by call stack, largest first\n"
-    "  --json     one JSON object on stdout instead of text\n"
-    "  --top N    call stacks shown in text (default 10; 0 = all)\n"
-    "  -h, --help this text\n"
-    "With no analysis named, prints the summary.\n";
-
-// Feeds one reader pass to the summary and the symbol table.
-class Collector : public heaprec::format::TraceVisitor {
- public:
-  void OnProcess(const heaprec::format::ProcessInfo& p) override { summary.OnProcess(p); }
-  void OnModule(const heaprec::format::Module& m) override { symbols.AddModule(m); }
-  void OnStackNode(const heaprec::format::StackNode& n) override { symbols.AddStackNode(n); }
-  void OnSymbol(const heaprec::format::Symbol& s) override { symbols.AddSymbol(s); }
-  void OnEvent(const heaprec::format::Event& e) override { summary.OnEvent(e); }
-  void OnEnd(const heaprec::format::EndRecord& e) override { summary.OnEnd(e); }
-  heaprec::analyzers::SummaryAnalyzer summary;
-  heaprec::analyzers::SymbolTable symbols;
-};
+using namespace heaprec;
+using analyzers::Moment;
 
 int Usage(const std::string& error) {
   std::fprintf(stderr, "heapreplay: %s (see heapreplay --help)\n", error.c_str());
   return 2;
 }
 
+bool ParseMomentOrSay(const std::string& text, const char* option, Moment* m) {
+  std::string error;
+  const auto parsed = analyzers::ParseMoment(text, &error);
+  if (!parsed) {
+    Usage(std::string(option) + ": " + error);
+    return false;
+  }
+  *m = *parsed;
+  return true;
+}
+
+// Reads path into visitor; false (message printed) when unreadable.
+bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info) {
+  const format::ReadResult r = format::ReadTraceFile(path, visitor);
+  if (r.status == format::ReadResult::kError) {
+    std::fprintf(stderr, "heapreplay: %s\n", r.message.c_str());
+    return false;
+  }
+  *info = {path, r.version, r.status == format::ReadResult::kTruncated};
+  if (info->truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", r.message.c_str());
+  return true;
+}
+
+std::string Markers(const analyzers::Analysis& a) {
+  std::string list;
+  for (const format::Marker& m : a.markers()) list += (list.empty() ? "" : ", ") + m.label;
+  return list.empty() ? "the trace has none" : "markers: " + list;
+}
+
+// A label moment that the trace never reached is a mistake worth an error.
+bool CheckReached(const analyzers::MomentWatch& w, const analyzers::Analysis& a,
+                  const std::string& path, const char* option) {
+  if (w.moment().kind != Moment::Kind::kLabel || w.reached()) return true;
+  std::fprintf(stderr, "heapreplay: %s: %s: no marker '%s' (%s)\n", path.c_str(), option,
+               w.moment().label.c_str(), Markers(a).c_str());
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  heaprec::analyzers::ReportOptions options;
-  bool json = false;
-  std::string path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg == "--leaks") {
-      options.leaks = true;
-    } else if (arg == "--json") {
-      json = true;
-    } else if (arg == "--top") {
-      if (i + 1 >= argc) return Usage("--top needs a number");
-      char* end = nullptr;
-      const unsigned long n = std::strtoul(argv[++i], &end, 10);
-      if (end == argv[i] || *end != '\0')
-        return Usage("--top needs a number, not '" + std::string(argv[i]) + "'");
-      options.top = n;
-    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
-      return Usage("unknown option '" + arg + "'");
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      return Usage("more than one trace given");
-    }
+  replay::Options o;
+  std::string error;
+  if (!replay::ParseOptions(argc, argv, &o, &error)) return Usage(error);
+  if (o.help) {
+    std::fputs(replay::kUsage, stdout);
+    return 0;
   }
-  if (path.empty()) return Usage("no trace given");
+  Moment at, from, to;
+  if (!o.at.empty() && !ParseMomentOrSay(o.at, "--at", &at)) return 2;
+  if (!o.from.empty() && !ParseMomentOrSay(o.from, "--from", &from)) return 2;
+  if (!o.to.empty() && !ParseMomentOrSay(o.to, "--to", &to)) return 2;
 
-  Collector c;
-  const heaprec::format::ReadResult r = heaprec::format::ReadTraceFile(path, c);
-  if (r.status == heaprec::format::ReadResult::kError) {
-    std::fprintf(stderr, "heapreplay: %s\n", r.message.c_str());
+  analyzers::Analysis analysis(at);
+  analyzers::SummaryAnalyzer summary;
+  analyzers::PeakAnalyzer peak;
+  analyzers::HotAnalyzer hot;
+  analyzers::HistogramAnalyzer histogram;
+  analyzers::TimelineAnalyzer timeline;
+  analyzers::MismatchAnalyzer mismatches;
+  std::unique_ptr<analyzers::LiveSnapshot> before, after;
+  const analyzers::ReportOptions& want = o.report;
+  analysis.Add(&summary);
+  analysis.Add(&peak);
+  analysis.Add(&hot);
+  if (want.histogram) analysis.Add(&histogram);
+  if (want.timeline) analysis.Add(&timeline);
+  if (want.mismatches) analysis.Add(&mismatches);
+  if (o.diff) {
+    if (o.base.empty()) {
+      before = std::make_unique<analyzers::LiveSnapshot>(from);
+      analysis.Add(before.get());
+    }
+    after = std::make_unique<analyzers::LiveSnapshot>(to);
+    analysis.Add(after.get());
+  }
+
+  analyzers::Report report;
+  if (!Read(o.trace, analysis, &report.trace)) return 1;
+  if (analysis.stop() && !CheckReached(*analysis.stop(), analysis, o.trace, "--at")) return 1;
+  if (before && !CheckReached(before->watch(), analysis, o.trace, "--from")) return 1;
+  if (after && !CheckReached(after->watch(), analysis, o.trace, "--to")) return 1;
+  report.notes = replay::SymbolizeMissing(&analysis.symbols());
+
+  report.analysis = &analysis;
+  report.summary = &summary;
+  report.leaks = analyzers::LeakSites(analysis.heap());
+  report.peak = &peak;
+  report.hot = &hot;
+  if (want.histogram) report.histogram = &histogram;
+  if (want.timeline) report.timeline = &timeline;
+  if (want.mismatches) report.mismatches = &mismatches;
+
+  // --base: the other trace's live heap at its end.
+  analyzers::Analysis base_analysis;
+  if (o.diff) {
+    analyzers::DiffResult d;
+    d.to = o.to.empty() ? "end" : o.to;
+    if (o.base.empty()) {
+      d.from = o.from;
+      d.sites = analyzers::DiffSites(before->Sites(), analysis.symbols(), after->Sites(),
+                                     analysis.symbols());
+    } else {
+      analyzers::TraceInfo base_info;
+      if (!Read(o.base, base_analysis, &base_info)) return 1;
+      replay::SymbolizeMissing(&base_analysis.symbols());
+      d.from = o.base;
+      d.across_traces = true;
+      d.sites = analyzers::DiffSites(analyzers::LeakSites(base_analysis.heap()),
+                                     base_analysis.symbols(), after->Sites(), analysis.symbols());
+    }
+    report.diff = std::move(d);
+  }
+
+  if (!replay::WriteFiles(o, report, &error)) {
+    std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
     return 1;
   }
-  heaprec::analyzers::TraceInfo info{path, r.version,
-                                     r.status == heaprec::format::ReadResult::kTruncated};
-  if (info.truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", r.message.c_str());
-  const auto sites = heaprec::analyzers::LeakSites(c.summary.heap());
-  const std::string out = json ? JsonReport(info, c.summary, sites, c.symbols, options)
-                               : TextReport(info, c.summary, sites, c.symbols, options);
+  std::string out;
+  if (o.json) {
+    out = analyzers::JsonReport(report, want);
+  } else if (o.folded) {
+    out = replay::Folded(o, report);
+  } else if (want.timeline) {
+    out = analyzers::TimelineCsv(timeline.points());
+  } else {
+    out = analyzers::TextReport(report, want);
+  }
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -114,5 +114,245 @@ TEST(HeapreplayTest, TruncatedTraceWarnsAndExitsZero) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["trace"]["truncated"], true);
 }
 
+// phases.c recorded once per test binary run (its numbers in the program's
+// header comment).
+std::string RecordPhases() {
+  static const std::string trace = [] {
+    const std::string t = MakeTempDir("phases") + "/phases.zst";
+    const ProcessResult run = RunHeaprec(t, {Runfile("tests/phases")});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out, "phases: ok\n");
+    return t;
+  }();
+  return trace;
+}
+
+nlohmann::json Json(const std::vector<std::string>& args) {
+  std::vector<std::string> command = {Heapreplay(), "--json"};
+  command.insert(command.end(), args.begin(), args.end());
+  const ProcessResult r = RunProgram(command);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  return nlohmann::json::parse(r.out);
+}
+
+// The site whose innermost frame is `function`, or null.
+nlohmann::json SiteOf(const nlohmann::json& sites, const std::string& function) {
+  for (const auto& s : sites) {
+    if (!s["stack"].empty() && s["stack"][0]["function"] == function) return s;
+  }
+  return nullptr;
+}
+
+TEST(HeapreplayTest, EveryAnalysisOfPhasesPerCallSite) {
+  const nlohmann::json j = Json(
+      {"--leaks", "--peak", "--temporaries", "--hot", "--histogram", "--top", "0", RecordPhases()});
+  EXPECT_EQ(j["summary"]["allocations"], 113);
+  EXPECT_EQ(j["summary"]["frees"], 108);
+  EXPECT_EQ(j["summary"]["bytes_allocated"], 8000 + 3200 + 20480);
+  EXPECT_EQ(j["summary"]["peak_bytes"], 28480);
+  EXPECT_EQ(j["summary"]["temporaries"], 100);
+
+  const auto& leaks = j["leaks"];
+  EXPECT_EQ(leaks["bytes"], 20480);
+  EXPECT_EQ(leaks["blocks"], 5);
+  ASSERT_EQ(leaks["sites"].size(), 1u);
+  EXPECT_EQ(leaks["sites"][0]["stack"][0]["function"], "grow");
+  EXPECT_EQ(leaks["sites"][0]["stack"][1]["function"], "main");
+
+  const auto& peak = j["peak"];
+  EXPECT_EQ(peak["bytes"], 28480);
+  ASSERT_EQ(peak["sites"].size(), 2u);
+  EXPECT_EQ(peak["sites"][0]["stack"][0]["function"], "grow");
+  EXPECT_EQ(peak["sites"][0]["bytes"], 20480);
+  EXPECT_EQ(peak["sites"][0]["count"], 5);
+  EXPECT_EQ(peak["sites"][1]["stack"][0]["function"], "load_table");
+  EXPECT_EQ(peak["sites"][1]["bytes"], 8000);
+  EXPECT_EQ(peak["sites"][1]["count"], 8);
+
+  const auto& temps = j["temporaries"];
+  EXPECT_EQ(temps["count"], 100);
+  ASSERT_EQ(temps["sites"].size(), 1u);
+  EXPECT_EQ(temps["sites"][0]["stack"][0]["function"], "churn");
+  EXPECT_EQ(temps["sites"][0]["count"], 100);
+  EXPECT_EQ(temps["sites"][0]["bytes"], 3200);
+
+  const auto& hot = j["hot"]["sites"];
+  ASSERT_EQ(hot.size(), 3u);
+  EXPECT_EQ(hot[0]["stack"][0]["function"], "churn");
+  EXPECT_EQ(hot[0]["count"], 100);
+  EXPECT_EQ(SiteOf(hot, "load_table")["count"], 8);
+  EXPECT_EQ(SiteOf(hot, "grow")["bytes"], 20480);
+
+  const auto& buckets = j["histogram"]["buckets"];
+  ASSERT_EQ(buckets.size(), 3u);
+  EXPECT_EQ(buckets[0]["low"], 32);
+  EXPECT_EQ(buckets[0]["count"], 100);
+  EXPECT_EQ(buckets[1]["low"], 512);
+  EXPECT_EQ(buckets[1]["count"], 8);
+  EXPECT_EQ(buckets[2]["low"], 4096);
+  EXPECT_EQ(buckets[2]["bytes"], 20480);
+}
+
+TEST(HeapreplayTest, AtAMarker) {
+  const nlohmann::json j = Json({"--leaks", "--at", "loaded", RecordPhases()});
+  EXPECT_EQ(j["at"]["reached"], true);
+  EXPECT_EQ(j["leaks"]["bytes"], 8000);
+  ASSERT_EQ(j["leaks"]["sites"].size(), 1u);
+  EXPECT_EQ(j["leaks"]["sites"][0]["stack"][0]["function"], "load_table");
+  EXPECT_EQ(j["summary"]["allocations"], 8);
+
+  const ProcessResult r = RunProgram({Heapreplay(), "--at", "nosuch", RecordPhases()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no marker 'nosuch' (markers: loaded, worked)"), std::string::npos) << r.err;
+}
+
+TEST(HeapreplayTest, DiffBetweenMarkersAndAgainstABaseTrace) {
+  const nlohmann::json j = Json({"--diff", "--from", "loaded", "--to", "worked", RecordPhases()});
+  EXPECT_EQ(j["diff"]["bytes"], 20480);
+  ASSERT_EQ(j["diff"]["sites"].size(), 1u);
+  EXPECT_EQ(j["diff"]["sites"][0]["stack"][0]["function"], "grow");
+  EXPECT_EQ(j["diff"]["sites"][0]["count"], 5);
+  EXPECT_EQ(j["diff"]["sites"][0]["before_bytes"], 0);
+
+  // Another run of the same program: other addresses, the same stacks.
+  const std::string other = MakeTempDir("phases2") + "/phases.zst";
+  ASSERT_EQ(RunHeaprec(other, {Runfile("tests/phases")}).exit_code, 0);
+  const nlohmann::json same = Json({"--base", other, RecordPhases()});
+  EXPECT_EQ(same["diff"]["base"], other);
+  EXPECT_EQ(same["diff"]["bytes"], 0);
+  EXPECT_TRUE(same["diff"]["sites"].empty()) << same["diff"].dump(1);
+  // Against leak_demo: its leak went away, phases' appeared.
+  const nlohmann::json d = Json({"--base", RecordLeakDemo(), RecordPhases()});
+  EXPECT_EQ(d["diff"]["bytes"], 20480 - 640);
+  EXPECT_EQ(SiteOf(d["diff"]["sites"], "grow")["bytes"], 20480);
+  EXPECT_EQ(SiteOf(d["diff"]["sites"], "make_session")["bytes"], -640);
+}
+
+TEST(HeapreplayTest, TextTablesTimelineAndFolded) {
+  const std::string trace = RecordPhases();
+  const ProcessResult text = RunProgram({Heapreplay(), "--peak", trace});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("peak 27.8 KiB in 13 blocks at"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("flat   flat%    sum%        cum    cum%  function"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("20.0 KiB  71.91%  71.91%   20.0 KiB  71.91%  grow"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("grow  tests/programs/phases.c:"), std::string::npos) << text.out;
+
+  const ProcessResult overview = RunProgram({Heapreplay(), trace});
+  ASSERT_EQ(overview.exit_code, 0);
+  for (const char* line : {"113 allocation calls", "100 temporaries", "peak 27.8 KiB",
+                           "leaked 20.0 KiB in 5 blocks"}) {
+    EXPECT_NE(overview.out.find(line), std::string::npos) << line << "\n" << overview.out;
+  }
+
+  const ProcessResult csv = RunProgram({Heapreplay(), "--timeline", trace});
+  ASSERT_EQ(csv.exit_code, 0);
+  EXPECT_EQ(csv.out.rfind("time_s,seq,live_bytes,max_live_bytes\n", 0), 0u);
+  EXPECT_NE(csv.out.find(",28480\n"), std::string::npos) << csv.out;  // the peak
+  EXPECT_EQ(Lines(csv.out), 1 + 113 + 108u);                          // a point per event
+
+  const ProcessResult folded = RunProgram({Heapreplay(), "--leaks", "--folded", trace});
+  ASSERT_EQ(folded.exit_code, 0);
+  EXPECT_EQ(Lines(folded.out), 1u) << folded.out;
+  EXPECT_NE(folded.out.find(";main;grow 20480\n"), std::string::npos) << folded.out;
+  const ProcessResult calls =
+      RunProgram({Heapreplay(), "--hot", "--folded", "--metric", "count", trace});
+  EXPECT_NE(calls.out.find(";main;churn 100\n"), std::string::npos) << calls.out;
+}
+
+TEST(HeapreplayTest, FlameGraphAndPprofFiles) {
+  const std::string dir = MakeTempDir("files");
+  const ProcessResult r = RunProgram({Heapreplay(), "--leaks", "--flamegraph", dir + "/f.svg",
+                                      "--pprof", dir + "/p.pb.gz", RecordPhases()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream svg(dir + "/f.svg");
+  const std::string s((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  EXPECT_NE(s.find("<svg"), std::string::npos);
+  EXPECT_NE(s.find("grow"), std::string::npos);
+  std::ifstream pb(dir + "/p.pb.gz", std::ios::binary);
+  char magic[2] = {};
+  pb.read(magic, 2);
+  EXPECT_EQ(static_cast<unsigned char>(magic[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(magic[1]), 0x8b);
+
+  const ProcessResult bad =
+      RunProgram({Heapreplay(), "--flamegraph", dir + "/no/such/dir/f.svg", RecordPhases()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(Lines(bad.err), 1u) << bad.err;
+  EXPECT_NE(bad.err.find(dir + "/no/such/dir/f.svg"), std::string::npos) << bad.err;
+}
+
+TEST(HeapreplayTest, MismatchesWithBothStacks) {
+  const std::string trace = MakeTempDir("mismatch") + "/mismatch.zst";
+  const ProcessResult run =
+      RunProgram({Runfile("recorder/heaprec"), "-q", "--free-stacks", "--addresses", "-o", trace,
+                  "--", Runfile("tests/mismatch")});
+  EXPECT_EQ(run.exit_code, 128 + 6) << run.err;  // glibc aborts on the double free
+  const nlohmann::json j = Json({"--mismatches", trace});
+  const auto& items = j["mismatches"]["items"];
+  EXPECT_EQ(j["mismatches"]["count"], 5);
+  ASSERT_EQ(items.size(), 5u) << items.dump(1);
+  auto item = [&](const std::string& alloc_fn) -> nlohmann::json {
+    for (const auto& i : items) {
+      if (i.contains("alloc_stack") && !i["alloc_stack"].empty() &&
+          i["alloc_stack"][0]["function"] == alloc_fn) {
+        return i;
+      }
+    }
+    ADD_FAILURE() << "no mismatch allocated in " << alloc_fn;
+    return nlohmann::json::object();
+  };
+  const nlohmann::json a = item("array_then_delete()");
+  EXPECT_EQ(a["kind"], "family");
+  EXPECT_EQ(a["alloc_function"], "operator new[]");
+  EXPECT_EQ(a["free_function"], "operator delete(size_t)");  // C++14 sized delete
+  EXPECT_EQ(a["free_stack"][0]["function"], "array_then_delete()");
+  const nlohmann::json n = item("new_then_free()");
+  EXPECT_EQ(n["free_function"], "free");
+  EXPECT_EQ(n["free_stack"][0]["function"], "new_then_free()");
+  const nlohmann::json m = item("malloc_then_delete()");
+  EXPECT_EQ(m["alloc_function"], "malloc");
+  const nlohmann::json s = item("wrong_sized_delete()");
+  EXPECT_EQ(s["kind"], "size");
+  EXPECT_EQ(s["freed_size"], 8);
+  const nlohmann::json d = item("double_free()");
+  EXPECT_EQ(d["kind"], "double_free");
+  EXPECT_EQ(d["first_free_stack"][0]["function"], "first_free(void*)");
+  EXPECT_EQ(d["free_stack"][0]["function"], "second_free(void*)");
+  EXPECT_EQ(d["bytes"], 48);
+
+  const ProcessResult text = RunProgram({Heapreplay(), "--mismatches", trace});
+  EXPECT_NE(text.out.find("1x memory from operator new[] released by operator delete"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("first freed at:"), std::string::npos) << text.out;
+}
+
+TEST(HeapreplayTest, SymbolsFromTheBinariesWhenTheTraceHasNone) {
+  // A trace cut before its end has no symbols (the launcher appends them
+  // last): heapreplay reads them from the binaries, by build-id.
+  const std::string trace = RecordPhases();
+  std::ifstream in(trace, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cut = MakeTempDir("nosym") + "/cut.zst";
+  size_t keep = bytes.size();
+  nlohmann::json j;
+  // Cut further and further back until the symbols are gone but events stay.
+  for (keep = bytes.size() - 1; keep > 100; keep -= 16) {
+    std::ofstream(cut, std::ios::binary | std::ios::trunc) << bytes.substr(0, keep);
+    const ProcessResult r = RunProgram({Heapreplay(), "--json", "--hot", cut});
+    if (r.exit_code != 0) continue;
+    j = nlohmann::json::parse(r.out);
+    if (j.contains("notes") && j["summary"]["allocations"].get<int>() > 0) break;
+  }
+  ASSERT_TRUE(j.contains("notes")) << "no cut point without symbols";
+  EXPECT_NE(j["notes"][0].get<std::string>().find("named from the binaries on disk"),
+            std::string::npos)
+      << j["notes"];
+  EXPECT_TRUE(SiteOf(j["hot"]["sites"], "load_table") != nullptr) << j["hot"].dump(1);
+}
+
 }  // namespace
 }  // namespace heaprec::tests

@@ -119,31 +119,8 @@ echo "- heaprec at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- forma
 echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-# Sets cmd (array), cmd_dir and cmd_env for workload $1.
-setup_workload() {
-  cmd_dir="$tmp"
-  cmd_env=()
-  case "$1" in
-    alloc_heavy) cmd=("$bin/tests/bench/alloc_heavy") ;;
-    mt_handoff) cmd=("$bin/tests/bench/mt_handoff" 4 2000000) ;;
-    python)
-      [ -n "$python_bin" ] || die "python3 not found"
-      cmd_env=(PYTHONMALLOC=malloc)
-      cmd=("$python_bin" "$repo/tests/bench/py_dicts.py" 2)
-      ;;
-    cppcheck)
-      command -v cppcheck >/dev/null || die "cppcheck not found (apt-get install cppcheck)"
-      if [ ! -d "$tmp/cppcheck_src" ]; then
-        mkdir "$tmp/cppcheck_src"
-        git archive "$CPPCHECK_REV" format | tar -x -C "$tmp/cppcheck_src"
-      fi
-      cmd_dir="$tmp/cppcheck_src"
-      cmd=("$(command -v cppcheck)" --quiet "--enable=warning,performance,portability"
-        --std=c++20 -I. format)
-      ;;
-    *) die "unknown workload '$1' (see --help)" ;;
-  esac
-}
+# setup_workload NAME: sets cmd, cmd_dir, cmd_env (tools/bench_workloads.sh).
+. "$repo/tools/bench_workloads.sh"
 
 # Runs "$@" in $cmd_dir with $cmd_env; prints the wall seconds. Output goes
 # to $tmp/out; a failure shows it and stops.

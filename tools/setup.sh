@@ -14,6 +14,7 @@ PACKAGES="
   nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler
   heaptrack cppcheck
+  libxml2-utils time
 "
 
 missing=""

@@ -111,6 +111,7 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     setenv(kDepthEnv, std::to_string(o.depth).c_str(), 1);
     setenv(kFollowEnv, o.follow ? "1" : "0", 1);
     setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
+    setenv(kFreeStacksEnv, o.free_stacks ? "1" : "0", 1);
     std::vector<char*> argv;
     for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

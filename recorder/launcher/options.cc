@@ -36,6 +36,8 @@ const char* UsageText() {
          "                       0 = none); programs can call heaprec_mark(\"label\")\n"
          "      --addresses      also keep every block's address (larger traces;\n"
          "                       frees are matched to allocations either way)\n"
+         "      --free-stacks    also record the call stack of every free (for\n"
+         "                       heapreplay --mismatches; slower)\n"
          "  -q, --quiet          no summary line at the end\n"
          "  -h, --help           this text\n"
          "      --version        heaprec's version\n"
@@ -99,6 +101,8 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
       o->follow = false;
     } else if (name == "--addresses") {
       o->addresses = true;
+    } else if (name == "--free-stacks") {
+      o->free_stacks = true;
     } else if (name == "-q" || name == "--quiet") {
       o->quiet = true;
     } else if (name == "-h" || name == "--help") {

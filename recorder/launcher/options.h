@@ -13,8 +13,9 @@ struct Options {
   unsigned depth = 64;
   bool follow = true;
   bool quiet = false;
-  bool addresses = false;  // --addresses: keep every block's address in the trace
-  int mark_signal = 12;    // SIGUSR2; 0 = none
+  bool addresses = false;    // --addresses: keep every block's address in the trace
+  bool free_stacks = false;  // --free-stacks: record the call stack of frees too
+  int mark_signal = 12;      // SIGUSR2; 0 = none
   bool help = false;
   bool version = false;
   std::vector<std::string> command;  // PROGRAM ARGS...

@@ -34,8 +34,10 @@ TEST(OptionsTest, DoubleDashAndInlineValues) {
   Options o;
   std::string error;
   ASSERT_TRUE(
-      Parse({"heaprec", "--output=%n.%p.zst", "--mark-signal=10", "--", "-weird"}, &o, &error));
+      Parse({"heaprec", "--output=%n.%p.zst", "--mark-signal=10", "--free-stacks", "--", "-weird"},
+            &o, &error));
   EXPECT_EQ(o.output, "%n.%p.zst");
+  EXPECT_TRUE(o.free_stacks);
   EXPECT_EQ(o.mark_signal, 10);
   EXPECT_EQ(o.command, (std::vector<std::string>{"-weird"}));
 }

@@ -36,6 +36,7 @@ RegionView g_region;
 std::atomic<int> g_mode{kUninit};
 std::atomic<uint32_t> g_generation{1};
 uint32_t g_max_depth = 64;
+bool g_free_stacks = false;  // --free-stacks: capture the stack of every free too
 bool g_follow = true;
 const char* g_session = nullptr;
 int32_t g_launcher_pid = 0;
@@ -267,6 +268,7 @@ void Initialize() {
   if (g_max_depth == 0) g_max_depth = 1;
   if (g_max_depth > kMaxDepth) g_max_depth = kMaxDepth;
   g_follow = ParseUint(getenv(kFollowEnv), 1) != 0;
+  g_free_stacks = ParseUint(getenv(kFreeStacksEnv), 0) != 0;
   g_mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
   OwnTextRange(&g_own_start, &g_own_end);
   g_region = CreateRegion({g_session, g_launcher_pid, g_max_depth, 0});
@@ -377,7 +379,11 @@ void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t si
 
 void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size,
                 size_t alignment) {
-  WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(block), size, alignment, 0);
+  // The seq is taken before the capture, as for any free: the block is still
+  // live until the real free below returns.
+  const uint64_t seq = TakeSeq();
+  const uint32_t stack = g_free_stacks ? CaptureStack() : 0;
+  WriteEvent(ts, seq, api, reinterpret_cast<uint64_t>(block), size, alignment, stack);
 }
 
 void Marker(const char* label) {

@@ -58,7 +58,8 @@ void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address
 // Convenience for allocations: seq now, stack now, write.
 void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra);
 
-// Convenience for frees (call before the real free): seq now, no stack, write.
+// Convenience for frees (call before the real free): seq now, the stack only
+// with heaprec --free-stacks (else 0), write.
 void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment);
 
 // Records a marker with this label (NUL-terminated; cut to fit).

@@ -190,6 +190,7 @@ inline constexpr char kLauncherPidEnv[] = "HEAPREC_LAUNCHER";    // launcher's p
 inline constexpr char kDepthEnv[] = "HEAPREC_DEPTH";             // max frames
 inline constexpr char kFollowEnv[] = "HEAPREC_FOLLOW";           // "0": no children
 inline constexpr char kMarkSignalEnv[] = "HEAPREC_MARK_SIGNAL";  // 0 = none
+inline constexpr char kFreeStacksEnv[] = "HEAPREC_FREE_STACKS";  // "1": stacks of frees too
 
 }  // namespace heaprec::recorder
 

@@ -1,0 +1,356 @@
+// Every Analyzer over event sequences whose answers are known exactly: peak
+// sites, hot sites, temporaries, the size histogram, the timeline, moments
+// (--at, --from/--to), diffs and mismatched frees.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "analyzers/analysis.h"
+#include "analyzers/diff.h"
+#include "analyzers/histogram.h"
+#include "analyzers/hot.h"
+#include "analyzers/leaks.h"
+#include "analyzers/mismatches.h"
+#include "analyzers/peak.h"
+#include "analyzers/summary.h"
+#include "analyzers/timeline.h"
+#include "format/block_numbers.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+using format::Api;
+using format::Event;
+
+// One pass with every analyzer.
+struct Pass {
+  explicit Pass(const Moment& stop = {}) : analysis(stop) {
+    for (Analyzer* a : std::initializer_list<Analyzer*>{&summary, &peak, &hot, &histogram,
+                                                        &timeline, &mismatches}) {
+      analysis.Add(a);
+    }
+  }
+  Analysis analysis;
+  SummaryAnalyzer summary;
+  PeakAnalyzer peak;
+  HotAnalyzer hot;
+  HistogramAnalyzer histogram;
+  TimelineAnalyzer timeline{4};
+  MismatchAnalyzer mismatches;
+};
+
+// Events as a reader delivers them: seq from 1, time = seq ms unless given,
+// blocks numbered from addresses, addresses kept only for unknown frees.
+class Feeder {
+ public:
+  explicit Feeder(format::TraceVisitor* v) : v_(v) {}
+  void Event(format::Event e) {
+    e.seq = ++seq_;
+    if (e.time_ns == 0) e.time_ns = e.seq * 1000000;
+    blocks_.Assign(&e);
+    if (e.kind() != format::EventKind::kFree || e.block != 0) e.address = 0;
+    if (e.old_block != 0) e.old_address = 0;
+    v_->OnEvent(e);
+  }
+  // An event whose blocks are given (a double free names a released block).
+  void Raw(format::Event e) {
+    e.seq = ++seq_;
+    e.time_ns = e.seq * 1000000;
+    v_->OnEvent(e);
+  }
+  void Marker(const std::string& label) {
+    v_->OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, label});
+  }
+
+ private:
+  format::TraceVisitor* v_;
+  format::BlockNumbers blocks_;
+  uint64_t seq_ = 0;
+};
+
+Event Malloc(uint64_t address, uint64_t size, uint32_t stack, Api api = Api::kMalloc) {
+  return {.api = api, .address = address, .size = size, .stack = stack};
+}
+Event Free(uint64_t address, Api api = Api::kFree, uint32_t stack = 0, uint64_t size = 0) {
+  return {.api = api, .address = address, .size = size, .stack = stack};
+}
+
+TEST(PeakTest, SitesAreWhatEachStackHeldAtThePeak) {
+  Pass p;
+  Feeder f(&p.analysis);
+  f.Event(Malloc(0x10, 100, 1));  // live 100
+  f.Event(Malloc(0x20, 50, 2));   // 150
+  f.Event(Free(0x10));            // 50
+  f.Event(Malloc(0x30, 300, 3));  // 350  <- peak: stack 2 (50), stack 3 (300)
+  f.Event(Malloc(0x40, 10, 1));   // 360  <- new peak: + stack 1 (10)
+  f.Event(Free(0x30));            // 60
+  f.Event(Malloc(0x50, 200, 2));  // 260
+  EXPECT_EQ(p.peak.peak_bytes(), 360u);
+  EXPECT_EQ(p.peak.peak_blocks(), 3u);
+  EXPECT_EQ(p.peak.peak_seq(), 5u);
+  EXPECT_EQ(p.peak.peak_time_ns(), 5000000u);
+  const std::vector<Site> sites = p.peak.Sites();
+  ASSERT_EQ(sites.size(), 3u);
+  EXPECT_EQ(sites[0], (Site{3, 300, 1}));
+  EXPECT_EQ(sites[1], (Site{2, 50, 1}));
+  EXPECT_EQ(sites[2], (Site{1, 10, 1}));
+  EXPECT_EQ(p.summary.peak_bytes(), 360u);
+  // After the peak, stack 2 grew: the live totals say so, the peak does not.
+  EXPECT_EQ(p.peak.live().all()[2].bytes, 250u);
+}
+
+TEST(PeakTest, ReallocMovesBytesBetweenStacks) {
+  Pass p;
+  Feeder f(&p.analysis);
+  f.Event(Malloc(0x10, 100, 1));
+  // Moved realloc: release, then the new block at stack 2.
+  f.Event({.api = Api::kRealloc, .address = 0, .size = 0, .old_address = 0x10, .stack = 2});
+  f.Event({.api = Api::kRealloc, .address = 0x20, .size = 400, .old_address = 0, .stack = 2});
+  EXPECT_EQ(p.peak.peak_bytes(), 400u);
+  const std::vector<Site> sites = p.peak.Sites();
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0], (Site{2, 400, 1}));
+}
+
+TEST(HotTest, CallsBytesAndTemporariesPerStack) {
+  Pass p;
+  Feeder f(&p.analysis);
+  for (int i = 0; i < 3; ++i) {  // stack 7: 3 temporaries of 16 B
+    f.Event(Malloc(0x100, 16, 7));
+    f.Event(Free(0x100));
+  }
+  f.Event(Malloc(0x200, 1000, 8));
+  f.Event(Malloc(0x300, 24, 9));
+  f.Event(Free(0x200));  // not temporary: another allocation came between
+  f.Event(Free(0x300));  // not temporary: a free came between
+  // realloc in place: no allocation call.
+  f.Event(Malloc(0x400, 8, 9));
+  f.Event({.api = Api::kRealloc, .address = 0x400, .size = 64, .old_address = 0x400, .stack = 9});
+
+  const std::vector<Site> hot = p.hot.HotSites();
+  ASSERT_EQ(hot.size(), 3u);
+  EXPECT_EQ(hot[0], (Site{7, 48, 3}));
+  EXPECT_EQ(hot[1], (Site{9, 32, 2}));
+  EXPECT_EQ(hot[2], (Site{8, 1000, 1}));
+  const std::vector<Site> temps = p.hot.TemporarySites();
+  ASSERT_EQ(temps.size(), 1u);
+  EXPECT_EQ(temps[0], (Site{7, 48, 3}));
+  EXPECT_EQ(p.hot.temporaries(), 3u);
+  EXPECT_EQ(p.summary.temporaries(), 3u);
+  EXPECT_EQ(p.summary.allocations(), 6u);
+}
+
+TEST(HistogramTest, PowerOfTwoBuckets) {
+  Pass p;
+  Feeder f(&p.analysis);
+  uint64_t a = 0x1000;
+  for (uint64_t size : {0, 1, 2, 3, 4, 7, 8, 1024, 1500}) f.Event(Malloc(a += 0x1000, size, 1));
+  EXPECT_EQ(HistogramAnalyzer::BucketOf(0), 0);
+  EXPECT_EQ(HistogramAnalyzer::BucketOf(1), 1);
+  EXPECT_EQ(HistogramAnalyzer::BucketOf(UINT64_MAX), 64);
+  auto b = [&](int k) { return p.histogram.bucket(k); };
+  EXPECT_EQ(b(0).count, 1u);
+  EXPECT_EQ(b(1).count, 1u);
+  EXPECT_EQ(b(2).count, 2u);  // 2, 3
+  EXPECT_EQ(b(2).bytes, 5u);
+  EXPECT_EQ(b(2).low, 2u);
+  EXPECT_EQ(b(2).high, 3u);
+  EXPECT_EQ(b(3).count, 2u);   // 4, 7
+  EXPECT_EQ(b(4).count, 1u);   // 8
+  EXPECT_EQ(b(11).count, 2u);  // 1024, 1500
+  EXPECT_EQ(b(11).bytes, 2524u);
+  EXPECT_EQ(b(11).low, 1024u);
+  EXPECT_EQ(b(64).high, UINT64_MAX);
+}
+
+TEST(TimelineTest, BoundedPointsKeepTheMaximum) {
+  Pass p;  // 4 points at most
+  Feeder f(&p.analysis);
+  // live after each event: 10 30 60 100 | 90 70 40 0 | 5
+  uint64_t a = 0;
+  for (uint64_t size : {10, 20, 30, 40}) f.Event(Malloc(a += 0x100, size, 1));
+  for (uint64_t i = 1; i <= 4; ++i) f.Event(Free(i * 0x100));
+  f.Event(Malloc(0x900, 5, 1));
+  const std::vector<TimelinePoint>& t = p.timeline.points();
+  EXPECT_EQ(p.timeline.events_per_point(), 4u);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0], (TimelinePoint{1000000, 1, 100, 100}));
+  EXPECT_EQ(t[1], (TimelinePoint{5000000, 5, 0, 90}));
+  EXPECT_EQ(t[2], (TimelinePoint{9000000, 9, 5, 5}));
+  EXPECT_EQ(TimelineCsv({t[2]}), "time_s,seq,live_bytes,max_live_bytes\n0.009000,9,5,5\n");
+}
+
+TEST(MomentTest, Parse) {
+  std::string error;
+  EXPECT_EQ(ParseMoment("1.5s", &error)->time_ns, 1500000000u);
+  EXPECT_EQ(ParseMoment("250ms", &error)->time_ns, 250000000u);
+  EXPECT_EQ(ParseMoment("40us", &error)->time_ns, 40000u);
+  EXPECT_EQ(ParseMoment("7ns", &error)->kind, Moment::Kind::kTime);
+  EXPECT_EQ(ParseMoment("after-load", &error)->kind, Moment::Kind::kLabel);
+  EXPECT_EQ(ParseMoment("10", &error)->label, "10");  // no unit: a label
+  EXPECT_EQ(ParseMoment("end", &error)->kind, Moment::Kind::kEnd);
+  EXPECT_FALSE(ParseMoment("", &error));
+  EXPECT_FALSE(ParseMoment("1.2.3s", &error));
+  EXPECT_NE(error.find("1.2.3s"), std::string::npos);
+}
+
+TEST(MomentTest, AtALabelStopsThePass) {
+  std::string error;
+  Pass p(*ParseMoment("half", &error));
+  Feeder f(&p.analysis);
+  f.Event(Malloc(0x10, 100, 1));
+  f.Event(Malloc(0x20, 200, 2));
+  f.Marker("half");
+  f.Event(Free(0x10));
+  f.Event(Malloc(0x30, 999, 3));
+  ASSERT_TRUE(p.analysis.stopped());
+  EXPECT_EQ(p.analysis.stop()->seq(), 3u);
+  EXPECT_EQ(p.analysis.heap().live_bytes(), 300u);
+  EXPECT_EQ(LeakSites(p.analysis.heap()).size(), 2u);
+  EXPECT_EQ(p.summary.allocations(), 2u);
+  EXPECT_EQ(p.peak.peak_bytes(), 300u);
+}
+
+TEST(MomentTest, AtATimeStopsBeforeTheFirstLaterEvent) {
+  std::string error;
+  Pass p(*ParseMoment("2ms", &error));
+  Feeder f(&p.analysis);
+  f.Event(Malloc(0x10, 100, 1));  // 1 ms
+  f.Event(Malloc(0x20, 200, 2));  // 2 ms
+  f.Event(Free(0x10));            // 3 ms: not applied
+  EXPECT_TRUE(p.analysis.stopped());
+  EXPECT_EQ(p.analysis.heap().live_bytes(), 300u);
+  EXPECT_EQ(p.summary.frees(), 0u);
+}
+
+TEST(DiffTest, FromToWithinOneTrace) {
+  Analysis a;
+  std::string error;
+  LiveSnapshot before(*ParseMoment("m1", &error)), after(Moment{});
+  a.Add(&before);
+  a.Add(&after);
+  for (uint32_t id = 1; id <= 3; ++id) a.OnStackNode({id, 0, 0x1000 * id});
+  Feeder f(&a);
+  f.Event(Malloc(0x10, 100, 1));
+  f.Event(Malloc(0x20, 50, 2));
+  f.Marker("m1");
+  f.Event(Malloc(0x30, 70, 1));  // stack 1 grows by 70
+  f.Event(Free(0x20));           // stack 2 shrinks by 50
+  f.Event(Malloc(0x40, 5, 3));   // stack 3 new: 5
+  ASSERT_TRUE(before.watch().reached());
+  const std::vector<DiffSite> d =
+      DiffSites(before.Sites(), a.symbols(), after.Sites(), a.symbols());
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].bytes, 70);
+  EXPECT_EQ(d[0].count, 1);
+  EXPECT_EQ(d[0].before_bytes, 100u);
+  EXPECT_EQ(d[0].after_bytes, 170u);
+  EXPECT_EQ(d[0].stack[0].address, 0x1000u);
+  EXPECT_EQ(d[1].bytes, 5);
+  EXPECT_EQ(d[2].bytes, -50);
+  EXPECT_EQ(d[2].count, -1);
+}
+
+TEST(DiffTest, AcrossTracesStacksMatchBySymbols) {
+  // The same function at different addresses (another run, ASLR) matches.
+  SymbolTable base, now;
+  base.AddStackNode({1, 0, 0x1111});
+  now.AddStackNode({1, 0, 0x2222});
+  now.AddStackNode({2, 0, 0x3333});
+  base.AddSymbol({0x1111, 0, {{"grow", "a.c", 10, 0}}});
+  now.AddSymbol({0x2222, 0, {{"grow", "a.c", 10, 0}}});
+  now.AddSymbol({0x3333, 0, {{"other", "a.c", 20, 0}}});
+  const std::vector<DiffSite> d = DiffSites({{1, 1000, 10}}, base, {{1, 1500, 12}, {2, 8, 1}}, now);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].bytes, 500);
+  EXPECT_EQ(d[0].count, 2);
+  EXPECT_EQ(d[0].stack[0].function, "grow");
+  EXPECT_EQ(d[0].stack[0].address, 0x2222u);  // the newer trace's
+  EXPECT_EQ(d[1].bytes, 8);
+}
+
+TEST(MismatchTest, FamiliesSizesUnknownAndDoubleFrees) {
+  Pass p;
+  Feeder f(&p.analysis);
+  f.Event(Malloc(0x10, 32, 1, Api::kNewArray));
+  f.Event(Free(0x10, Api::kDelete, 11));  // new[] / delete
+  f.Event(Malloc(0x20, 32, 2, Api::kNew));
+  f.Event(Free(0x20, Api::kFree, 12));  // new / free
+  f.Event(Malloc(0x30, 32, 3, Api::kMalloc));
+  f.Event(Free(0x30, Api::kDelete, 13));  // malloc / delete
+  f.Event(Malloc(0x40, 32, 4, Api::kNew));
+  f.Event(Free(0x40, Api::kDeleteSized, 14, 24));  // sized delete, wrong size
+  f.Event(Malloc(0x50, 32, 5, Api::kNew));
+  f.Event(Free(0x50, Api::kDeleteSized, 15, 32));  // right: nothing
+  f.Event(Malloc(0x60, 8, 6, Api::kNew));
+  f.Event({.api = Api::kRealloc, .address = 0x70, .size = 16, .old_address = 0x60, .stack = 16});
+  f.Event(Free(0xdead, Api::kFree, 17));  // never allocated
+  f.Event(Malloc(0x80, 48, 7));           // block 8
+  f.Event(Free(0x80, Api::kFree, 18));
+  f.Raw({.api = Api::kFree, .stack = 19, .block = 8});  // double free of block 8
+  f.Event(Malloc(0x90, 1, 8));
+  f.Event(Free(0x90));  // fine
+
+  const std::vector<Mismatch> m = p.mismatches.Mismatches();
+  EXPECT_EQ(p.mismatches.total(), 7u);
+  ASSERT_EQ(m.size(), 7u);  // each once: ordered by first occurrence
+  EXPECT_EQ(m[0].kind, MismatchKind::kFamily);
+  EXPECT_EQ(m[0].alloc_api, Api::kNewArray);
+  EXPECT_EQ(m[0].free_api, Api::kDelete);
+  EXPECT_EQ(m[0].alloc_stack, 1u);
+  EXPECT_EQ(m[0].free_stack, 11u);
+  EXPECT_EQ(m[1].alloc_api, Api::kNew);
+  EXPECT_EQ(m[1].free_api, Api::kFree);
+  EXPECT_EQ(m[2].alloc_api, Api::kMalloc);
+  EXPECT_EQ(m[2].free_api, Api::kDelete);
+  EXPECT_EQ(m[3].kind, MismatchKind::kSize);
+  EXPECT_EQ(m[3].freed_size, 24u);
+  EXPECT_EQ(m[3].bytes, 32u);
+  EXPECT_EQ(m[4].kind, MismatchKind::kFamily);  // realloc of new'd memory
+  EXPECT_EQ(m[4].free_api, Api::kRealloc);
+  EXPECT_EQ(m[4].free_stack, 16u);
+  EXPECT_EQ(m[5].kind, MismatchKind::kUnknown);
+  EXPECT_EQ(m[5].address, 0xdeadu);
+  EXPECT_EQ(m[5].free_stack, 17u);
+  EXPECT_EQ(m[6].kind, MismatchKind::kDoubleFree);
+  EXPECT_EQ(m[6].alloc_stack, 7u);
+  EXPECT_EQ(m[6].first_free_stack, 18u);
+  EXPECT_EQ(m[6].free_stack, 19u);
+  EXPECT_EQ(m[6].bytes, 48u);
+}
+
+TEST(MismatchTest, DoubleFreeByAddressInTracesWithAddresses) {
+  Pass p;
+  Event e1 = Malloc(0x500, 64, 3);
+  e1.seq = 1;
+  e1.block = 1;
+  Event f1 = Free(0x500, Api::kFree, 4);
+  f1.seq = 2;
+  f1.block = 1;
+  Event f2 = Free(0x500, Api::kFree, 5);  // the reader names no block: gone
+  f2.seq = 3;
+  for (const Event& e : {e1, f1, f2}) p.analysis.OnEvent(e);
+  const std::vector<Mismatch> m = p.mismatches.Mismatches();
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].kind, MismatchKind::kDoubleFree);
+  EXPECT_EQ(m[0].alloc_stack, 3u);
+  EXPECT_EQ(m[0].first_free_stack, 4u);
+  EXPECT_EQ(m[0].free_stack, 5u);
+}
+
+TEST(MismatchTest, RepeatsAggregate) {
+  Pass p;
+  Feeder f(&p.analysis);
+  for (int i = 0; i < 5; ++i) {
+    f.Event(Malloc(0x10, 4, 1, Api::kNew));
+    f.Event(Free(0x10, Api::kFree, 2));
+  }
+  const std::vector<Mismatch> m = p.mismatches.Mismatches();
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].count, 5u);
+  EXPECT_EQ(m[0].bytes, 20u);
+  EXPECT_EQ(m[0].first_seq, 2u);
+}
+
+}  // namespace
+}  // namespace heaprec::analyzers

@@ -1,0 +1,67 @@
+// Analysis: the one streaming pass of heapreplay. A TraceVisitor that keeps
+// what every analysis shares (the live heap, the symbol table, the process,
+// markers, thread names, the end record) and hands each event, after the
+// live heap applied it, to the Analyzers added (analyzer.h).
+//
+// With a stop moment (--at), the pass ends there: later events and markers
+// are not applied, so every analysis answers "as of that moment" (leaks are
+// the blocks live then, the peak is the highest point before it). Stack
+// nodes, modules and symbols are still read to the end of the trace.
+// Not thread-safe; memory: live blocks, stacks, symbols.
+#ifndef HEAPREC_ANALYZERS_ANALYSIS_H_
+#define HEAPREC_ANALYZERS_ANALYSIS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/live_heap.h"
+#include "analyzers/moment.h"
+#include "analyzers/symbol_table.h"
+#include "format/trace_visitor.h"
+
+namespace heaprec::analyzers {
+
+class Analysis : public format::TraceVisitor {
+ public:
+  Analysis() = default;
+  explicit Analysis(const Moment& stop_at);
+
+  // Analyzers are called in the order added; not owned.
+  void Add(Analyzer* a) { analyzers_.push_back(a); }
+
+  void OnProcess(const format::ProcessInfo& p) override { process_ = p; }
+  void OnModule(const format::Module& m) override { symbols_.AddModule(m); }
+  void OnThread(const format::ThreadInfo& t) override { threads_.push_back(t); }
+  void OnStackNode(const format::StackNode& n) override { symbols_.AddStackNode(n); }
+  void OnSymbol(const format::Symbol& s) override { symbols_.AddSymbol(s); }
+  void OnMarker(const format::Marker& m) override;
+  void OnEvent(const format::Event& e) override;
+  void OnEnd(const format::EndRecord& e) override { end_ = e; }
+
+  const LiveHeap& heap() const { return heap_; }
+  const SymbolTable& symbols() const { return symbols_; }
+  SymbolTable& symbols() { return symbols_; }
+  const std::optional<format::ProcessInfo>& process() const { return process_; }
+  const std::optional<format::EndRecord>& end() const { return end_; }
+  const std::vector<format::Marker>& markers() const { return markers_; }
+  const std::vector<format::ThreadInfo>& threads() const { return threads_; }
+  // The stop moment, if one was given (reached() says whether the trace got there).
+  const std::optional<MomentWatch>& stop() const { return stop_; }
+  bool stopped() const { return stop_ && stop_->reached(); }
+
+ private:
+  LiveHeap heap_;
+  SymbolTable symbols_;
+  std::vector<Analyzer*> analyzers_;
+  std::optional<format::ProcessInfo> process_;
+  std::optional<format::EndRecord> end_;
+  std::vector<format::Marker> markers_;
+  std::vector<format::ThreadInfo> threads_;
+  std::optional<MomentWatch> stop_;
+};
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_ANALYSIS_H_

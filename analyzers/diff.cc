@@ -1,0 +1,78 @@
+// Differences of live sites by symbolized stack (diff.h).
+#include "analyzers/diff.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace heaprec::analyzers {
+namespace {
+
+std::string KeyOf(const std::vector<Frame>& frames) {
+  std::string key;
+  for (const Frame& f : frames) {
+    key += f.function;
+    // An unnamed frame is told apart by its address (so it matches only
+    // within one trace: another run loads modules elsewhere).
+    if (f.function == "??") key += std::to_string(f.address);
+    key += '\x1f';
+    key += f.file;
+    key += ':';
+    key += std::to_string(f.line);
+    key += '\x1f';
+    key += f.module;
+    key += f.inlined ? "\x1ei" : "\x1e";
+  }
+  return key;
+}
+
+}  // namespace
+
+std::vector<DiffSite> DiffSites(const std::vector<Site>& before, const SymbolTable& before_symbols,
+                                const std::vector<Site>& after, const SymbolTable& after_symbols) {
+  std::map<std::string, DiffSite> by_key;
+  for (const Site& s : before) {
+    std::vector<Frame> frames = before_symbols.Frames(s.stack);
+    DiffSite& d = by_key[KeyOf(frames)];
+    if (d.stack.empty()) d.stack = std::move(frames);
+    d.bytes -= static_cast<int64_t>(s.bytes);
+    d.count -= static_cast<int64_t>(s.count);
+    d.before_bytes += s.bytes;
+  }
+  for (const Site& s : after) {
+    std::vector<Frame> frames = after_symbols.Frames(s.stack);
+    DiffSite& d = by_key[KeyOf(frames)];
+    d.stack = std::move(frames);  // the newer trace's addresses
+    d.bytes += static_cast<int64_t>(s.bytes);
+    d.count += static_cast<int64_t>(s.count);
+    d.after_bytes += s.bytes;
+  }
+  std::vector<DiffSite> out;
+  for (auto& [key, d] : by_key) {
+    if (d.bytes != 0 || d.count != 0) out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const DiffSite& a, const DiffSite& b) {
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return a.count > b.count;
+  });
+  return out;
+}
+
+void LiveSnapshot::OnMarker(const format::Marker& m) {
+  if (watch_.AtMarker(m)) taken_ = live_.Sorted(Metric::kBytes);
+}
+
+void LiveSnapshot::BeforeEvent(const format::Event& e, const LiveHeap& heap) {
+  if (watch_.BeforeEvent(e)) taken_ = live_.Sorted(Metric::kBytes);
+}
+
+void LiveSnapshot::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+  if (c.released != 0) live_.Sub(c.released_block.stack, c.released_block.size, 1);
+  if (c.made != 0) live_.Add(c.made_block.stack, c.made_block.size, 1);
+}
+
+std::vector<Site> LiveSnapshot::Sites() const {
+  return taken_ ? *taken_ : live_.Sorted(Metric::kBytes);
+}
+
+}  // namespace heaprec::analyzers

@@ -1,0 +1,58 @@
+// Diff: what grew between two moments of one trace (--from A --to B) or
+// between a base trace and this one (--base OTHER.zst), by call stack, like
+// `pprof --base`: per stack, the live bytes and blocks after minus before.
+//
+// Stacks are matched by their symbolized frames (function, file, line and
+// module of every frame, inlined frames included), not by stack id, so that
+// two traces of the same program match although ids and load addresses
+// differ; frames without a name match by address (within one trace only).
+// Sites whose frames are equal merge.
+// LiveSnapshot is an Analyzer that takes the per-stack live totals at a
+// moment (the end of the pass if the moment is never reached).
+// Not thread-safe; memory proportional to distinct stacks.
+#ifndef HEAPREC_ANALYZERS_DIFF_H_
+#define HEAPREC_ANALYZERS_DIFF_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/moment.h"
+#include "analyzers/stack_totals.h"
+#include "analyzers/symbol_table.h"
+
+namespace heaprec::analyzers {
+
+struct DiffSite {
+  int64_t bytes = 0;  // after - before
+  int64_t count = 0;  // blocks, after - before
+  uint64_t before_bytes = 0, after_bytes = 0;
+  std::vector<Frame> stack;  // innermost first
+};
+
+// Sites that changed, largest growth first, then the largest shrink last.
+std::vector<DiffSite> DiffSites(const std::vector<Site>& before, const SymbolTable& before_symbols,
+                                const std::vector<Site>& after, const SymbolTable& after_symbols);
+
+class LiveSnapshot : public Analyzer {
+ public:
+  explicit LiveSnapshot(const Moment& at) : watch_(at) {}
+  void OnMarker(const format::Marker& m) override;
+  void BeforeEvent(const format::Event& e, const LiveHeap& heap) override;
+  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+
+  // Live sites at the moment; at the end of the pass if it was not reached
+  // (or is "end").
+  std::vector<Site> Sites() const;
+  const MomentWatch& watch() const { return watch_; }
+
+ private:
+  MomentWatch watch_;
+  StackTotals live_;
+  std::optional<std::vector<Site>> taken_;
+};
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_DIFF_H_

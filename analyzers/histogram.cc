@@ -1,0 +1,30 @@
+// Allocation sizes in power-of-two buckets (histogram.h).
+#include "analyzers/histogram.h"
+
+#include "analyzers/summary.h"
+
+namespace heaprec::analyzers {
+
+int HistogramAnalyzer::BucketOf(uint64_t size) {
+  return size == 0 ? 0 : 64 - __builtin_clzll(size);
+}
+
+SizeBucket HistogramAnalyzer::bucket(int k) const {
+  SizeBucket b;
+  if (k > 0) {
+    b.low = uint64_t{1} << (k - 1);
+    b.high = k == 64 ? UINT64_MAX : (uint64_t{1} << k) - 1;
+  }
+  b.count = count_[k];
+  b.bytes = bytes_[k];
+  return b;
+}
+
+void HistogramAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+  if (!IsNewAllocation(e, c)) return;
+  const int k = BucketOf(e.size);
+  ++count_[k];
+  bytes_[k] += e.size;
+}
+
+}  // namespace heaprec::analyzers

@@ -1,0 +1,119 @@
+// Frees that do not match their allocation (mismatches.h).
+#include "analyzers/mismatches.h"
+
+#include <algorithm>
+
+namespace heaprec::analyzers {
+namespace {
+
+constexpr size_t kRemembered = 1 << 16;
+
+// Sized frees name the size: the delete(void*, size_t) family and free_sized.
+bool NamesSize(format::Api api) {
+  using format::Api;
+  switch (api) {
+    case Api::kDeleteSized:
+    case Api::kDeleteArraySized:
+    case Api::kDeleteSizedAligned:
+    case Api::kDeleteArraySizedAligned:
+    case Api::kFreeSized:
+    case Api::kFreeAlignedSized:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+const char* MismatchKindName(MismatchKind k) {
+  switch (k) {
+    case MismatchKind::kFamily:
+      return "family";
+    case MismatchKind::kSize:
+      return "size";
+    case MismatchKind::kUnknown:
+      return "unknown";
+    case MismatchKind::kDoubleFree:
+      return "double_free";
+  }
+  return "?";
+}
+
+MismatchAnalyzer::MismatchAnalyzer() : released_(kRemembered), ring_(kRemembered) {}
+
+void MismatchAnalyzer::Remember(uint64_t address, const Released& r) {
+  released_[r.block % kRemembered] = r;
+  if (address == 0) return;
+  auto& [old_address, old_block] = ring_[ring_next_];
+  const auto it = released_at_.find(old_address);
+  if (old_address != 0 && it != released_at_.end() && it->second == old_block) {
+    released_at_.erase(it);
+  }
+  ring_[ring_next_] = {address, r.block};
+  ring_next_ = (ring_next_ + 1) % kRemembered;
+  released_at_[address] = r.block;
+}
+
+void MismatchAnalyzer::Report(const Mismatch& m) {
+  ++total_;
+  const Key key{static_cast<int>(m.kind),
+                static_cast<int>(m.alloc_api),
+                static_cast<int>(m.free_api),
+                m.alloc_stack,
+                m.free_stack,
+                m.first_free_stack};
+  auto [it, inserted] = found_.try_emplace(key, m);
+  if (!inserted) {
+    it->second.count += m.count;
+    it->second.bytes += m.bytes;
+  }
+}
+
+void MismatchAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+  const format::EventKind kind = e.kind();
+  if (kind != format::EventKind::kFree && kind != format::EventKind::kRealloc) return;
+  if (c.released != 0) {
+    const LiveBlock& b = c.released_block;
+    if (format::FamilyOf(b.api) != format::FamilyOf(e.api)) {
+      Report({MismatchKind::kFamily, b.api, e.api, b.stack, e.stack, 0, 1, b.size, 0, 0, e.seq});
+    } else if (kind == format::EventKind::kFree && NamesSize(e.api) && e.size != b.size) {
+      Report({MismatchKind::kSize, b.api, e.api, b.stack, e.stack, 0, 1, b.size, e.size, 0, e.seq});
+    }
+    Remember(kind == format::EventKind::kFree ? e.address : e.old_address,
+             {c.released, b.stack, e.stack, b.api, b.size});
+    return;
+  }
+  if (!c.unknown_release) return;
+  uint64_t block = kind == format::EventKind::kFree ? e.block : e.old_block;
+  const uint64_t address = kind == format::EventKind::kFree ? e.address : e.old_address;
+  if (block == 0 && address != 0) {  // an address released before?
+    const auto it = released_at_.find(address);
+    if (it != released_at_.end()) block = it->second;
+  }
+  if (block == 0) {
+    Report({MismatchKind::kUnknown, e.api, e.api, 0, e.stack, 0, 1, 0, 0, address, e.seq});
+    return;
+  }
+  Mismatch m{MismatchKind::kDoubleFree, e.api, e.api, 0, e.stack, 0, 1, 0, 0, 0, e.seq};
+  const Released& r = released_[block % kRemembered];
+  if (r.block == block) {
+    m.alloc_api = r.api;
+    m.alloc_stack = r.alloc_stack;
+    m.first_free_stack = r.free_stack;
+    m.bytes = r.size;
+  }
+  Report(m);
+}
+
+std::vector<Mismatch> MismatchAnalyzer::Mismatches() const {
+  std::vector<Mismatch> out;
+  for (const auto& [key, m] : found_) out.push_back(m);
+  std::sort(out.begin(), out.end(), [](const Mismatch& a, const Mismatch& b) {
+    if (a.count != b.count) return a.count > b.count;
+    return a.first_seq < b.first_seq;
+  });
+  return out;
+}
+
+}  // namespace heaprec::analyzers

@@ -1,0 +1,147 @@
+// The JSON report (report.h): DESIGN.md's contract, plus heaprec's own keys.
+#include <nlohmann/json.hpp>
+
+#include "analyzers/human_bytes.h"
+#include "analyzers/report.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+using nlohmann::json;
+
+json FrameJson(const Frame& f) {
+  return {{"function", f.function},
+          {"file", f.file.empty() ? json(nullptr) : json(f.file)},
+          {"line", f.line == 0 ? json(nullptr) : json(f.line)},
+          {"module", f.module},
+          {"address", Hex(f.address)},
+          {"inlined", f.inlined}};
+}
+
+json StackJson(const std::vector<Frame>& frames) {
+  json stack = json::array();
+  for (const Frame& f : frames) stack.push_back(FrameJson(f));
+  return stack;
+}
+
+json SitesJson(const std::vector<Site>& sites, const SymbolTable& symbols) {
+  json list = json::array();
+  for (const Site& s : sites) {
+    list.push_back(
+        {{"bytes", s.bytes}, {"count", s.count}, {"stack", StackJson(symbols.Frames(s.stack))}});
+  }
+  return list;
+}
+
+json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
+  json items = json::array();
+  for (const Mismatch& x : m.Mismatches()) {
+    json item = {{"kind", MismatchKindName(x.kind)},
+                 {"free_function", format::ApiName(x.free_api)},
+                 {"count", x.count},
+                 {"bytes", x.bytes},
+                 {"first_seq", x.first_seq},
+                 {"free_stack", StackJson(symbols.Frames(x.free_stack))}};
+    if (x.kind != MismatchKind::kUnknown) {
+      item["alloc_function"] = format::ApiName(x.alloc_api);
+      item["alloc_stack"] = StackJson(symbols.Frames(x.alloc_stack));
+    } else {
+      item["address"] = Hex(x.address);
+    }
+    if (x.kind == MismatchKind::kSize) item["freed_size"] = x.freed_size;
+    if (x.kind == MismatchKind::kDoubleFree) {
+      item["first_free_stack"] = StackJson(symbols.Frames(x.first_free_stack));
+    }
+    items.push_back(std::move(item));
+  }
+  return {{"count", m.total()}, {"items", items}};
+}
+
+}  // namespace
+
+std::string JsonReport(const Report& r, const ReportOptions& o) {
+  const Analysis& a = *r.analysis;
+  const SummaryAnalyzer& s = *r.summary;
+  const SymbolTable& sym = a.symbols();
+  json j;
+  j["trace"] = {{"path", r.trace.path},
+                {"program", a.process() ? a.process()->program : ""},
+                {"pid", a.process() ? a.process()->pid : 0},
+                {"format_version", r.trace.version.major},
+                {"truncated", r.trace.truncated}};
+  j["summary"] = {
+      {"allocations", s.allocations()},         {"frees", s.frees()},
+      {"bytes_allocated", s.bytes_allocated()}, {"peak_bytes", s.peak_bytes()},
+      {"leaked_bytes", a.heap().live_bytes()},  {"leaked_blocks", a.heap().blocks().size()},
+      {"temporaries", s.temporaries()},         {"duration_ns", s.duration_ns()},
+      {"peak_time_ns", s.peak_time_ns()},       {"peak_seq", s.peak_seq()}};
+  if (!r.notes.empty()) j["notes"] = r.notes;
+  json markers = json::array();
+  for (const format::Marker& m : a.markers()) {
+    markers.push_back({{"label", m.label}, {"seq", m.seq}, {"time_ns", m.time_ns}});
+  }
+  j["markers"] = markers;
+  if (a.stop()) {
+    const MomentWatch& w = *a.stop();
+    j["at"] = {{"moment", w.moment().text},
+               {"reached", w.reached()},
+               {"seq", w.seq()},
+               {"time_ns", w.time_ns()}};
+  }
+  if (o.leaks) {
+    j["leaks"] = {{"bytes", a.heap().live_bytes()},
+                  {"blocks", a.heap().blocks().size()},
+                  {"sites", SitesJson(r.leaks, sym)}};
+  }
+  if (o.peak && r.peak) {
+    j["peak"] = {{"bytes", r.peak->peak_bytes()},
+                 {"blocks", r.peak->peak_blocks()},
+                 {"time_ns", r.peak->peak_time_ns()},
+                 {"seq", r.peak->peak_seq()},
+                 {"sites", SitesJson(r.peak->Sites(), sym)}};
+  }
+  if (o.temporaries && r.hot) {
+    j["temporaries"] = {{"count", r.hot->temporaries()},
+                        {"sites", SitesJson(r.hot->TemporarySites(), sym)}};
+  }
+  if (o.hot && r.hot) j["hot"] = {{"sites", SitesJson(r.hot->HotSites(), sym)}};
+  if (o.histogram && r.histogram) {
+    json buckets = json::array();
+    for (int k = 0; k < HistogramAnalyzer::kBuckets; ++k) {
+      const SizeBucket b = r.histogram->bucket(k);
+      if (b.count == 0) continue;
+      buckets.push_back({{"low", b.low}, {"high", b.high}, {"count", b.count}, {"bytes", b.bytes}});
+    }
+    j["histogram"] = {{"buckets", buckets}};
+  }
+  if (o.timeline && r.timeline) {
+    json points = json::array();
+    for (const TimelinePoint& p : r.timeline->points()) {
+      points.push_back({{"time_ns", p.time_ns},
+                        {"seq", p.seq},
+                        {"live_bytes", p.live_bytes},
+                        {"max_live_bytes", p.max_live_bytes}});
+    }
+    j["timeline"] = {{"events_per_point", r.timeline->events_per_point()}, {"points", points}};
+  }
+  if (r.diff) {
+    json sites = json::array();
+    int64_t grown = 0;
+    for (const DiffSite& d : r.diff->sites) {
+      grown += d.bytes;
+      sites.push_back({{"bytes", d.bytes},
+                       {"count", d.count},
+                       {"before_bytes", d.before_bytes},
+                       {"after_bytes", d.after_bytes},
+                       {"stack", StackJson(d.stack)}});
+    }
+    j["diff"] = {{r.diff->across_traces ? "base" : "from", r.diff->from},
+                 {"to", r.diff->to},
+                 {"bytes", grown},
+                 {"sites", sites}};
+  }
+  if (o.mismatches && r.mismatches) j["mismatches"] = MismatchesJson(*r.mismatches, sym);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace heaprec::analyzers

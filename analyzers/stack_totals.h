@@ -1,0 +1,47 @@
+// StackTotals: a Site (bytes, count) per stack id, in a dense vector (stack
+// ids are dense from 1), for the analyzers that sum per call stack, and
+// SortedSites, the order every report lists sites in.
+// Not thread-safe; memory proportional to the highest stack id seen.
+#ifndef HEAPREC_ANALYZERS_STACK_TOTALS_H_
+#define HEAPREC_ANALYZERS_STACK_TOTALS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzers/site.h"
+
+namespace heaprec::analyzers {
+
+class StackTotals {
+ public:
+  Site& operator[](uint32_t stack) {
+    if (stack >= sites_.size()) sites_.resize(stack + 1 + stack / 2);
+    sites_[stack].stack = stack;
+    return sites_[stack];
+  }
+  void Add(uint32_t stack, uint64_t bytes, uint64_t count) {
+    Site& s = (*this)[stack];
+    s.bytes += bytes;
+    s.count += count;
+  }
+  void Sub(uint32_t stack, uint64_t bytes, uint64_t count) {
+    Site& s = (*this)[stack];
+    s.bytes -= bytes;
+    s.count -= count;
+  }
+  const std::vector<Site>& all() const { return sites_; }
+
+  // Sites with a non-zero count, ordered by `order`, largest first.
+  std::vector<Site> Sorted(Metric order) const;
+
+ private:
+  std::vector<Site> sites_;
+};
+
+// Sorts by `order` (bytes or count) largest first; ties: the other number,
+// then stack id.
+void SortSites(std::vector<Site>* sites, Metric order);
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_STACK_TOTALS_H_

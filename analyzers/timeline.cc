@@ -1,0 +1,51 @@
+// Live bytes over time in bounded points (timeline.h).
+#include "analyzers/timeline.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace heaprec::analyzers {
+
+TimelineAnalyzer::TimelineAnalyzer(size_t max_points)
+    : max_points_(std::max<size_t>(2, max_points & ~size_t{1})) {}
+
+void TimelineAnalyzer::Merge() {
+  std::vector<TimelinePoint> merged;
+  merged.reserve(max_points_);
+  for (size_t i = 0; i + 1 < points_.size(); i += 2) {
+    TimelinePoint p = points_[i];
+    p.live_bytes = points_[i + 1].live_bytes;
+    p.max_live_bytes = std::max(p.max_live_bytes, points_[i + 1].max_live_bytes);
+    merged.push_back(p);
+  }
+  points_ = std::move(merged);
+  span_ *= 2;
+}
+
+void TimelineAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+  const uint64_t live = heap.live_bytes();
+  if (points_.empty() || in_last_ == span_) {
+    if (points_.size() == max_points_) Merge();  // every point is full: pairs make room
+    points_.push_back({e.time_ns, e.seq, live, live});
+    in_last_ = 1;
+    return;
+  }
+  TimelinePoint& p = points_.back();
+  p.live_bytes = live;
+  p.max_live_bytes = std::max(p.max_live_bytes, live);
+  ++in_last_;
+}
+
+std::string TimelineCsv(const std::vector<TimelinePoint>& points) {
+  std::string out = "time_s,seq,live_bytes,max_live_bytes\n";
+  char line[128];
+  for (const TimelinePoint& p : points) {
+    std::snprintf(line, sizeof(line), "%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", p.time_ns / 1e9,
+                  p.seq, p.live_bytes, p.max_live_bytes);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace heaprec::analyzers

@@ -1,0 +1,83 @@
+// pprof-style top table by function (top_table.h).
+#include "analyzers/top_table.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analyzers/human_bytes.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+std::string Value(uint64_t v, Metric metric) {
+  return metric == Metric::kBytes ? HumanBytes(v) : std::to_string(v);
+}
+
+std::string Percent(uint64_t v, uint64_t total) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%.2f%%", total ? 100.0 * v / total : 0.0);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric metric,
+                                      const SymbolTable& symbols) {
+  std::unordered_map<std::string, FunctionRow> rows;
+  std::unordered_set<std::string> seen;
+  for (const Site& s : sites) {
+    const uint64_t v = ValueOf(s, metric);
+    if (v == 0) continue;
+    std::vector<Frame> frames = symbols.Frames(s.stack);
+    if (frames.empty()) frames.push_back({"[no stack]", "", 0, "", 0, false});
+    FunctionRow& inner = rows[frames[0].function];
+    inner.flat += v;
+    seen.clear();
+    for (const Frame& f : frames) {
+      if (!seen.insert(f.function).second) continue;  // recursion: once per site
+      rows[f.function].cum += v;
+    }
+  }
+  std::vector<FunctionRow> out;
+  out.reserve(rows.size());
+  for (auto& [name, row] : rows) {
+    row.function = name;
+    out.push_back(std::move(row));
+  }
+  std::sort(out.begin(), out.end(), [](const FunctionRow& a, const FunctionRow& b) {
+    if (a.flat != b.flat) return a.flat > b.flat;
+    if (a.cum != b.cum) return a.cum > b.cum;
+    return a.function < b.function;
+  });
+  return out;
+}
+
+std::string TopTableText(const std::vector<FunctionRow>& rows, uint64_t total, Metric metric,
+                         size_t top) {
+  std::string out;
+  char line[160];
+  std::snprintf(line, sizeof(line), "  %10s %7s %7s %10s %7s  %s\n", "flat", "flat%", "sum%", "cum",
+                "cum%", "function");
+  out += line;
+  uint64_t sum = 0;
+  const size_t shown = top == 0 || top > rows.size() ? rows.size() : top;
+  for (size_t i = 0; i < shown; ++i) {
+    const FunctionRow& r = rows[i];
+    sum += r.flat;
+    std::snprintf(line, sizeof(line), "  %10s %7s %7s %10s %7s  ", Value(r.flat, metric).c_str(),
+                  Percent(r.flat, total).c_str(), Percent(sum, total).c_str(),
+                  Value(r.cum, metric).c_str(), Percent(r.cum, total).c_str());
+    out += line;
+    out += r.function;
+    out += "\n";
+  }
+  if (shown < rows.size()) {
+    out += "  ... " + std::to_string(rows.size() - shown) + " more functions\n";
+  }
+  return out;
+}
+
+}  // namespace heaprec::analyzers

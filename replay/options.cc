@@ -1,0 +1,156 @@
+// heapreplay's command line (options.h).
+#include "replay/options.h"
+
+#include <cstdlib>
+#include <vector>
+
+namespace heaprec::replay {
+
+const char kUsage[] =
+    "usage: heapreplay [analyses] [output options] TRACE\n"
+    "\n"
+    "Reads a trace written by heaprec and answers, in one pass:\n"
+    "  --leaks          blocks never freed, by call stack, largest first\n"
+    "  --peak           the highest live heap and the stacks holding it then\n"
+    "  --temporaries    allocations freed with no other allocation in between\n"
+    "  --hot            stacks by allocation calls and bytes allocated\n"
+    "  --histogram      allocation sizes in power-of-two buckets\n"
+    "  --mismatches     frees that do not match their allocation (new/free,\n"
+    "                   new[]/delete, malloc/delete, wrong sized delete, unknown\n"
+    "                   and double frees); free stacks need heaprec --free-stacks\n"
+    "  --timeline       live bytes over time: CSV on stdout (in the JSON with --json)\n"
+    "  --diff           what grew, by stack: between --from A and --to B (default:\n"
+    "                   the end), or from --base OTHER.zst to this trace\n"
+    "  --at MOMENT      answer as of a moment instead of the end: a marker label\n"
+    "                   (heaprec_mark, or signal-N) or a time (1.5s, 250ms, 40us)\n"
+    "With no analysis named: the summary and the top sites of hot, temporaries,\n"
+    "peak and leaks.\n"
+    "\n"
+    "Output (text by default):\n"
+    "  --json           one JSON object on stdout\n"
+    "  --top N          functions and call stacks shown in text (default 10; 0 = all)\n"
+    "  --folded         collapsed stacks on stdout (FlameGraph, speedscope)\n"
+    "  --flamegraph F   write an SVG flame graph to F\n"
+    "  --metric M       bytes or count, for --folded and --flamegraph (default bytes)\n"
+    "  --pprof F        write a gzipped pprof profile to F (alloc and inuse samples)\n"
+    "--folded and --flamegraph draw the first named of --leaks, --peak,\n"
+    "--temporaries, --hot (default: --hot, i.e. every allocation).\n"
+    "  -h, --help       this text\n";
+
+namespace {
+
+// "--name=value" or "--name value".
+bool TakeValue(int argc, char** argv, int* i, const std::string& arg, const std::string& name,
+               std::string* value, std::string* error) {
+  if (arg.size() > name.size() && arg.compare(0, name.size() + 1, name + "=") == 0) {
+    *value = arg.substr(name.size() + 1);
+    return true;
+  }
+  if (*i + 1 >= argc) {
+    *error = name + " needs a value";
+    return false;
+  }
+  *value = argv[++*i];
+  return true;
+}
+
+bool IsOption(const std::string& arg, const std::string& name) {
+  return arg == name || arg.compare(0, name.size() + 1, name + "=") == 0;
+}
+
+}  // namespace
+
+bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
+  analyzers::ReportOptions& r = o->report;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    std::string v;
+    if (arg == "-h" || arg == "--help") {
+      o->help = true;
+      return true;
+    } else if (arg == "--leaks") {
+      r.leaks = true;
+    } else if (arg == "--peak") {
+      r.peak = true;
+    } else if (arg == "--temporaries") {
+      r.temporaries = true;
+    } else if (arg == "--hot") {
+      r.hot = true;
+    } else if (arg == "--histogram") {
+      r.histogram = true;
+    } else if (arg == "--mismatches") {
+      r.mismatches = true;
+    } else if (arg == "--timeline") {
+      r.timeline = true;
+    } else if (arg == "--diff") {
+      o->diff = true;
+    } else if (arg == "--json") {
+      o->json = true;
+    } else if (arg == "--folded") {
+      o->folded = true;
+    } else if (IsOption(arg, "--top")) {
+      if (!TakeValue(argc, argv, &i, arg, "--top", &v, error)) return false;
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || v[0] == '-') {
+        *error = "--top needs a number, not '" + v + "'";
+        return false;
+      }
+      r.top = n;
+    } else if (IsOption(arg, "--metric")) {
+      if (!TakeValue(argc, argv, &i, arg, "--metric", &v, error)) return false;
+      if (v != "bytes" && v != "count") {
+        *error = "--metric is bytes or count, not '" + v + "'";
+        return false;
+      }
+      o->metric = v == "bytes" ? analyzers::Metric::kBytes : analyzers::Metric::kCount;
+      o->metric_given = true;
+    } else if (IsOption(arg, "--flamegraph")) {
+      if (!TakeValue(argc, argv, &i, arg, "--flamegraph", &o->flamegraph, error)) return false;
+    } else if (IsOption(arg, "--pprof")) {
+      if (!TakeValue(argc, argv, &i, arg, "--pprof", &o->pprof, error)) return false;
+    } else if (IsOption(arg, "--at")) {
+      if (!TakeValue(argc, argv, &i, arg, "--at", &o->at, error)) return false;
+    } else if (IsOption(arg, "--from")) {
+      if (!TakeValue(argc, argv, &i, arg, "--from", &o->from, error)) return false;
+    } else if (IsOption(arg, "--to")) {
+      if (!TakeValue(argc, argv, &i, arg, "--to", &o->to, error)) return false;
+    } else if (IsOption(arg, "--base")) {
+      if (!TakeValue(argc, argv, &i, arg, "--base", &o->base, error)) return false;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      *error = "unknown option '" + arg + "'";
+      return false;
+    } else if (o->trace.empty()) {
+      o->trace = arg;
+    } else {
+      *error = "more than one trace given ('" + o->trace + "' and '" + arg + "')";
+      return false;
+    }
+  }
+  if (o->trace.empty()) {
+    *error = "no trace given";
+    return false;
+  }
+  if ((!o->from.empty() || !o->to.empty() || !o->base.empty()) && !o->diff) o->diff = true;
+  if (o->diff && !o->base.empty() && !o->from.empty()) {
+    *error = "--diff takes --from/--to within one trace or --base, not both";
+    return false;
+  }
+  if (o->diff && o->base.empty() && o->from.empty()) {
+    *error = "--diff needs --from MOMENT (and optionally --to MOMENT) or --base OTHER.zst";
+    return false;
+  }
+  if (o->diff && !o->at.empty()) {
+    *error = "--at and --diff do not mix (use --from and --to)";
+    return false;
+  }
+  if (o->metric_given && !o->folded && o->flamegraph.empty()) {
+    *error = "--metric is for --folded and --flamegraph";
+    return false;
+  }
+  r.overview = !(r.leaks || r.peak || r.temporaries || r.hot || r.histogram || r.mismatches ||
+                 r.timeline || o->diff);
+  return true;
+}
+
+}  // namespace heaprec::replay

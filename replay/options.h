@@ -1,0 +1,35 @@
+// heapreplay's command line: which analyses, which outputs, which trace.
+// ParseOptions fills Options or returns false with one line in *error (the
+// caller prints it and exits 2). Allocates; no other side effects.
+#ifndef HEAPREC_REPLAY_OPTIONS_H_
+#define HEAPREC_REPLAY_OPTIONS_H_
+
+#include <string>
+
+#include "analyzers/report.h"
+#include "analyzers/site.h"
+
+namespace heaprec::replay {
+
+struct Options {
+  analyzers::ReportOptions report;  // analyses named and --top
+  bool json = false;
+  bool folded = false;                                   // --folded: collapsed stacks on stdout
+  std::string flamegraph;                                // --flamegraph FILE.svg
+  std::string pprof;                                     // --pprof FILE.pb.gz
+  analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
+  bool metric_given = false;
+  std::string at;              // --at MOMENT
+  bool diff = false;           // --diff
+  std::string from, to, base;  // --from, --to, --base
+  std::string trace;
+  bool help = false;
+};
+
+bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
+
+extern const char kUsage[];
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_OPTIONS_H_

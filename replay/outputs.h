@@ -1,0 +1,31 @@
+// heapreplay's drawn outputs: which sites --folded, --flamegraph and --pprof
+// show, and writing the files. The profile drawn is the first named of
+// --leaks, --peak, --temporaries, --hot (default --hot: every allocation),
+// weighed by --metric. --pprof holds allocations (alloc_*) and what is live
+// at the end or at --at (inuse_*), whatever analyses are named.
+// Allocates; writes only the files named on the command line.
+#ifndef HEAPREC_REPLAY_OUTPUTS_H_
+#define HEAPREC_REPLAY_OUTPUTS_H_
+
+#include <string>
+#include <vector>
+
+#include "analyzers/report.h"
+#include "analyzers/site.h"
+#include "replay/options.h"
+
+namespace heaprec::replay {
+
+// The sites --folded and --flamegraph draw, and a title for them.
+std::vector<analyzers::Site> DrawnSites(const Options& o, const analyzers::Report& r,
+                                        std::string* title);
+
+// The collapsed stacks for --folded.
+std::string Folded(const Options& o, const analyzers::Report& r);
+
+// Writes --flamegraph and --pprof files if asked; false + one line in *error.
+bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error);
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_OUTPUTS_H_

@@ -1,0 +1,23 @@
+// SymbolizeMissing: names the return addresses a trace holds no symbols for
+// (a trace whose recording was cut before the launcher appended them, or one
+// written without), from the binaries on disk: each module's file if its
+// build-id matches, else its separate debug file by build-id under
+// /usr/lib/debug (analyzers/dwarf_symbolizer.h). Adds the Symbols found to
+// the table and returns notes for the report: how many addresses were named
+// from disk, and which modules could not be found.
+// Not thread-safe; reads files; allocates.
+#ifndef HEAPREC_REPLAY_SYMBOLIZE_H_
+#define HEAPREC_REPLAY_SYMBOLIZE_H_
+
+#include <string>
+#include <vector>
+
+#include "analyzers/symbol_table.h"
+
+namespace heaprec::replay {
+
+std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols);
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_SYMBOLIZE_H_

@@ -1,0 +1,93 @@
+#!/bin/bash
+# Times heapreplay against heaptrack_print on recordings of the same
+# workloads (issue 4's speed benchmark); prints a Markdown table
+# (docs/BENCHMARKS.md, "Analysis").
+set -eu -o pipefail
+
+usage() {
+  cat <<'EOF_USAGE'
+usage: tools/bench_analysis.sh [-n RUNS] [-w LIST]
+
+Builds what it needs, records each workload once under heaprec and once
+under heaptrack, then times, interleaved RUNS times (default 5):
+  heapreplay --leaks --peak --temporaries TRACE
+  heaptrack_print --print-leaks 1 --print-peaks 1 --print-temporary 1 -f TRACE
+(output to /dev/null) and prints the median wall time and peak RSS of each,
+with the trace sizes. Workloads: alloc_heavy, mt_handoff, python, cppcheck
+(as in tools/bench_recorder.sh; default all four).
+EOF_USAGE
+}
+
+runs=5
+workloads="alloc_heavy,mt_handoff,python,cppcheck"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) runs="${2:?-n needs a number}"; shift 2 ;;
+    -w) workloads="${2:?-w needs a list}"; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "bench_analysis: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+case "$runs" in '' | *[!0-9]* | 0) echo "bench_analysis: -n wants a positive number" >&2; exit 2 ;; esac
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+die() { echo "bench_analysis: $*" >&2; exit 1; }
+for tool in bazel heaptrack heaptrack_print awk; do
+  command -v "$tool" >/dev/null || die "'$tool' not found (tools/setup.sh)"
+done
+[ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time): it measures peak RSS"
+
+echo "bench_analysis: building..." >&2
+bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all >/dev/null 2>&1 ||
+  die "build failed (run: bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all)"
+bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+heaprec="$bin/recorder/heaprec"
+heapreplay="$bin/replay/heapreplay"
+python_bin="$(readlink -f /usr/bin/python3 2>/dev/null || true)"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench_analysis.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+
+CPPCHECK_REV="${CPPCHECK_REV:-b362e97}"
+. "$repo/tools/bench_workloads.sh"
+
+# Runs "$@"; prints "wall_s peak_rss_kib".
+measure() {
+  /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+    { tail -5 "$tmp/err" >&2; die "failed: $*"; }
+  cat "$tmp/time"
+}
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+    END { if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+echo "| workload | heaprec trace MiB | heaptrack trace MiB | heapreplay s | heaptrack_print s | time ratio | heapreplay peak RSS MiB | heaptrack_print peak RSS MiB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+IFS=',' read -r -a wl <<<"$workloads"
+for w in "${wl[@]}"; do
+  setup_workload "$w"
+  echo "bench_analysis: $w: recording..." >&2
+  rm -f "$tmp/rec.zst" "$tmp"/ht.*
+  (cd "$cmd_dir" && env ${cmd_env[@]+"${cmd_env[@]}"} "$heaprec" -q -o "$tmp/rec.zst" "${cmd[@]}") \
+    >/dev/null 2>&1 || die "$w: heaprec failed"
+  (cd "$cmd_dir" && env ${cmd_env[@]+"${cmd_env[@]}"} heaptrack -o "$tmp/ht" "${cmd[@]}") \
+    >/dev/null 2>&1 || die "$w: heaptrack failed"
+  ht_files=("$tmp"/ht.*)
+  ht="${ht_files[0]}"
+  rt=() rr=() pt=() pr=()
+  for ((i = 1; i <= runs; i++)); do
+    read -r t m < <(measure "$heapreplay" --leaks --peak --temporaries "$tmp/rec.zst")
+    rt+=("$t") rr+=("$m")
+    read -r t m < <(measure heaptrack_print --print-leaks 1 --print-peaks 1 --print-temporary 1 \
+      -f "$ht")
+    pt+=("$t") pr+=("$m")
+    echo "bench_analysis:   run $i: heapreplay ${rt[-1]} s, heaptrack_print ${pt[-1]} s" >&2
+  done
+  a=$(median "${rt[@]}") b=$(median "${pt[@]}")
+  echo "| $w | $(mib $(($(stat -c %s "$tmp/rec.zst") / 1024))) | $(mib $(($(stat -c %s "$ht") / 1024))) |" \
+    "$a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }') |" \
+    "$(mib "$(median "${rr[@]}")") | $(mib "$(median "${pr[@]}")") |"
+done
