@@ -7,7 +7,8 @@ namespace heaprec::analyzers {
 
 std::vector<Site> LeakSites(const LiveHeap& heap) {
   StackTotals by_stack;
-  for (const auto& [id, block] : heap.blocks()) by_stack.Add(block.stack, block.size, 1);
+  heap.blocks().ForEach(
+      [&](uint64_t, const LiveBlock& block) { by_stack.Add(block.stack, block.size, 1); });
   return by_stack.Sorted(Metric::kBytes);
 }
 

@@ -4,27 +4,21 @@
 namespace heaprec::analyzers {
 
 void LiveHeap::Add(uint64_t id, const LiveBlock& block, HeapChange* c) {
-  auto [it, inserted] = blocks_.try_emplace(id, block);
-  if (!inserted) {  // a damaged trace naming a block twice
-    live_bytes_ -= it->second.size;
-    it->second = block;
-  }
+  LiveBlock old;
+  if (blocks_.Put(id, block, &old)) live_bytes_ -= old.size;  // a damaged trace naming it twice
   live_bytes_ += block.size;
   c->made = id;
   c->made_block = block;
 }
 
 void LiveHeap::Remove(uint64_t id, HeapChange* c) {
-  const auto it = id == 0 ? blocks_.end() : blocks_.find(id);
-  if (it == blocks_.end()) {  // never seen made, or already released
+  if (id == 0 || !blocks_.Take(id, &c->released_block)) {  // never made, or released
     ++unknown_frees_;
     c->unknown_release = true;
     return;
   }
-  live_bytes_ -= it->second.size;
+  live_bytes_ -= c->released_block.size;
   c->released = id;
-  c->released_block = it->second;
-  blocks_.erase(it);
 }
 
 HeapChange LiveHeap::Apply(const format::Event& e) {

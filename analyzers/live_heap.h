@@ -13,17 +13,11 @@
 #define HEAPREC_ANALYZERS_LIVE_HEAP_H_
 
 #include <cstdint>
-#include <unordered_map>
 
+#include "analyzers/block_map.h"
 #include "format/records.h"
 
 namespace heaprec::analyzers {
-
-struct LiveBlock {
-  uint64_t size = 0;
-  uint32_t stack = 0;
-  format::Api api = format::Api::kMalloc;
-};
 
 // What one event did to the live heap. A realloc that moved its block is two
 // events in a trace (the release, then the new block); one that resized in
@@ -44,7 +38,7 @@ class LiveHeap {
   HeapChange Apply(const format::Event& e);
 
   // Event::block -> what it was made with.
-  const std::unordered_map<uint64_t, LiveBlock>& blocks() const { return blocks_; }
+  const BlockMap& blocks() const { return blocks_; }
   uint64_t live_bytes() const { return live_bytes_; }
   uint64_t unknown_frees() const { return unknown_frees_; }
 
@@ -52,7 +46,7 @@ class LiveHeap {
   void Add(uint64_t id, const LiveBlock& block, HeapChange* c);
   void Remove(uint64_t id, HeapChange* c);
 
-  std::unordered_map<uint64_t, LiveBlock> blocks_;
+  BlockMap blocks_;
   uint64_t live_bytes_ = 0;
   uint64_t unknown_frees_ = 0;
 };

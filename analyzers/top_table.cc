@@ -5,7 +5,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "analyzers/human_bytes.h"
 
@@ -26,19 +25,29 @@ std::string Percent(uint64_t v, uint64_t total) {
 
 std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric metric,
                                       const SymbolTable& symbols) {
+  // Rows by function; each return address's functions (innermost first)
+  // looked up once, as pointers to the rows.
   std::unordered_map<std::string, FunctionRow> rows;
-  std::unordered_set<std::string> seen;
+  std::unordered_map<uint64_t, std::vector<FunctionRow*>> by_address;
+  std::vector<FunctionRow*> path;
   for (const Site& s : sites) {
     const uint64_t v = ValueOf(s, metric);
     if (v == 0) continue;
-    std::vector<Frame> frames = symbols.Frames(s.stack);
-    if (frames.empty()) frames.push_back({"[no stack]", "", 0, "", 0, false});
-    FunctionRow& inner = rows[frames[0].function];
-    inner.flat += v;
-    seen.clear();
-    for (const Frame& f : frames) {
-      if (!seen.insert(f.function).second) continue;  // recursion: once per site
-      rows[f.function].cum += v;
+    path.clear();
+    for (uint64_t address : symbols.stacks().Frames(s.stack)) {
+      auto [it, fresh] = by_address.try_emplace(address);
+      if (fresh) {
+        for (const Frame& f : symbols.FramesOf(address)) it->second.push_back(&rows[f.function]);
+      }
+      path.insert(path.end(), it->second.begin(), it->second.end());
+    }
+    if (path.empty()) path.push_back(&rows["[no stack]"]);
+    path[0]->flat += v;
+    for (size_t i = 0; i < path.size(); ++i) {
+      // Recursion: a function counts once per site.
+      if (std::find(path.begin(), path.begin() + i, path[i]) == path.begin() + i) {
+        path[i]->cum += v;
+      }
     }
   }
   std::vector<FunctionRow> out;

@@ -35,9 +35,14 @@ inline bool ReadVarints(const uint8_t* data, size_t size, size_t count,
                         std::vector<uint64_t>* out) {
   out->clear();
   if (count > size) return false;  // every varint takes at least one byte
-  out->reserve(count);
+  out->resize(count);
+  uint64_t* o = out->data();
   size_t i = 0;
   for (size_t k = 0; k < count; ++k) {
+    if (i < size && data[i] < 0x80) {  // the common case: one byte
+      o[k] = data[i++];
+      continue;
+    }
     uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
       if (i == size || shift > 63) return false;
@@ -46,7 +51,7 @@ inline bool ReadVarints(const uint8_t* data, size_t size, size_t count,
       v |= static_cast<uint64_t>(b & 0x7f) << shift;
       if ((b & 0x80) == 0) break;
     }
-    out->push_back(v);
+    o[k] = v;
   }
   return i == size;
 }
