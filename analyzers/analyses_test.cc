@@ -13,8 +13,8 @@
 #include "analyzers/mismatches.h"
 #include "analyzers/peak.h"
 #include "analyzers/summary.h"
+#include "analyzers/test_events.h"
 #include "analyzers/timeline.h"
-#include "format/block_numbers.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -39,34 +39,7 @@ struct Pass {
   MismatchAnalyzer mismatches;
 };
 
-// Events as a reader delivers them: seq from 1, time = seq ms unless given,
-// blocks numbered from addresses, addresses kept only for unknown frees.
-class Feeder {
- public:
-  explicit Feeder(format::TraceVisitor* v) : v_(v) {}
-  void Event(format::Event e) {
-    e.seq = ++seq_;
-    if (e.time_ns == 0) e.time_ns = e.seq * 1000000;
-    blocks_.Assign(&e);
-    if (e.kind() != format::EventKind::kFree || e.block != 0) e.address = 0;
-    if (e.old_block != 0) e.old_address = 0;
-    v_->OnEvent(e);
-  }
-  // An event whose blocks are given (a double free names a released block).
-  void Raw(format::Event e) {
-    e.seq = ++seq_;
-    e.time_ns = e.seq * 1000000;
-    v_->OnEvent(e);
-  }
-  void Marker(const std::string& label) {
-    v_->OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, label});
-  }
-
- private:
-  format::TraceVisitor* v_;
-  format::BlockNumbers blocks_;
-  uint64_t seq_ = 0;
-};
+using Feeder = EventFeeder;
 
 Event Malloc(uint64_t address, uint64_t size, uint32_t stack, Api api = Api::kMalloc) {
   return {.api = api, .address = address, .size = size, .stack = stack};

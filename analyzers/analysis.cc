@@ -7,6 +7,13 @@ Analysis::Analysis(const Moment& stop_at) {
   if (stop_at.kind != Moment::Kind::kEnd) stop_.emplace(stop_at);
 }
 
+std::string Analysis::CommandLine() const {
+  if (!process_) return "?";
+  std::string cmd;
+  for (const std::string& arg : process_->args) cmd += (cmd.empty() ? "" : " ") + arg;
+  return cmd.empty() ? process_->program : cmd;
+}
+
 void Analysis::OnMarker(const format::Marker& m) {
   if (stopped()) return;
   if (stop_ && stop_->AtMarker(m)) return;

@@ -44,6 +44,9 @@ class Analysis : public format::TraceVisitor {
   const SymbolTable& symbols() const { return symbols_; }
   SymbolTable& symbols() { return symbols_; }
   const std::optional<format::ProcessInfo>& process() const { return process_; }
+  // The traced command line (arguments joined by spaces; the program if it
+  // had none); "?" without a ProcessInfo.
+  std::string CommandLine() const;
   const std::optional<format::EndRecord>& end() const { return end_; }
   const std::vector<format::Marker>& markers() const { return markers_; }
   const std::vector<format::ThreadInfo>& threads() const { return threads_; }

@@ -67,8 +67,7 @@ void LiveSnapshot::BeforeEvent(const format::Event& e, const LiveHeap& heap) {
 }
 
 void LiveSnapshot::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
-  if (c.released != 0) live_.Sub(c.released_block.stack, c.released_block.size, 1);
-  if (c.made != 0) live_.Add(c.made_block.stack, c.made_block.size, 1);
+  live_.Apply(c);
 }
 
 std::vector<Site> LiveSnapshot::Sites() const {

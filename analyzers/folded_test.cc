@@ -10,13 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "analyzers/folded_paths.h"
+#include "analyzers/golden_file.h"
 #include "analyzers/test_symbols.h"
 
 namespace heaprec::analyzers {
@@ -66,26 +64,6 @@ class FoldedTest : public testing::Test {
 
   TestSymbols s_;
 };
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Compares with analyzers/testdata/<name>, or rewrites it under `bazel run`
-// with HEAPREC_UPDATE_GOLDEN=1 (see the top of this file).
-void ExpectGolden(const std::string& name, const std::string& actual) {
-  const std::string path = "analyzers/testdata/" + name;
-  const char* update = std::getenv("HEAPREC_UPDATE_GOLDEN");
-  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  if (update != nullptr && *update == '1' && workspace != nullptr) {
-    std::ofstream(std::string(workspace) + "/" + path, std::ios::binary) << actual;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  EXPECT_EQ(actual, ReadFile(path)) << "golden file " << path << " differs; see folded_test.cc";
-}
 
 TEST_F(FoldedTest, BytesMatchGoldenFile) {
   ExpectGolden("folded_bytes.txt", FoldedStacks(AllSites(), Metric::kBytes, s_.table()));

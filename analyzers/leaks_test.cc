@@ -8,7 +8,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/summary.h"
-#include "format/block_numbers.h"
+#include "analyzers/test_events.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -16,8 +16,6 @@ namespace {
 using format::Api;
 using format::Event;
 
-// Delivers events as a reader of a heaprec trace would: blocks numbered,
-// addresses kept only for frees of blocks never made.
 struct Pass {
   Pass() { analysis.Add(&summary); }
   Analysis analysis;
@@ -26,15 +24,8 @@ struct Pass {
 };
 
 std::vector<Site> Feed(const std::vector<Event>& events, Pass* p) {
-  uint64_t seq = 0;
-  format::BlockNumbers blocks;
-  for (Event e : events) {
-    e.seq = ++seq;
-    blocks.Assign(&e);
-    if (e.kind() != format::EventKind::kFree || e.block != 0) e.address = 0;
-    if (e.old_block != 0) e.old_address = 0;
-    p->analysis.OnEvent(e);
-  }
+  EventFeeder feeder(&p->analysis);
+  for (const Event& e : events) feeder.Event(e);
   return LeakSites(p->heap());
 }
 

@@ -11,14 +11,9 @@ void PeakAnalyzer::Touch(uint32_t stack) {
 }
 
 void PeakAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
-  if (c.released != 0) {
-    live_.Sub(c.released_block.stack, c.released_block.size, 1);
-    Touch(c.released_block.stack);
-  }
-  if (c.made != 0) {
-    live_.Add(c.made_block.stack, c.made_block.size, 1);
-    Touch(c.made_block.stack);
-  }
+  live_.Apply(c);
+  if (c.released != 0) Touch(c.released_block.stack);
+  if (c.made != 0) Touch(c.made_block.stack);
   if (heap.live_bytes() <= peak_bytes_) return;
   peak_bytes_ = heap.live_bytes();
   peak_blocks_ = heap.blocks().size();

@@ -10,13 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "analyzers/golden_file.h"
 #include "analyzers/leaks.h"
-#include "format/block_numbers.h"
+#include "analyzers/test_events.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -53,7 +51,7 @@ class ReportTest : public testing::Test {
     uint64_t address = 0x10000;
     for (int i = 0; i < 4; ++i)
       Add({.api = Api::kMalloc, .address = address += 0x1000, .size = 1024, .stack = 2});
-    analysis_.OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, "loaded"});
+    feeder_.Marker("loaded");
     for (int i = 0; i < 50; ++i) {
       Add({.api = Api::kNew, .address = 0x90000, .size = 16, .stack = 4});
       Add({.api = Api::kDelete, .address = 0x90000});
@@ -62,14 +60,7 @@ class ReportTest : public testing::Test {
     Add({.api = Api::kDelete, .address = 0xa0000});
   }
 
-  void Add(Event e) {
-    e.seq = ++seq_;
-    e.time_ns = seq_ * 1000000;
-    e.thread = 1;
-    blocks_.Assign(&e);
-    if (e.block != 0) e.address = 0;
-    analysis_.OnEvent(e);
-  }
+  void Add(const Event& e) { feeder_.Event(e); }
 
   Report MakeReport() {
     Report r;
@@ -98,25 +89,8 @@ class ReportTest : public testing::Test {
   HistogramAnalyzer histogram_;
   TimelineAnalyzer timeline_;
   MismatchAnalyzer mismatches_;
-  format::BlockNumbers blocks_;
-  uint64_t seq_ = 0;
+  EventFeeder feeder_{&analysis_};
 };
-
-void ExpectGolden(const std::string& name, const std::string& actual) {
-  const std::string path = "analyzers/testdata/" + name;
-  const char* update = std::getenv("HEAPREC_UPDATE_GOLDEN");
-  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  if (update != nullptr && workspace != nullptr) {
-    std::ofstream(std::string(workspace) + "/" + path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << path;
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(actual, want.str()) << "regenerate: HEAPREC_UPDATE_GOLDEN=1 bazel run "
-                                   "//analyzers:report_test";
-}
 
 TEST_F(ReportTest, TextMatchesGoldenFile) {
   ExpectGolden("report_text.txt", TextReport(MakeReport(), All()));

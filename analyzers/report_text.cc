@@ -11,14 +11,6 @@
 namespace heaprec::analyzers {
 namespace {
 
-std::string Program(const Analysis& a) {
-  if (!a.process()) return "?";
-  const format::ProcessInfo& p = *a.process();
-  std::string cmd;
-  for (const std::string& arg : p.args) cmd += (cmd.empty() ? "" : " ") + arg;
-  return cmd.empty() ? p.program : cmd;
-}
-
 std::string Seconds(uint64_t ns) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.3f s", ns / 1e9);
@@ -225,7 +217,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   const Analysis& a = *r.analysis;
   const SummaryAnalyzer& s = *r.summary;
   std::string out;
-  out += "trace " + r.trace.path + ": " + Program(a);
+  out += "trace " + r.trace.path + ": " + a.CommandLine();
   if (a.process()) out += " (pid " + std::to_string(a.process()->pid) + ")";
   out += r.trace.truncated ? " [truncated]\n" : "\n";
   if (a.stop()) {

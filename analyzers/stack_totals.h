@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyzers/live_heap.h"
 #include "analyzers/site.h"
 
 namespace heaprec::analyzers {
@@ -28,6 +29,11 @@ class StackTotals {
     Site& s = (*this)[stack];
     s.bytes -= bytes;
     s.count -= count;
+  }
+  // Live bytes and blocks per stack: moves what one event changed.
+  void Apply(const HeapChange& c) {
+    if (c.released != 0) Sub(c.released_block.stack, c.released_block.size, 1);
+    if (c.made != 0) Add(c.made_block.stack, c.made_block.size, 1);
   }
   const std::vector<Site>& all() const { return sites_; }
 

@@ -94,9 +94,15 @@ int main(int argc, char** argv) {
   analyzers::MismatchAnalyzer mismatches;
   std::unique_ptr<analyzers::LiveSnapshot> before, after;
   const analyzers::ReportOptions& want = o.report;
+  // Only what is asked costs time per event. Hot sites also feed --pprof's
+  // alloc samples and the default drawing (outputs.h).
+  const bool drawn = o.folded || !o.flamegraph.empty();
+  const bool need_peak = want.peak || want.overview;
+  const bool need_hot = want.hot || want.temporaries || want.overview || !o.pprof.empty() ||
+                        (drawn && !want.leaks && !want.peak);
   analysis.Add(&summary);
-  analysis.Add(&peak);
-  analysis.Add(&hot);
+  if (need_peak) analysis.Add(&peak);
+  if (need_hot) analysis.Add(&hot);
   if (want.histogram) analysis.Add(&histogram);
   if (want.timeline) analysis.Add(&timeline);
   if (want.mismatches) analysis.Add(&mismatches);
@@ -119,8 +125,8 @@ int main(int argc, char** argv) {
   report.analysis = &analysis;
   report.summary = &summary;
   report.leaks = analyzers::LeakSites(analysis.heap());
-  report.peak = &peak;
-  report.hot = &hot;
+  if (need_peak) report.peak = &peak;
+  if (need_hot) report.hot = &hot;
   if (want.histogram) report.histogram = &histogram;
   if (want.timeline) report.timeline = &timeline;
   if (want.mismatches) report.mismatches = &mismatches;

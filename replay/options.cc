@@ -2,6 +2,7 @@
 #include "replay/options.h"
 
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 namespace heaprec::replay {
@@ -62,9 +63,23 @@ bool IsOption(const std::string& arg, const std::string& name) {
 
 bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   analyzers::ReportOptions& r = o->report;
+  // Options whose value is kept as given.
+  const std::pair<const char*, std::string*> text_options[] = {{"--flamegraph", &o->flamegraph},
+                                                               {"--pprof", &o->pprof},
+                                                               {"--at", &o->at},
+                                                               {"--from", &o->from},
+                                                               {"--to", &o->to},
+                                                               {"--base", &o->base}};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     std::string v;
+    bool taken = false;
+    for (const auto& [name, value] : text_options) {
+      if (!IsOption(arg, name)) continue;
+      if (!TakeValue(argc, argv, &i, arg, name, value, error)) return false;
+      taken = true;
+    }
+    if (taken) continue;
     if (arg == "-h" || arg == "--help") {
       o->help = true;
       return true;
@@ -105,18 +120,6 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
       }
       o->metric = v == "bytes" ? analyzers::Metric::kBytes : analyzers::Metric::kCount;
       o->metric_given = true;
-    } else if (IsOption(arg, "--flamegraph")) {
-      if (!TakeValue(argc, argv, &i, arg, "--flamegraph", &o->flamegraph, error)) return false;
-    } else if (IsOption(arg, "--pprof")) {
-      if (!TakeValue(argc, argv, &i, arg, "--pprof", &o->pprof, error)) return false;
-    } else if (IsOption(arg, "--at")) {
-      if (!TakeValue(argc, argv, &i, arg, "--at", &o->at, error)) return false;
-    } else if (IsOption(arg, "--from")) {
-      if (!TakeValue(argc, argv, &i, arg, "--from", &o->from, error)) return false;
-    } else if (IsOption(arg, "--to")) {
-      if (!TakeValue(argc, argv, &i, arg, "--to", &o->to, error)) return false;
-    } else if (IsOption(arg, "--base")) {
-      if (!TakeValue(argc, argv, &i, arg, "--base", &o->base, error)) return false;
     } else if (arg.size() > 1 && arg[0] == '-') {
       *error = "unknown option '" + arg + "'";
       return false;

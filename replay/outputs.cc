@@ -40,13 +40,6 @@ std::string Folded(const Options& o, const analyzers::Report& r) {
 
 namespace {
 
-std::string CommandLine(const analyzers::Analysis& a) {
-  if (!a.process()) return "";
-  std::string cmd;
-  for (const std::string& arg : a.process()->args) cmd += (cmd.empty() ? "" : " ") + arg;
-  return cmd.empty() ? a.process()->program : cmd;
-}
-
 bool WriteText(const std::string& path, const std::string& text, std::string* error) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -67,7 +60,7 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
     const std::vector<Site> sites = DrawnSites(o, r, &title);
     analyzers::FlameGraphOptions f;
     f.title = title;
-    f.subtitle = CommandLine(a) + " (" + r.trace.path + ")";
+    f.subtitle = a.CommandLine() + " (" + r.trace.path + ")";
     f.unit = o.metric == Metric::kBytes ? "bytes" : "allocations";
     if (!WriteText(o.flamegraph, analyzers::FlameGraphSvg(sites, o.metric, a.symbols(), f),
                    error)) {
@@ -80,7 +73,7 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
     in.inuse = r.leaks;
     if (a.process()) in.time_nanos = static_cast<int64_t>(a.process()->start_realtime_ns);
     in.duration_nanos = static_cast<int64_t>(r.summary->duration_ns());
-    in.comments.push_back(CommandLine(a));
+    in.comments.push_back(a.CommandLine());
     in.comments.push_back("recorded by heaprec; inuse = live at " +
                           (a.stop() ? a.stop()->moment().text : std::string("the end")));
     if (!analyzers::WritePprof(o.pprof, in, a.symbols(), error)) return false;

@@ -1,0 +1,48 @@
+// EventFeeder: hands events to a TraceVisitor the way a reader of a heaprec
+// trace would: seq from 1, time = seq ms unless given, blocks numbered from
+// the addresses (format::BlockNumbers), addresses kept only for frees of
+// blocks never made. Raw() passes an event whose blocks are given (a double
+// free names an already released block); Marker() precedes the next event.
+// Test-only; not thread-safe.
+#ifndef HEAPREC_ANALYZERS_TEST_EVENTS_H_
+#define HEAPREC_ANALYZERS_TEST_EVENTS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "format/block_numbers.h"
+#include "format/records.h"
+#include "format/trace_visitor.h"
+
+namespace heaprec::analyzers {
+
+class EventFeeder {
+ public:
+  explicit EventFeeder(format::TraceVisitor* v) : v_(v) {}
+
+  void Event(format::Event e) {
+    e.seq = ++seq_;
+    if (e.time_ns == 0) e.time_ns = e.seq * 1000000;
+    blocks_.Assign(&e);
+    if (e.kind() != format::EventKind::kFree || e.block != 0) e.address = 0;
+    if (e.old_block != 0) e.old_address = 0;
+    v_->OnEvent(e);
+  }
+  void Raw(format::Event e) {
+    e.seq = ++seq_;
+    e.time_ns = e.seq * 1000000;
+    v_->OnEvent(e);
+  }
+  void Marker(const std::string& label) {
+    v_->OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, label});
+  }
+
+ private:
+  format::TraceVisitor* v_;
+  format::BlockNumbers blocks_;
+  uint64_t seq_ = 0;
+};
+
+}  // namespace heaprec::analyzers
+
+#endif  // HEAPREC_ANALYZERS_TEST_EVENTS_H_

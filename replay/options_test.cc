@@ -1,0 +1,81 @@
+// heapreplay's command line: analyses and outputs named, values in both
+// spellings, and one clear error for each combination that makes no sense.
+#include "replay/options.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace heaprec::replay {
+namespace {
+
+bool Parse(std::vector<const char*> args, Options* o, std::string* error) {
+  args.insert(args.begin(), "heapreplay");
+  std::vector<char*> argv;
+  for (const char* a : args) argv.push_back(const_cast<char*>(a));
+  return ParseOptions(static_cast<int>(argv.size()), argv.data(), o, error);
+}
+
+TEST(ReplayOptionsTest, AnalysesOutputsAndValues) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--leaks", "--peak", "--top=3", "--flamegraph", "f.svg", "--metric=count",
+                     "--pprof=p.pb.gz", "--at", "loaded", "t.zst"},
+                    &o, &error))
+      << error;
+  EXPECT_TRUE(o.report.leaks);
+  EXPECT_TRUE(o.report.peak);
+  EXPECT_FALSE(o.report.overview);
+  EXPECT_EQ(o.report.top, 3u);
+  EXPECT_EQ(o.flamegraph, "f.svg");
+  EXPECT_EQ(o.metric, analyzers::Metric::kCount);
+  EXPECT_EQ(o.pprof, "p.pb.gz");
+  EXPECT_EQ(o.at, "loaded");
+  EXPECT_EQ(o.trace, "t.zst");
+}
+
+TEST(ReplayOptionsTest, NoAnalysisIsTheOverview) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--json", "t.zst"}, &o, &error));
+  EXPECT_TRUE(o.report.overview);
+}
+
+TEST(ReplayOptionsTest, FromOrBaseImpliesDiff) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--base", "old.zst", "new.zst"}, &o, &error));
+  EXPECT_TRUE(o.diff);
+  EXPECT_FALSE(o.report.overview);
+}
+
+TEST(ReplayOptionsTest, ErrorsAreOneLine) {
+  const struct {
+    std::vector<const char*> args;
+    std::string error;
+  } cases[] = {
+      {{}, "no trace given"},
+      {{"a.zst", "b.zst"}, "more than one trace given ('a.zst' and 'b.zst')"},
+      {{"--bogus", "t.zst"}, "unknown option '--bogus'"},
+      {{"--top", "x", "t.zst"}, "--top needs a number, not 'x'"},
+      {{"--top", "-1", "t.zst"}, "--top needs a number, not '-1'"},
+      {{"t.zst", "--at"}, "--at needs a value"},
+      {{"--metric", "calls", "--folded", "t.zst"}, "--metric is bytes or count, not 'calls'"},
+      {{"--metric", "count", "t.zst"}, "--metric is for --folded and --flamegraph"},
+      {{"--diff", "t.zst"},
+       "--diff needs --from MOMENT (and optionally --to MOMENT) or --base OTHER.zst"},
+      {{"--from", "a", "--base", "b.zst", "t.zst"},
+       "--diff takes --from/--to within one trace or --base, not both"},
+      {{"--from", "a", "--at", "b", "t.zst"}, "--at and --diff do not mix (use --from and --to)"},
+  };
+  for (const auto& c : cases) {
+    Options o;
+    std::string error;
+    EXPECT_FALSE(Parse(c.args, &o, &error)) << c.error;
+    EXPECT_EQ(error, c.error);
+  }
+}
+
+}  // namespace
+}  // namespace heaprec::replay
