@@ -118,14 +118,14 @@ void AppendHistogram(std::string* out, const Report& r) {
   for (int k = 0; k < HistogramAnalyzer::kBuckets; ++k) total += h.bucket(k).count;
   *out += "\nallocation sizes (" + std::to_string(total) + " calls)\n";
   char line[160];
-  std::snprintf(line, sizeof(line), "  %21s %12s %7s %12s\n", "size", "calls", "calls%", "bytes");
+  std::snprintf(line, sizeof(line), "  %23s %12s %7s %12s\n", "size", "calls", "calls%", "bytes");
   *out += line;
   for (int k = 0; k < HistogramAnalyzer::kBuckets; ++k) {
     const SizeBucket b = h.bucket(k);
     if (b.count == 0) continue;
     const std::string range = HumanBytes(b.low) + " .. " + HumanBytes(b.high);
     const size_t bar = total ? static_cast<size_t>(40.0 * b.count / total + 0.5) : 0;
-    std::snprintf(line, sizeof(line), "  %21s %12" PRIu64 " %7s %12s  ", range.c_str(), b.count,
+    std::snprintf(line, sizeof(line), "  %23s %12" PRIu64 " %7s %12s  ", range.c_str(), b.count,
                   Percent(b.count, total).c_str(), HumanBytes(b.bytes).c_str());
     *out += line + std::string(bar, '#') + "\n";
   }
