@@ -24,7 +24,7 @@ void Analysis::OnMarker(const format::Marker& m) {
 void Analysis::OnEvent(const format::Event& e) {
   if (stopped()) return;
   if (stop_ && stop_->BeforeEvent(e)) return;
-  for (Analyzer* a : analyzers_) a->BeforeEvent(e, heap_);
+  for (Analyzer* a : before_) a->BeforeEvent(e, heap_);
   const HeapChange c = heap_.Apply(e);
   for (Analyzer* a : analyzers_) a->OnEvent(e, c, heap_);
 }

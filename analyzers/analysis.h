@@ -29,7 +29,10 @@ class Analysis : public format::TraceVisitor {
   explicit Analysis(const Moment& stop_at);
 
   // Analyzers are called in the order added; not owned.
-  void Add(Analyzer* a) { analyzers_.push_back(a); }
+  void Add(Analyzer* a) {
+    analyzers_.push_back(a);
+    if (a->WantsBeforeEvent()) before_.push_back(a);
+  }
 
   void OnProcess(const format::ProcessInfo& p) override { process_ = p; }
   void OnModule(const format::Module& m) override { symbols_.AddModule(m); }
@@ -58,6 +61,7 @@ class Analysis : public format::TraceVisitor {
   LiveHeap heap_;
   SymbolTable symbols_;
   std::vector<Analyzer*> analyzers_;
+  std::vector<Analyzer*> before_;  // those that want BeforeEvent
   std::optional<format::ProcessInfo> process_;
   std::optional<format::EndRecord> end_;
   std::vector<format::Marker> markers_;

@@ -17,7 +17,9 @@ class Analyzer {
   virtual ~Analyzer() = default;
   // A marker, before the event whose seq it names.
   virtual void OnMarker(const format::Marker&) {}
-  // Called before `e` is applied to `heap`: the moment just before the event.
+  // Called before `e` is applied to `heap` (the moment just before the
+  // event), for analyzers whose WantsBeforeEvent() is true.
+  virtual bool WantsBeforeEvent() const { return false; }
   virtual void BeforeEvent(const format::Event& e, const LiveHeap& heap) {}
   // `e` after the heap applied it; `c` is what it changed.
   virtual void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) = 0;

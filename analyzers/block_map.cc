@@ -1,59 +1,46 @@
-// Live blocks in an open-addressing table (block_map.h).
+// Live blocks: a nursery ring in front of a hash table (block_map.h).
 #include "analyzers/block_map.h"
 
 namespace heaprec::analyzers {
 
-size_t BlockMap::Find(uint64_t id) const {
-  const size_t mask = slots_.size() - 1;
-  size_t i = Home(id);
-  while (slots_[i].id != 0 && slots_[i].id != id) i = (i + 1) & mask;
-  return i;
-}
-
-void BlockMap::Grow() {
-  std::vector<Slot> old(slots_.size() * 2);
-  old.swap(slots_);
-  --shift_;
-  live_ = 0;
-  for (const Slot& s : old) {
-    if (s.id != 0) {
-      Slot& d = slots_[Find(s.id)];
-      d = s;
-      ++live_;
-    }
-  }
-}
-
 bool BlockMap::Put(uint64_t id, const LiveBlock& block, LiveBlock* old) {
-  if ((live_ + 1) * 4 > slots_.size() * 3) Grow();
-  Slot& s = slots_[Find(id)];
-  const bool present = s.id != 0;
-  if (present) {
+  // A number already in the table (only a damaged or hand-made stream repeats
+  // one) is replaced there.
+  if (id <= newest_in_old_ && old_.size() != 0 && old_.Take(id, old)) {
+    old_.Put(id, block, old);
+    return true;
+  }
+  Slot& s = ring_[id & (kNursery - 1)];
+  if (s.id == id) {
     *old = s.block;
+    s.block = block;
+    return true;
+  }
+  if (s.id > id) {  // the slot holds a newer block: this one is old already
+    newest_in_old_ = newest_in_old_ > id ? newest_in_old_ : id;
+    return old_.Put(id, block, old);
+  }
+  if (s.id != 0) {  // the ring came round to a live block: it is long-lived
+    LiveBlock unused;
+    old_.Put(s.id, s.block, &unused);
+    newest_in_old_ = newest_in_old_ > s.id ? newest_in_old_ : s.id;
   } else {
-    ++live_;
+    ++in_ring_;
   }
   s.id = id;
   s.block = block;
-  return present;
+  return false;
 }
 
 bool BlockMap::Take(uint64_t id, LiveBlock* out) {
-  const size_t mask = slots_.size() - 1;
-  size_t i = Find(id);
-  if (slots_[i].id == 0) return false;
-  *out = slots_[i].block;
-  // Backward shift: move later entries of the probe run into the hole.
-  for (size_t j = (i + 1) & mask; slots_[j].id != 0; j = (j + 1) & mask) {
-    const size_t home = Home(slots_[j].id);
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      slots_[i] = slots_[j];
-      i = j;
-    }
+  Slot& s = ring_[id & (kNursery - 1)];
+  if (s.id == id && id != 0) {
+    *out = s.block;
+    s = Slot{};
+    --in_ring_;
+    return true;
   }
-  slots_[i] = Slot{};
-  --live_;
-  return true;
+  return id <= newest_in_old_ && old_.Take(id, out);
 }
 
 }  // namespace heaprec::analyzers

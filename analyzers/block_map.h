@@ -1,8 +1,13 @@
-// BlockMap: live blocks by block number (Event::block), an open-addressing
-// hash table (linear probing, backward-shift deletion) with the blocks
-// inline: no allocation per block, which a node-based map spends most of a
-// replay's time on. Keys are non-zero. Memory: about 32 bytes per slot, at
-// most 4/3 slots per live block after growth (load factor <= 3/4).
+// BlockMap: the live blocks by block number (Event::block), for LiveHeap.
+//
+// Block numbers are handed out in order (the n-th block made is n), and most
+// blocks die young. So a block starts in a nursery, a ring of kNursery slots
+// indexed by number modulo its size: consecutive blocks sit in consecutive
+// slots (no hashing, few cache misses). When the ring comes round to a slot
+// whose block is still live, that block moves to a hash table
+// (format::OpenTable) for the long-lived. Lookups try the ring slot, then the table. Any order of
+// numbers is handled; sequential ones are the fast case.
+// Memory: the ring (kNursery x 24 bytes) plus the table for older live blocks.
 // Not thread-safe.
 #ifndef HEAPREC_ANALYZERS_BLOCK_MAP_H_
 #define HEAPREC_ANALYZERS_BLOCK_MAP_H_
@@ -12,6 +17,7 @@
 #include <vector>
 
 #include "format/api.h"
+#include "format/open_table.h"
 
 namespace heaprec::analyzers {
 
@@ -23,18 +29,23 @@ struct LiveBlock {
 
 class BlockMap {
  public:
-  // Inserts or replaces; returns the previous block through *old (and true)
-  // if id was present.
+  static constexpr size_t kNursery = size_t{1} << 16;
+
+  BlockMap() : ring_(kNursery) {}
+
+  // Inserts or replaces (id non-zero); returns the previous block through
+  // *old (and true) if id was present.
   bool Put(uint64_t id, const LiveBlock& block, LiveBlock* old);
   // Removes id; its block through *out. False if absent.
   bool Take(uint64_t id, LiveBlock* out);
-  size_t size() const { return live_; }
+  size_t size() const { return in_ring_ + old_.size(); }
 
   template <typename F>  // f(uint64_t id, const LiveBlock&)
   void ForEach(F&& f) const {
-    for (const Slot& s : slots_) {
+    for (const Slot& s : ring_) {
       if (s.id != 0) f(s.id, s.block);
     }
+    old_.ForEach(f);
   }
 
  private:
@@ -42,18 +53,11 @@ class BlockMap {
     uint64_t id = 0;  // 0 = empty
     LiveBlock block;
   };
-  // Fibonacci hashing. (The identity would keep recent blocks in
-  // neighbouring slots, but consecutive long-lived blocks then form runs that
-  // every later insert probes through: 30x slower on a Python trace.)
-  size_t Home(uint64_t id) const {
-    return static_cast<size_t>((id * 0x9E3779B97F4A7C15ull) >> shift_);
-  }
-  size_t Find(uint64_t id) const;  // id's slot, or the empty slot ending its run
-  void Grow();
 
-  unsigned shift_ = 64 - 10;  // log2 of the slot count is 64 - shift_
-  std::vector<Slot> slots_ = std::vector<Slot>(1024);
-  size_t live_ = 0;
+  std::vector<Slot> ring_;
+  size_t in_ring_ = 0;
+  format::OpenTable<LiveBlock> old_;
+  uint64_t newest_in_old_ = 0;  // the highest number ever moved to old_
 };
 
 }  // namespace heaprec::analyzers

@@ -39,6 +39,7 @@ class LiveSnapshot : public Analyzer {
  public:
   explicit LiveSnapshot(const Moment& at) : watch_(at) {}
   void OnMarker(const format::Marker& m) override;
+  bool WantsBeforeEvent() const override { return true; }
   void BeforeEvent(const format::Event& e, const LiveHeap& heap) override;
   void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
 

@@ -87,7 +87,6 @@ TEST(LeaksTest, ReallocForms) {
 
 TEST(LeaksTest, FreeOfUnknownBlockIsHarmless) {
   Pass p;
-  const SummaryAnalyzer& a = p.summary;
   const auto sites =
       Feed({{.api = Api::kFree, .address = 0x999}, {.api = Api::kDelete, .address = 0x998}}, &p);
   EXPECT_TRUE(sites.empty());

@@ -26,13 +26,20 @@ std::string Percent(uint64_t v, uint64_t total) {
 std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric metric,
                                       const SymbolTable& symbols) {
   // Rows by function; each return address's functions (innermost first)
-  // looked up once, as pointers to the rows.
-  std::unordered_map<std::string, FunctionRow> rows;
-  std::unordered_map<uint64_t, std::vector<FunctionRow*>> by_address;
-  std::vector<FunctionRow*> path;
+  // looked up once, as pointers to the rows. `site` marks the last site a
+  // row's cum counted (recursion counts once per site).
+  struct Row {
+    FunctionRow row;
+    size_t site = 0;
+  };
+  std::unordered_map<std::string, Row> rows;
+  std::unordered_map<uint64_t, std::vector<Row*>> by_address;
+  std::vector<Row*> path;
+  size_t site = 0;
   for (const Site& s : sites) {
     const uint64_t v = ValueOf(s, metric);
     if (v == 0) continue;
+    ++site;
     path.clear();
     for (uint64_t address : symbols.stacks().Frames(s.stack)) {
       auto [it, fresh] = by_address.try_emplace(address);
@@ -42,19 +49,18 @@ std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric met
       path.insert(path.end(), it->second.begin(), it->second.end());
     }
     if (path.empty()) path.push_back(&rows["[no stack]"]);
-    path[0]->flat += v;
-    for (size_t i = 0; i < path.size(); ++i) {
-      // Recursion: a function counts once per site.
-      if (std::find(path.begin(), path.begin() + i, path[i]) == path.begin() + i) {
-        path[i]->cum += v;
-      }
+    path[0]->row.flat += v;
+    for (Row* r : path) {
+      if (r->site == site) continue;
+      r->site = site;
+      r->row.cum += v;
     }
   }
   std::vector<FunctionRow> out;
   out.reserve(rows.size());
-  for (auto& [name, row] : rows) {
-    row.function = name;
-    out.push_back(std::move(row));
+  for (auto& [name, r] : rows) {
+    r.row.function = name;
+    out.push_back(std::move(r.row));
   }
   std::sort(out.begin(), out.end(), [](const FunctionRow& a, const FunctionRow& b) {
     if (a.flat != b.flat) return a.flat > b.flat;

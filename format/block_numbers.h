@@ -2,7 +2,7 @@
 // (Event::block): the first block an allocation or a realloc returned is 1,
 // the next 2, and so on. Given events with addresses, in seq order, Assign()
 // fills block and old_block the way FORMAT.md ("Blocks") defines them, keeping
-// the set of live addresses.
+// the set of live addresses (an OpenTable).
 //
 // TraceWriter uses it to turn addresses into block refs (format 2), and the
 // reader uses it to number the blocks of format 1 traces, which hold only
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "format/open_table.h"
 #include "format/records.h"
 
 namespace heaprec::format {
@@ -30,20 +31,10 @@ class BlockNumbers {
   void Assign(Event* e);
   // Blocks made so far.
   uint64_t made() const { return made_; }
-  size_t live() const { return live_; }
+  size_t live() const { return live_.size(); }
 
  private:
-  struct Slot {
-    uint64_t address;  // 0 = empty
-    uint64_t block;
-  };
-  size_t Find(uint64_t address) const;  // index of address's slot or of the empty slot
-  void Insert(uint64_t address, uint64_t block);
-  uint64_t Take(uint64_t address);  // removes address; its block or 0
-  void Grow();
-
-  std::vector<Slot> slots_ = std::vector<Slot>(1024);
-  size_t live_ = 0;
+  OpenTable<uint64_t> live_;  // address -> block
   uint64_t made_ = 0;
 };
 

@@ -82,9 +82,11 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
   const size_t n = k->n;
   const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
   const bool addresses = !k->address_delta.empty();
+  // Sized, not zeroed: the loop writes every entry (a zero-fill per chunk
+  // was a tenth of heapreplay's time).
   for (auto* v :
        {&k->seq, &k->units, &k->d, &k->passed, &k->alignment, &k->old_address, &k->address}) {
-    v->assign(n, 0);
+    v->resize(n);
   }
   uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, d = 0, address = c.base_address();
   size_t ref = 0, raw = 0, aligned = 0, old = 0;
@@ -95,6 +97,7 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
     const EventKind kind = KindOf(api);
     k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
     k->units[i] = units = ApplyZigzagDelta(units, k->time_delta[i]);
+    k->d[i] = k->passed[i] = k->alignment[i] = k->old_address[i] = k->address[i] = 0;
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
       k->d[i] = d = ApplyZigzagDelta(d, k->block_ref[ref++]);
       if (d == 0) {

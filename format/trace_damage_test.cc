@@ -62,9 +62,13 @@ TEST(TraceDamageTest, CutAtEveryByteReadsEveryWholeChunkBeforeTheCut) {
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(v.r.events[i], want.events[i]);
     // The end record arrives with the last block; only zstd's checksum
     // (4 bytes) follows it.
-    if (cut + 4 < bytes.size()) EXPECT_TRUE(v.r.ends.empty());
+    if (cut + 4 < bytes.size()) {
+      EXPECT_TRUE(v.r.ends.empty());
+    }
     // Metadata of whole chunks is there too.
-    if (cut >= ends[0]) EXPECT_EQ(v.r.processes.size(), 1u);
+    if (cut >= ends[0]) {
+      EXPECT_EQ(v.r.processes.size(), 1u);
+    }
   }
 }
 

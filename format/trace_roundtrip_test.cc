@@ -318,7 +318,9 @@ TEST(TraceRoundTripTest, BlockRefsReplaceAddressesAndShrinkTheTrace) {
     ASSERT_EQ(v.r.events.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(v.r.events[i], want[i]) << i;
     for (const Event& e : v.r.events) {
-      if (e.kind() == EventKind::kFree) ASSERT_NE(e.block, 0u);  // every free is known
+      if (e.kind() == EventKind::kFree) {
+        ASSERT_NE(e.block, 0u);  // every free is known
+      }
     }
     sizes[keep] = sink.bytes().size();
   }

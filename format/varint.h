@@ -33,9 +33,11 @@ inline __attribute__((always_inline)) void PutVarint(std::vector<uint8_t>* out, 
 // (cut short, longer than 10 bytes, over 64 bits, or bytes left over).
 inline bool ReadVarints(const uint8_t* data, size_t size, size_t count,
                         std::vector<uint64_t>* out) {
-  out->clear();
-  if (count > size) return false;  // every varint takes at least one byte
-  out->resize(count);
+  if (count > size) {  // every varint takes at least one byte
+    out->clear();
+    return false;
+  }
+  out->resize(count);  // every entry is written below (no clear: no zero-fill)
   uint64_t* o = out->data();
   size_t i = 0;
   for (size_t k = 0; k < count; ++k) {

@@ -17,7 +17,7 @@
 #include "analyzers/report.h"
 #include "analyzers/summary.h"
 #include "analyzers/timeline.h"
-#include "format/trace_reader.h"
+#include "format/read_ahead.h"
 #include "replay/options.h"
 #include "replay/outputs.h"
 #include "replay/symbolize.h"
@@ -45,7 +45,7 @@ bool ParseMomentOrSay(const std::string& text, const char* option, Moment* m) {
 
 // Reads path into visitor; false (message printed) when unreadable.
 bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info) {
-  const format::ReadResult r = format::ReadTraceFile(path, visitor);
+  const format::ReadResult r = format::ReadTraceFileAhead(path, visitor);
   if (r.status == format::ReadResult::kError) {
     std::fprintf(stderr, "heapreplay: %s\n", r.message.c_str());
     return false;

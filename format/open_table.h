@@ -1,0 +1,101 @@
+// OpenTable<V>: a hash map from non-zero 64-bit keys to small values, open
+// addressing with linear probing and backward-shift deletion, entries inline
+// (no allocation per entry). Fibonacci hashing of the key, so aligned
+// addresses and consecutive numbers spread alike. Grows at 3/4 load.
+// Used for live addresses (BlockNumbers) and long-lived blocks (analyzers/
+// block_map.h). Not thread-safe; header-only.
+#ifndef HEAPREC_FORMAT_OPEN_TABLE_H_
+#define HEAPREC_FORMAT_OPEN_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace heaprec::format {
+
+template <typename V>
+class OpenTable {
+ public:
+  // Inserts or replaces key (non-zero); the previous value through *old (and
+  // true) if key was present.
+  bool Put(uint64_t key, const V& value, V* old) {
+    if ((live_ + 1) * 4 > slots_.size() * 3) Grow();
+    Slot& s = slots_[Find(key)];
+    const bool present = s.key != 0;
+    if (present) {
+      *old = s.value;
+    } else {
+      ++live_;
+    }
+    s.key = key;
+    s.value = value;
+    return present;
+  }
+
+  // The value of key, or nullptr.
+  const V* Get(uint64_t key) const {
+    const Slot& s = slots_[Find(key)];
+    return s.key == 0 ? nullptr : &s.value;
+  }
+
+  // Removes key; its value through *out. False if absent.
+  bool Take(uint64_t key, V* out) {
+    const size_t mask = slots_.size() - 1;
+    size_t i = Find(key);
+    if (slots_[i].key == 0) return false;
+    *out = slots_[i].value;
+    // Backward shift: move later entries of the probe run into the hole.
+    for (size_t j = (i + 1) & mask; slots_[j].key != 0; j = (j + 1) & mask) {
+      const size_t home = Home(slots_[j].key);
+      if (((j - home) & mask) >= ((j - i) & mask)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    --live_;
+    return true;
+  }
+
+  size_t size() const { return live_; }
+
+  template <typename F>  // f(uint64_t key, const V&)
+  void ForEach(F&& f) const {
+    for (const Slot& s : slots_) {
+      if (s.key != 0) f(s.key, s.value);
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;  // 0 = empty
+    V value{};
+  };
+
+  size_t Home(uint64_t key) const {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  // key's slot, or the empty slot that ends its probe run.
+  size_t Find(uint64_t key) const {
+    const size_t mask = slots_.size() - 1;
+    size_t i = Home(key);
+    while (slots_[i].key != 0 && slots_[i].key != key) i = (i + 1) & mask;
+    return i;
+  }
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    --shift_;
+    for (const Slot& s : old) {
+      if (s.key != 0) slots_[Find(s.key)] = s;
+    }
+  }
+
+  unsigned shift_ = 64 - 10;  // 64 - log2(slot count)
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  size_t live_ = 0;
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_OPEN_TABLE_H_

@@ -1,0 +1,162 @@
+// A reader thread in front of the visitor (read_ahead.h).
+#include "format/read_ahead.h"
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace heaprec::format {
+namespace {
+
+// What the reader said, in order: events, and each other record with the
+// number of events of the batch that came before it.
+struct Batch {
+  // Stack nodes are most of the other records (tens of thousands); the big,
+  // rare ones are held by pointer to keep entries small.
+  using Other =
+      std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload, std::unique_ptr<Module>,
+                   std::unique_ptr<ProcessInfo>, std::unique_ptr<EndRecord>>;
+  std::vector<Event> events;
+  std::vector<std::pair<size_t, Other>> others;
+  void Clear() {
+    events.clear();
+    others.clear();
+  }
+};
+
+// A bounded queue of batches from the reader thread, and the way back for
+// emptied batches (their vectors keep their capacity).
+class Pipe {
+ public:
+  // Reader side: an empty batch to fill (recycled when possible).
+  Batch Empty() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (free_.empty()) {
+      Batch b;
+      b.events.reserve(kBatchEvents);
+      return b;
+    }
+    Batch b = std::move(free_.back());
+    free_.pop_back();
+    return b;
+  }
+  void Push(Batch b) {
+    std::unique_lock<std::mutex> lock(mu_);
+    room_.wait(lock, [&] { return full_.size() < kBatchesInFlight; });
+    full_.push_back(std::move(b));
+    ready_.notify_one();
+  }
+  void Close() {
+    std::unique_lock<std::mutex> lock(mu_);
+    closed_ = true;
+    ready_.notify_one();
+  }
+  // Visitor side: false once closed and drained.
+  bool Pop(Batch* b) {
+    std::unique_lock<std::mutex> lock(mu_);
+    ready_.wait(lock, [&] { return !full_.empty() || closed_; });
+    if (full_.empty()) return false;
+    *b = std::move(full_.front());
+    full_.pop_front();
+    room_.notify_one();
+    return true;
+  }
+  void Recycle(Batch b) {
+    b.Clear();
+    std::unique_lock<std::mutex> lock(mu_);
+    free_.push_back(std::move(b));
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable ready_, room_;
+  std::deque<Batch> full_;
+  std::vector<Batch> free_;
+  bool closed_ = false;
+};
+
+// Runs on the reader thread: records every call into batches.
+class Recorder : public TraceVisitor {
+ public:
+  explicit Recorder(Pipe* pipe) : pipe_(pipe), batch_(pipe->Empty()) {}
+  void OnProcess(const ProcessInfo& p) override { Other(std::make_unique<ProcessInfo>(p)); }
+  void OnModule(const Module& m) override { Other(std::make_unique<Module>(m)); }
+  void OnModuleUnload(const ModuleUnload& m) override { Other(m); }
+  void OnThread(const ThreadInfo& t) override { Other(t); }
+  void OnStackNode(const StackNode& n) override { Other(n); }
+  void OnSymbol(const Symbol& s) override { Other(s); }
+  void OnMarker(const Marker& m) override { Other(m); }
+  void OnEvent(const Event& e) override {
+    batch_.events.push_back(e);
+    if (batch_.events.size() == kBatchEvents) Flush();
+  }
+  void OnEnd(const EndRecord& e) override { Other(std::make_unique<EndRecord>(e)); }
+  void Flush() {
+    if (batch_.events.empty() && batch_.others.empty()) return;
+    pipe_->Push(std::move(batch_));
+    batch_ = pipe_->Empty();
+  }
+
+ private:
+  template <typename T>
+  void Other(T&& r) {
+    batch_.others.emplace_back(batch_.events.size(), std::forward<T>(r));
+  }
+  Pipe* pipe_;
+  Batch batch_;
+};
+
+// Runs on the calling thread: one batch's calls, in the order they were made.
+void Replay(const Batch& b, TraceVisitor& v) {
+  size_t next = 0;
+  auto others_before = [&](size_t events) {
+    for (; next < b.others.size() && b.others[next].first <= events; ++next) {
+      std::visit(
+          [&v](const auto& r) {
+            using T = std::decay_t<decltype(r)>;
+            if constexpr (std::is_same_v<T, StackNode>) v.OnStackNode(r);
+            if constexpr (std::is_same_v<T, Marker>) v.OnMarker(r);
+            if constexpr (std::is_same_v<T, Symbol>) v.OnSymbol(r);
+            if constexpr (std::is_same_v<T, ThreadInfo>) v.OnThread(r);
+            if constexpr (std::is_same_v<T, ModuleUnload>) v.OnModuleUnload(r);
+            if constexpr (std::is_same_v<T, std::unique_ptr<Module>>) v.OnModule(*r);
+            if constexpr (std::is_same_v<T, std::unique_ptr<ProcessInfo>>) v.OnProcess(*r);
+            if constexpr (std::is_same_v<T, std::unique_ptr<EndRecord>>) v.OnEnd(*r);
+          },
+          b.others[next].second);
+    }
+  };
+  for (size_t i = 0; i < b.events.size(); ++i) {
+    others_before(i);
+    v.OnEvent(b.events[i]);
+  }
+  others_before(b.events.size());
+}
+
+}  // namespace
+
+ReadResult ReadTraceFileAhead(const std::string& path, TraceVisitor& visitor,
+                              const ReaderOptions& options) {
+  Pipe pipe;
+  ReadResult result;
+  std::thread reader([&] {
+    Recorder recorder(&pipe);
+    result = ReadTraceFile(path, recorder, options);
+    recorder.Flush();
+    pipe.Close();
+  });
+  Batch b;
+  while (pipe.Pop(&b)) {
+    Replay(b, visitor);
+    pipe.Recycle(std::move(b));
+  }
+  reader.join();
+  return result;
+}
+
+}  // namespace heaprec::format

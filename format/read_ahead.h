@@ -1,0 +1,30 @@
+// ReadTraceFileAhead: ReadTraceFile on a second thread. A reader thread
+// decompresses, checks and decodes the trace into batches of records; the
+// calling thread hands them to `visitor` in the same order and with the same
+// calls as ReadTraceFile would, so decoding (about half of an analysis's
+// time) overlaps with the visitor's work on another core.
+//
+// Same result and the same guarantees as ReadTraceFile (trace_reader.h): a
+// damaged or cut trace delivers what precedes the damage. Memory: at most
+// kBatchesInFlight batches of kBatchEvents events beyond ReadTraceFile's.
+// The visitor is called on the calling thread only.
+#ifndef HEAPREC_FORMAT_READ_AHEAD_H_
+#define HEAPREC_FORMAT_READ_AHEAD_H_
+
+#include <cstddef>
+#include <string>
+
+#include "format/trace_reader.h"
+#include "format/trace_visitor.h"
+
+namespace heaprec::format {
+
+inline constexpr size_t kBatchEvents = 32768;
+inline constexpr size_t kBatchesInFlight = 4;
+
+ReadResult ReadTraceFileAhead(const std::string& path, TraceVisitor& visitor,
+                              const ReaderOptions& options = {});
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_READ_AHEAD_H_
