@@ -75,6 +75,37 @@ bool Varints(const flatbuffers::Vector<uint8_t>* v, size_t count, std::vector<ui
   return ReadVarints(data, size, values, out);
 }
 
+// Puts order (0..n-1) in increasing seqs order. A writer groups a chunk's
+// events by thread, each thread's in seq order: the order is a few sorted
+// runs, merged pairwise in O(n log runs). Many runs (only a damaged or odd
+// trace has them) fall back to sorting.
+void SortBySeq(const std::vector<uint64_t>& seqs, std::vector<uint32_t>* order,
+               std::vector<uint32_t>* buffer) {
+  const auto by_seq = [&seqs](uint32_t a, uint32_t b) { return seqs[a] < seqs[b]; };
+  std::vector<size_t> runs = {0};  // run starts, then n
+  for (size_t i = 1; i < order->size(); ++i) {
+    if (seqs[(*order)[i]] < seqs[(*order)[i - 1]]) runs.push_back(i);
+  }
+  runs.push_back(order->size());
+  if (runs.size() > 65) {
+    std::sort(order->begin(), order->end(), by_seq);
+    return;
+  }
+  buffer->resize(order->size());
+  while (runs.size() > 2) {
+    std::vector<size_t> merged = {0};
+    for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+      const size_t end = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
+      std::merge(order->begin() + runs[r], order->begin() + runs[r + 1],
+                 order->begin() + runs[r + 1], order->begin() + end, buffer->begin() + runs[r],
+                 by_seq);
+      merged.push_back(end);
+    }
+    order->swap(*buffer);
+    runs = std::move(merged);
+  }
+}
+
 // Format 2: the columns are in thread order; resolves each event's seq,
 // time, block ref and sparse fields in that order, then sorts the events by
 // seq (k->order). Checks the sparse columns' lengths and that no seq repeats.
@@ -127,11 +158,7 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
   k->order.resize(n);
   for (size_t i = 0; i < n; ++i) k->order[i] = static_cast<uint32_t>(i);
   const std::vector<uint64_t>& seqs = k->seq;
-  const auto by_seq = [&seqs](uint32_t a, uint32_t b) { return seqs[a] < seqs[b]; };
-  // One thread's chunk is in seq order already.
-  if (!std::is_sorted(k->order.begin(), k->order.end(), by_seq)) {
-    std::sort(k->order.begin(), k->order.end(), by_seq);
-  }
+  SortBySeq(seqs, &k->order, &k->merge_buffer);
   for (size_t j = 1; j < n; ++j) {
     if (seqs[k->order[j]] == seqs[k->order[j - 1]]) {
       *error = "event " + std::to_string(k->order[j]) + " repeats a sequence number";

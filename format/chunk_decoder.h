@@ -35,6 +35,7 @@ struct Columns {
   // address (if kept); and the events' indexes in seq order.
   std::vector<uint64_t> seq, units, d, passed, alignment, old_address, address;
   std::vector<uint32_t> order;
+  std::vector<uint32_t> merge_buffer;  // scratch for sorting order
 };
 }  // namespace detail
 

@@ -270,6 +270,33 @@ TEST(TraceRoundTripTest, ThreadsInterleavedComeBackInSeqOrder) {
   }
 }
 
+// A chunk's per-thread runs are merged back into seq order: 1 to 5 runs
+// (merged pairwise, odd counts too) and 100 runs (sorted instead).
+TEST(TraceRoundTripTest, ManyThreadsPerChunkComeBackInSeqOrder) {
+  for (const uint32_t threads : {1u, 2u, 3u, 5u, 100u}) {
+    std::vector<Event> events;
+    for (uint64_t i = 0; i < 2000; ++i) {
+      events.push_back({.seq = i + 1,
+                        .time_ns = i * 1000,
+                        .thread = static_cast<uint32_t>((i * 7 + i / 3) % threads) + 1,
+                        .api = Api::kMalloc,
+                        .address = 0x1000 + 16 * i,
+                        .size = 8 + i % 9});
+    }
+    StringSink sink;
+    TraceWriter::Options options;
+    options.keep_addresses = false;
+    options.max_chunk_events = 1000;
+    TraceWriter w(&sink, testing::SampleProcess(), options);
+    for (const Event& e : events) w.AddEvent(e);
+    ASSERT_TRUE(w.Finish({}));
+    RecordingVisitor v;
+    const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+    ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+    EXPECT_EQ(v.r.events, testing::AsRead(events, false)) << threads << " threads";
+  }
+}
+
 // Allocator-like reuse: the same workload written with and without
 // addresses; blocks pair the same way, and the trace without is smaller.
 TEST(TraceRoundTripTest, BlockRefsReplaceAddressesAndShrinkTheTrace) {
