@@ -19,7 +19,7 @@
 
 namespace heaprec::format {
 
-inline constexpr size_t kBatchEvents = 32768;
+inline constexpr size_t kBatchEvents = 16384;
 inline constexpr size_t kBatchesInFlight = 4;
 
 ReadResult ReadTraceFileAhead(const std::string& path, TraceVisitor& visitor,
