@@ -292,17 +292,13 @@ TEST(MismatchTest, FamiliesSizesUnknownAndDoubleFrees) {
   EXPECT_EQ(m[6].bytes, 48u);
 }
 
-TEST(MismatchTest, DoubleFreeByAddressInTracesWithAddresses) {
+TEST(MismatchTest, DoubleFreeAsATraceNamesIt) {
+  // The trace's writer (BlockNumbers) names the released block again.
   Pass p;
-  Event e1 = Malloc(0x500, 64, 3);
-  e1.seq = 1;
-  e1.block = 1;
-  Event f1 = Free(0x500, Api::kFree, 4);
-  f1.seq = 2;
-  f1.block = 1;
-  Event f2 = Free(0x500, Api::kFree, 5);  // the reader names no block: gone
-  f2.seq = 3;
-  for (const Event& e : {e1, f1, f2}) p.analysis.OnEvent(e);
+  Feeder f(&p.analysis);
+  f.Event(Malloc(0x500, 64, 3));
+  f.Event(Free(0x500, Api::kFree, 4));
+  f.Event(Free(0x500, Api::kFree, 5));
   const std::vector<Mismatch> m = p.mismatches.Mismatches();
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].kind, MismatchKind::kDoubleFree);

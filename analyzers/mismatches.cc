@@ -40,20 +40,7 @@ const char* MismatchKindName(MismatchKind k) {
   return "?";
 }
 
-MismatchAnalyzer::MismatchAnalyzer() : released_(kRemembered), ring_(kRemembered) {}
-
-void MismatchAnalyzer::Remember(uint64_t address, const Released& r) {
-  released_[r.block % kRemembered] = r;
-  if (address == 0) return;
-  auto& [old_address, old_block] = ring_[ring_next_];
-  const auto it = released_at_.find(old_address);
-  if (old_address != 0 && it != released_at_.end() && it->second == old_block) {
-    released_at_.erase(it);
-  }
-  ring_[ring_next_] = {address, r.block};
-  ring_next_ = (ring_next_ + 1) % kRemembered;
-  released_at_[address] = r.block;
-}
+MismatchAnalyzer::MismatchAnalyzer() : released_(kRemembered) {}
 
 void MismatchAnalyzer::Report(const Mismatch& m) {
   ++total_;
@@ -80,18 +67,13 @@ void MismatchAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, cons
     } else if (kind == format::EventKind::kFree && NamesSize(e.api) && e.size != b.size) {
       Report({MismatchKind::kSize, b.api, e.api, b.stack, e.stack, 0, 1, b.size, e.size, 0, e.seq});
     }
-    Remember(kind == format::EventKind::kFree ? e.address : e.old_address,
-             {c.released, b.stack, e.stack, b.api, b.size});
+    released_[c.released % kRemembered] = {c.released, b.stack, e.stack, b.api, b.size};
     return;
   }
   if (!c.unknown_release) return;
-  uint64_t block = kind == format::EventKind::kFree ? e.block : e.old_block;
-  const uint64_t address = kind == format::EventKind::kFree ? e.address : e.old_address;
-  if (block == 0 && address != 0) {  // an address released before?
-    const auto it = released_at_.find(address);
-    if (it != released_at_.end()) block = it->second;
-  }
+  const uint64_t block = kind == format::EventKind::kFree ? e.block : e.old_block;
   if (block == 0) {
+    const uint64_t address = kind == format::EventKind::kFree ? e.address : e.old_address;
     Report({MismatchKind::kUnknown, e.api, e.api, 0, e.stack, 0, 1, 0, 0, address, e.seq});
     return;
   }

@@ -8,10 +8,9 @@
 //   kUnknown     a free or realloc of an address the trace never saw
 //                allocated (a wild or interior pointer, or memory from
 //                before recording started);
-//   kDoubleFree  a block released again after it was already released.
-//                Needs the freed addresses: traces recorded with heaprec
-//                --addresses (or events naming the released block); in
-//                other traces a double free is kUnknown.
+//   kDoubleFree  a block released again after it was already released (a
+//                trace's free names such a block when the writer still
+//                remembered the address as released: format/block_numbers.h).
 // Each distinct (kind, functions, allocation stack, free stack) is one
 // Mismatch with a count. Free stacks exist when recorded with heaprec
 // --free-stacks (else 0). For a double free, the stacks of the allocation
@@ -24,7 +23,6 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "analyzers/analyzer.h"
@@ -68,14 +66,7 @@ class MismatchAnalyzer : public Analyzer {
   };
   void Report(const Mismatch& m);
 
-  void Remember(uint64_t address, const Released& r);
-
   std::vector<Released> released_;  // direct-mapped by block number
-  // Address -> block of the last kRemembered releases that had an address,
-  // oldest first in the ring.
-  std::unordered_map<uint64_t, uint64_t> released_at_;
-  std::vector<std::pair<uint64_t, uint64_t>> ring_;  // (address, block)
-  size_t ring_next_ = 0;
   using Key = std::tuple<int, int, int, uint32_t, uint32_t, uint32_t>;
   std::map<Key, Mismatch> found_;
   uint64_t total_ = 0;

@@ -4,6 +4,8 @@
 #include <map>
 #include <random>
 
+#include "format/block_numbers.h"
+
 namespace heaprec::format::testing {
 
 ProcessInfo SampleProcess() {
@@ -55,35 +57,45 @@ Symbol SampleSymbol(uint64_t address, uint32_t module) {
 }  // namespace
 
 std::vector<Event> AsRead(const std::vector<Event>& written, bool keep_addresses) {
-  std::map<uint64_t, uint64_t> live;  // address -> block
+  std::map<uint64_t, uint64_t> live;   // address -> block
+  std::map<uint64_t, uint64_t> freed;  // address -> block released there
   uint64_t made = 0;
   std::vector<Event> out;
+  // Released addresses are forgotten all at once when there are too many
+  // (FORMAT.md, Blocks).
+  auto release = [&](uint64_t address, uint64_t block) {
+    live.erase(address);
+    freed[address] = block;
+    if (freed.size() > BlockNumbers::kFreedSlack + 4 * live.size()) freed.clear();
+  };
+  auto make = [&](uint64_t address, uint64_t block) {
+    freed.erase(address);
+    live[address] = block;
+  };
   for (Event e : written) {
     e.block = e.old_block = 0;
-    auto release = [&](uint64_t address) -> uint64_t {
-      const auto it = live.find(address);
-      if (address == 0 || it == live.end()) return 0;
-      const uint64_t b = it->second;
-      live.erase(it);
-      return b;
-    };
     switch (e.kind()) {
       case EventKind::kAlloc:
-        if (e.address != 0) live[e.address] = e.block = ++made;
+        if (e.address != 0) make(e.address, e.block = ++made);
         if (!keep_addresses) e.address = 0;
         break;
       case EventKind::kFree:
-        e.block = release(e.address);
+        if (e.address != 0 && live.count(e.address)) {
+          e.block = live[e.address];
+          release(e.address, e.block);
+        } else if (e.address != 0 && freed.count(e.address)) {
+          e.block = freed[e.address];  // a double free
+        }
         if (!keep_addresses && e.block != 0) e.address = 0;
         break;
       case EventKind::kRealloc: {
         const auto it = e.old_address == 0 ? live.end() : live.find(e.old_address);
         e.old_block = it == live.end() ? 0 : it->second;
         if (e.address != 0) {
-          if (e.old_block != 0) live.erase(it);
-          live[e.address] = e.block = ++made;
+          if (e.old_block != 0) release(e.old_address, e.old_block);
+          make(e.address, e.block = ++made);
         } else if (e.size == 0 && e.old_block != 0) {
-          live.erase(it);
+          release(e.old_address, e.old_block);
         }
         if (!keep_addresses) {
           e.address = 0;

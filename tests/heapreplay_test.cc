@@ -286,9 +286,8 @@ TEST(HeapreplayTest, FlameGraphAndPprofFiles) {
 
 TEST(HeapreplayTest, MismatchesWithBothStacks) {
   const std::string trace = MakeTempDir("mismatch") + "/mismatch.zst";
-  const ProcessResult run =
-      RunProgram({Runfile("recorder/heaprec"), "-q", "--free-stacks", "--addresses", "-o", trace,
-                  "--", Runfile("tests/mismatch")});
+  const ProcessResult run = RunProgram({Runfile("recorder/heaprec"), "-q", "--free-stacks", "-o",
+                                        trace, "--", Runfile("tests/mismatch")});
   EXPECT_EQ(run.exit_code, 128 + 6) << run.err;  // glibc aborts on the double free
   const nlohmann::json j = Json({"--mismatches", trace});
   const auto& items = j["mismatches"]["items"];

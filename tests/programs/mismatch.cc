@@ -1,6 +1,5 @@
 // mismatch: frees that do not match their allocation, each from a named
-// function (tests/heapreplay_test.cc, recorded with --free-stacks
-// --addresses):
+// function (tests/heapreplay_test.cc, recorded with --free-stacks):
 //   array_then_delete()   new int[4]   released by delete       (family)
 //   new_then_free()       new Node     released by free         (family)
 //   malloc_then_delete()  malloc(24)   released by delete       (family)

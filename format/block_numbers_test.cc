@@ -1,0 +1,63 @@
+// BlockNumbers: blocks numbered in the order made, frees paired with them,
+// every realloc form, double frees named, and released addresses forgotten
+// once too many pile up.
+#include "format/block_numbers.h"
+
+#include <gtest/gtest.h>
+
+namespace heaprec::format {
+namespace {
+
+Event Alloc(uint64_t a) { return {.api = Api::kMalloc, .address = a, .size = 8}; }
+Event Free(uint64_t a) { return {.api = Api::kFree, .address = a}; }
+Event Realloc(uint64_t old, uint64_t a, uint64_t size) {
+  return {.api = Api::kRealloc, .address = a, .size = size, .old_address = old};
+}
+
+Event Assigned(BlockNumbers* b, Event e) {
+  b->Assign(&e);
+  return e;
+}
+
+TEST(BlockNumbersTest, PairsFreesReallocsAndDoubleFrees) {
+  BlockNumbers b;
+  EXPECT_EQ(Assigned(&b, Alloc(0x10)).block, 1u);
+  EXPECT_EQ(Assigned(&b, Alloc(0x20)).block, 2u);
+  EXPECT_EQ(Assigned(&b, Free(0x10)).block, 1u);
+  EXPECT_EQ(Assigned(&b, Free(0x10)).block, 1u);  // double free: names block 1 again
+  EXPECT_EQ(Assigned(&b, Free(0x30)).block, 0u);  // never allocated
+  // realloc of a released address: unknown, and nothing is made... unless it
+  // returns a block.
+  const Event r = Assigned(&b, Realloc(0x10, 0, 16));
+  EXPECT_EQ(r.old_block, 0u);
+  // Moved realloc: block 2 released at 0x20, block 3 made at 0x40.
+  const Event m = Assigned(&b, Realloc(0x20, 0x40, 32));
+  EXPECT_EQ(m.old_block, 2u);
+  EXPECT_EQ(m.block, 3u);
+  EXPECT_EQ(Assigned(&b, Free(0x20)).block, 2u);  // free after realloc moved it
+  // The address made again: an ordinary block.
+  EXPECT_EQ(Assigned(&b, Alloc(0x10)).block, 4u);
+  EXPECT_EQ(Assigned(&b, Free(0x10)).block, 4u);
+  // realloc(p, 0) releases.
+  EXPECT_EQ(Assigned(&b, Realloc(0x40, 0, 0)).old_block, 3u);
+  EXPECT_EQ(Assigned(&b, Free(0x40)).block, 3u);
+  EXPECT_EQ(b.made(), 4u);
+  EXPECT_EQ(b.live(), 0u);
+}
+
+TEST(BlockNumbersTest, ReleasedAddressesAreForgottenWhenTooMany) {
+  BlockNumbers b;
+  const uint64_t n = BlockNumbers::kFreedSlack;
+  for (uint64_t i = 1; i <= n; ++i) {
+    Assigned(&b, Alloc(i * 16));
+    Assigned(&b, Free(i * 16));
+  }
+  EXPECT_EQ(Assigned(&b, Free(16)).block, 1u);  // still remembered: exactly the slack
+  Assigned(&b, Alloc(1 << 30));
+  Assigned(&b, Free(1 << 30));  // one more than the slack: all forgotten
+  EXPECT_EQ(Assigned(&b, Free(16)).block, 0u);
+  EXPECT_EQ(Assigned(&b, Free(1 << 30)).block, 0u);
+}
+
+}  // namespace
+}  // namespace heaprec::format
