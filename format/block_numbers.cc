@@ -1,31 +1,17 @@
-// BlockNumbers: address -> block number (live or released) in an OpenTable.
+// BlockNumbers: live addresses in an OpenTable, released ones direct-mapped.
 #include "format/block_numbers.h"
-
-#include <utility>
 
 namespace heaprec::format {
 
 void BlockNumbers::Make(uint64_t address, uint64_t block) {
   uint64_t old;
-  if (!table_.Put(address, block, &old)) {
-    ++live_count_;
-  } else if (old & kFreed) {
-    --freed_count_;
-    ++live_count_;
-  }  // else: a damaged trace making a live address again; it is replaced
+  live_.Put(address, block, &old);  // a live address made again (damaged trace): replaced
+  Released& r = released_[ReleasedSlot(address)];
+  if (r.address == address) r = Released{};
 }
 
 void BlockNumbers::Release(uint64_t address, uint64_t block) {
-  uint64_t old;
-  table_.Put(address, block | kFreed, &old);
-  --live_count_;
-  if (++freed_count_ <= kFreedSlack + 4 * live_count_) return;
-  OpenTable<uint64_t> live;
-  table_.ForEach([&](uint64_t a, uint64_t b) {
-    if ((b & kFreed) == 0) live.Put(a, b, &old);
-  });
-  table_ = std::move(live);
-  freed_count_ = 0;
+  released_[ReleasedSlot(address)] = Released{address, block};
 }
 
 void BlockNumbers::Assign(Event* e) {
@@ -39,26 +25,30 @@ void BlockNumbers::Assign(Event* e) {
       }
       return;
     case EventKind::kFree: {
-      const uint64_t* b = e->address == 0 ? nullptr : table_.Get(e->address);
-      if (b == nullptr) return;
-      if (*b & kFreed) {
-        e->block = *b & ~kFreed;  // released before: a double free
+      if (e->address == 0) return;
+      uint64_t b;
+      if (live_.Take(e->address, &b)) {
+        e->block = b;
+        Release(e->address, b);
         return;
       }
-      e->block = *b;
-      Release(e->address, e->block);
+      const Released& r = released_[ReleasedSlot(e->address)];
+      if (r.address == e->address) e->block = r.block;  // released before: a double free
       return;
     }
     case EventKind::kRealloc: {
       // Only a live block counts as passed in (a released one is unknown).
-      const uint64_t* b = e->old_address == 0 ? nullptr : table_.Get(e->old_address);
-      e->old_block = b == nullptr || (*b & kFreed) ? 0 : *b;
+      const uint64_t* b = e->old_address == 0 ? nullptr : live_.Get(e->old_address);
+      e->old_block = b == nullptr ? 0 : *b;
+      const bool releases = e->old_block != 0 && (e->address != 0 || e->size == 0);
+      if (releases) {
+        uint64_t taken;
+        live_.Take(e->old_address, &taken);
+        Release(e->old_address, e->old_block);
+      }
       if (e->address != 0) {
-        if (e->old_block != 0) Release(e->old_address, e->old_block);
         e->block = ++made_;
         Make(e->address, e->block);
-      } else if (e->size == 0 && e->old_block != 0) {
-        Release(e->old_address, e->old_block);
       }
       return;
     }

@@ -2,11 +2,14 @@
 // (Event::block): the first block an allocation or a realloc returned is 1,
 // the next 2, and so on. Given events with addresses, in seq order, Assign()
 // fills block and old_block the way FORMAT.md ("Blocks") defines them, keeping
-// the set of live addresses, and released ones for a while (an OpenTable).
+// the set of live addresses (an OpenTable) and the recently released ones (a
+// direct-mapped table: a released address is remembered until it is made
+// again or another released address hashes to its slot).
 //
 // TraceWriter uses it to turn addresses into block refs (format 2), and the
 // reader uses it to number the blocks of format 1 traces, which hold only
-// addresses. Memory: one entry per live block. Not thread-safe; allocates.
+// addresses. Memory: one entry per live block, plus the fixed released table
+// (256 KiB). Not thread-safe; allocates.
 #ifndef HEAPREC_FORMAT_BLOCK_NUMBERS_H_
 #define HEAPREC_FORMAT_BLOCK_NUMBERS_H_
 
@@ -33,20 +36,26 @@ class BlockNumbers {
   void Assign(Event* e);
   // Blocks made so far.
   uint64_t made() const { return made_; }
-  size_t live() const { return live_count_; }
+  size_t live() const { return live_.size(); }
 
-  // Released addresses are remembered (to name double frees) until there
-  // are more than kFreedSlack + 4 x live of them; then all are forgotten.
-  static constexpr uint64_t kFreedSlack = 65536;
-  static constexpr uint64_t kFreed = uint64_t{1} << 63;  // a released block
+  // Released addresses are remembered in this many slots, at the slot
+  // ReleasedSlot(address): a later release hashed to the same slot replaces it.
+  static constexpr unsigned kReleasedBits = 14;
+  static size_t ReleasedSlot(uint64_t address) {
+    return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >> (64 - kReleasedBits));
+  }
 
  private:
+  struct Released {
+    uint64_t address = 0;  // 0 = empty
+    uint64_t block = 0;
+  };
   void Make(uint64_t address, uint64_t block);
   void Release(uint64_t address, uint64_t block);
 
-  OpenTable<uint64_t> table_;  // address -> block, | kFreed once released
+  OpenTable<uint64_t> live_;  // address -> live block
+  std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
   uint64_t made_ = 0;
-  size_t live_count_ = 0, freed_count_ = 0;
 };
 
 }  // namespace heaprec::format

@@ -45,18 +45,27 @@ TEST(BlockNumbersTest, PairsFreesReallocsAndDoubleFrees) {
   EXPECT_EQ(b.live(), 0u);
 }
 
-TEST(BlockNumbersTest, ReleasedAddressesAreForgottenWhenTooMany) {
+TEST(BlockNumbersTest, ReleasedAddressesAreForgottenWhenTheirSlotIsTaken) {
   BlockNumbers b;
-  const uint64_t n = BlockNumbers::kFreedSlack;
-  for (uint64_t i = 1; i <= n; ++i) {
-    Assigned(&b, Alloc(i * 16));
-    Assigned(&b, Free(i * 16));
-  }
-  EXPECT_EQ(Assigned(&b, Free(16)).block, 1u);  // still remembered: exactly the slack
-  Assigned(&b, Alloc(1 << 30));
-  Assigned(&b, Free(1 << 30));  // one more than the slack: all forgotten
-  EXPECT_EQ(Assigned(&b, Free(16)).block, 0u);
-  EXPECT_EQ(Assigned(&b, Free(1 << 30)).block, 0u);
+  // Two addresses sharing a released slot, and one in another slot.
+  const uint64_t first = 16;
+  uint64_t same = 32, other = 32;
+  while (BlockNumbers::ReleasedSlot(same) != BlockNumbers::ReleasedSlot(first)) same += 16;
+  while (BlockNumbers::ReleasedSlot(other) == BlockNumbers::ReleasedSlot(first)) other += 16;
+  Assigned(&b, Alloc(first));  // block 1
+  Assigned(&b, Alloc(same));   // block 2
+  Assigned(&b, Alloc(other));  // block 3
+  Assigned(&b, Free(first));   // remembered in its slot
+  Assigned(&b, Free(other));   // another slot: first stays
+  EXPECT_EQ(Assigned(&b, Free(first)).block, 1u);
+  Assigned(&b, Free(same));                        // takes first's slot
+  EXPECT_EQ(Assigned(&b, Free(first)).block, 0u);  // forgotten
+  EXPECT_EQ(Assigned(&b, Free(same)).block, 2u);
+  EXPECT_EQ(Assigned(&b, Free(other)).block, 3u);
+  // Made again: forgotten as released, live again.
+  EXPECT_EQ(Assigned(&b, Alloc(same)).block, 4u);
+  EXPECT_EQ(Assigned(&b, Free(same)).block, 4u);
+  EXPECT_EQ(b.live(), 0u);
 }
 
 }  // namespace

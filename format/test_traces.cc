@@ -57,20 +57,24 @@ Symbol SampleSymbol(uint64_t address, uint32_t module) {
 }  // namespace
 
 std::vector<Event> AsRead(const std::vector<Event>& written, bool keep_addresses) {
-  std::map<uint64_t, uint64_t> live;   // address -> block
-  std::map<uint64_t, uint64_t> freed;  // address -> block released there
+  std::map<uint64_t, uint64_t> live;  // address -> block
+  // Released addresses, one per slot of BlockNumbers::ReleasedSlot (FORMAT.md,
+  // Blocks): slot -> (address, block released there).
+  std::map<size_t, std::pair<uint64_t, uint64_t>> freed;
   uint64_t made = 0;
   std::vector<Event> out;
-  // Released addresses are forgotten all at once when there are too many
-  // (FORMAT.md, Blocks).
   auto release = [&](uint64_t address, uint64_t block) {
     live.erase(address);
-    freed[address] = block;
-    if (freed.size() > BlockNumbers::kFreedSlack + 4 * live.size()) freed.clear();
+    freed[BlockNumbers::ReleasedSlot(address)] = {address, block};
   };
   auto make = [&](uint64_t address, uint64_t block) {
-    freed.erase(address);
+    const auto it = freed.find(BlockNumbers::ReleasedSlot(address));
+    if (it != freed.end() && it->second.first == address) freed.erase(it);
     live[address] = block;
+  };
+  auto released_block = [&](uint64_t address) -> uint64_t {
+    const auto it = freed.find(BlockNumbers::ReleasedSlot(address));
+    return it != freed.end() && it->second.first == address ? it->second.second : 0;
   };
   for (Event e : written) {
     e.block = e.old_block = 0;
@@ -83,8 +87,8 @@ std::vector<Event> AsRead(const std::vector<Event>& written, bool keep_addresses
         if (e.address != 0 && live.count(e.address)) {
           e.block = live[e.address];
           release(e.address, e.block);
-        } else if (e.address != 0 && freed.count(e.address)) {
-          e.block = freed[e.address];  // a double free
+        } else if (e.address != 0) {
+          e.block = released_block(e.address);  // a double free, if remembered
         }
         if (!keep_addresses && e.block != 0) e.address = 0;
         break;

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "recorder/shared/ring_futex.h"
+
 namespace heaprec::recorder::launcher {
 
 std::unique_ptr<RegionReader> RegionReader::Open(const std::string& path, std::string* error) {
@@ -70,7 +72,8 @@ size_t RegionReader::Drain() {
         q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
         tail += n;
       }
-      ring.tail.store(head, std::memory_order_release);
+      ring.tail.store(head, std::memory_order_seq_cst);
+      WakeWaiting(&ring.waiting);  // a producer asleep on a full ring
       if (!in_heap_[slot]) {
         fronts_.push({q.front().seq, slot});
         in_heap_[slot] = true;

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -260,15 +261,24 @@ TEST(FastUnwindTest, InSignalHandlerOnAlternateStack) {
 
 // Threads -------------------------------------------------------------------
 
+// Eight threads capture concurrently: every capture agrees with libunwind,
+// and every thread ends up on the fast path. Learning is a try-lock, so a
+// thread falls back while another learns, and a learner preempted on a
+// loaded machine can hold it for many milliseconds: each thread repeats its
+// rounds until 40 of its captures were fast (one round's worth), for at
+// most 20 seconds.
 TEST(FastUnwindTest, ManyThreads) {
   std::atomic<int> failures{0};
-  std::atomic<uint64_t> fast{0};
+  std::atomic<int> slow_threads{0};
   std::string first_failure;
   std::atomic<bool> recorded{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
-      for (int rep = 0; rep < 3; ++rep) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      for (int rep = 0; rep < 3 || (FastUnwindThreadStats().fast < 40 &&
+                                    std::chrono::steady_clock::now() < deadline);
+           ++rep) {
         for (int depth = 0; depth < 40; ++depth) {
           Pair p;
           switch ((depth + t) % 4) {
@@ -292,12 +302,12 @@ TEST(FastUnwindTest, ManyThreads) {
           }
         }
       }
-      fast.fetch_add(FastUnwindThreadStats().fast);
+      if (FastUnwindThreadStats().fast < 40) slow_threads.fetch_add(1);
     });
   }
   for (std::thread& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0) << first_failure;
-  EXPECT_GT(fast.load(), 400u);
+  EXPECT_EQ(slow_threads.load(), 0);
 }
 
 // dlopen / dlclose ----------------------------------------------------------

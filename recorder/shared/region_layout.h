@@ -29,7 +29,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 1;
+inline constexpr uint32_t kRegionVersion = 2;
 
 inline constexpr uint32_t kSlots = 512;                   // thread rings; slot 0 is shared
 inline constexpr uint32_t kRingRecords = 16384;           // per ring, a power of two
@@ -84,6 +84,9 @@ struct alignas(64) Ring {
   uint32_t generation;                     // bumped by each new owner
   alignas(64) std::atomic<uint64_t> head;  // records written (producer)
   alignas(64) std::atomic<uint64_t> tail;  // records read (launcher)
+  // 1 while the producer sleeps on it (a futex, shared) for room: the
+  // launcher wakes it after moving tail.
+  std::atomic<uint32_t> waiting;
   alignas(64) RawRecord records[kRingRecords];
 };
 
