@@ -14,41 +14,40 @@ void BlockNumbers::Release(uint64_t address, uint64_t block) {
   released_[ReleasedSlot(address)] = Released{address, block};
 }
 
-void BlockNumbers::Assign(Event* e) {
-  e->block = 0;
-  e->old_block = 0;
-  switch (e->kind()) {
+void BlockNumbers::Assign(const Event& e, uint64_t* block, uint64_t* old_block) {
+  *block = 0;
+  *old_block = 0;
+  switch (e.kind()) {
     case EventKind::kAlloc:
-      if (e->address != 0) {
-        e->block = ++made_;
-        Make(e->address, e->block);
+      if (e.address != 0) {
+        *block = ++made_;
+        Make(e.address, *block);
       }
       return;
     case EventKind::kFree: {
-      if (e->address == 0) return;
+      if (e.address == 0) return;
       uint64_t b;
-      if (live_.Take(e->address, &b)) {
-        e->block = b;
-        Release(e->address, b);
+      if (live_.Take(e.address, &b)) {
+        *block = b;
+        Release(e.address, b);
         return;
       }
-      const Released& r = released_[ReleasedSlot(e->address)];
-      if (r.address == e->address) e->block = r.block;  // released before: a double free
+      const Released& r = released_[ReleasedSlot(e.address)];
+      if (r.address == e.address) *block = r.block;  // released before: a double free
       return;
     }
     case EventKind::kRealloc: {
       // Only a live block counts as passed in (a released one is unknown).
-      const uint64_t* b = e->old_address == 0 ? nullptr : live_.Get(e->old_address);
-      e->old_block = b == nullptr ? 0 : *b;
-      const bool releases = e->old_block != 0 && (e->address != 0 || e->size == 0);
-      if (releases) {
+      const uint64_t* b = e.old_address == 0 ? nullptr : live_.Get(e.old_address);
+      *old_block = b == nullptr ? 0 : *b;
+      if (*old_block != 0 && (e.address != 0 || e.size == 0)) {
         uint64_t taken;
-        live_.Take(e->old_address, &taken);
-        Release(e->old_address, e->old_block);
+        live_.Take(e.old_address, &taken);
+        Release(e.old_address, *old_block);
       }
-      if (e->address != 0) {
-        e->block = ++made_;
-        Make(e->address, e->block);
+      if (e.address != 0) {
+        *block = ++made_;
+        Make(e.address, *block);
       }
       return;
     }

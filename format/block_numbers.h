@@ -9,7 +9,7 @@
 // TraceWriter uses it to turn addresses into block refs (format 2), and the
 // reader uses it to number the blocks of format 1 traces, which hold only
 // addresses. Memory: one entry per live block, plus the fixed released table
-// (256 KiB). Not thread-safe; allocates.
+// (64 KiB). Not thread-safe; allocates.
 #ifndef HEAPREC_FORMAT_BLOCK_NUMBERS_H_
 #define HEAPREC_FORMAT_BLOCK_NUMBERS_H_
 
@@ -33,14 +33,17 @@ class BlockNumbers {
   //            makes a new block (which replaces the old one); address 0 with
   //            size 0 releases the old block; address 0 with size > 0 leaves
   //            it live (the call failed).
-  void Assign(Event* e);
+  void Assign(Event* e) { Assign(*e, &e->block, &e->old_block); }
+  // The same for an event that stays as it is: its block numbers go to
+  // *block and *old_block (e's own block fields are ignored).
+  void Assign(const Event& e, uint64_t* block, uint64_t* old_block);
   // Blocks made so far.
   uint64_t made() const { return made_; }
   size_t live() const { return live_.size(); }
 
   // Released addresses are remembered in this many slots, at the slot
   // ReleasedSlot(address): a later release hashed to the same slot replaces it.
-  static constexpr unsigned kReleasedBits = 14;
+  static constexpr unsigned kReleasedBits = 12;
   static size_t ReleasedSlot(uint64_t address) {
     return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >> (64 - kReleasedBits));
   }

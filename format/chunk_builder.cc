@@ -24,30 +24,36 @@ bool ChunkBuilder::empty() const {
          symbols_.empty() && !end_;
 }
 
-void ChunkBuilder::AddEvent(const Event& event) {
+void ChunkBuilder::AddEvent(const Event& e) {
   // Blocks are numbered, and d taken, in seq order; the columns are written
-  // in thread order at Finish (see Encode).
-  Event e = event;
+  // in thread order at Finish (see Encode). Pending is filled in place, field
+  // by field (copies of whole Events stalled on store forwarding).
   const uint64_t made_before = made_;
-  if (!blocks_given_) blocks_.Assign(&e);
+  uint64_t block = e.block, old_block = e.old_block;
+  if (!blocks_given_) blocks_.Assign(e, &block, &old_block);
   const EventKind kind = e.kind();
   // Bit 7: an alloc or realloc that returned no block.
-  const bool no_block = kind != EventKind::kFree && e.block == 0;
+  const bool no_block = kind != EventKind::kFree && block == 0;
   if (kind != EventKind::kFree && !no_block) ++made_;
-  Pending p;
-  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0));
-  p.seq = e.seq;
   // Times change rarely at a coarse unit: divide only when the time moved.
   if (e.time_ns != last_raw_time_) {
     last_raw_time_ = e.time_ns;
     last_raw_units_ = e.time_ns / time_unit_;
   }
+  if (pending_.empty()) {
+    one_thread_ = true;
+  } else if (e.thread != pending_.back().thread) {
+    one_thread_ = false;
+  }
+  Pending& p = pending_.emplace_back();
+  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0));
+  p.seq = e.seq;
   p.units = last_raw_units_;
   p.thread = e.thread;
   p.stack = e.stack;
   p.size = e.size;
   if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-    const uint64_t released = kind == EventKind::kFree ? e.block : e.old_block;
+    const uint64_t released = kind == EventKind::kFree ? block : old_block;
     // d: 0 = unknown (then the address passed in is kept), else the d-th
     // most recently made block.
     p.d = released == 0 ? 0 : made_before - released + 1;
@@ -56,12 +62,6 @@ void ChunkBuilder::AddEvent(const Event& event) {
   p.address = e.address;
   p.old_address = e.old_address;
   p.alignment = e.alignment;
-  if (pending_.empty()) {
-    one_thread_ = true;
-  } else if (e.thread != pending_.back().thread) {
-    one_thread_ = false;
-  }
-  pending_.push_back(p);
   last_seq_ = e.seq;
   last_time_ = last_raw_units_ * time_unit_;
   // Most columns take a byte or two per event; a close enough guess.
