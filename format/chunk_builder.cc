@@ -96,37 +96,64 @@ void ChunkBuilder::Encode() {
       order_[thread_start_[pending_[i].thread]++] = static_cast<uint32_t>(i);
     }
   }
+  // The varint columns are written through raw cursors into scratch space
+  // sized for the worst case (10 bytes a value), then appended to the
+  // columns: byte stores through a vector reload its end pointer each time.
+  const size_t n = pending_.size();
+  constexpr size_t kColumns = 7;  // seq, time, thread, block ref, address, size, stack
+  if (scratch_size_ < n * 10 * kColumns) {
+    scratch_size_ = n * 10 * kColumns;
+    scratch_.reset(new uint8_t[scratch_size_]);  // not zeroed: only what is written is read
+  }
+  uint8_t* const base = scratch_.get();
+  uint8_t* seq_p = base;
+  uint8_t* time_p = base + n * 10;
+  uint8_t* thread_p = base + n * 20;
+  uint8_t* ref_p = base + n * 30;
+  uint8_t* address_p = base + n * 40;
+  uint8_t* size_p = base + n * 50;
+  uint8_t* stack_p = base + n * 60;
+  const size_t api_at = api_.size();
+  api_.resize(api_at + n);
+  uint8_t* api_p = api_.data() + api_at;
   uint64_t prev_seq = base_seq_, prev_units = base_time_ / time_unit_, prev_d = 0;
   uint64_t prev_address = base_address_;
   for (const uint32_t i : order_) {
     const Pending& p = pending_[i];
     const Api api = static_cast<Api>(p.api & 0x7f);
     const EventKind kind = KindOf(api);
-    api_.push_back(p.api);
-    PutVarint(&seq_delta_, ZigzagDelta(prev_seq, p.seq));
+    *api_p++ = p.api;
+    seq_p = WriteVarint(seq_p, ZigzagDelta(prev_seq, p.seq));
     prev_seq = p.seq;
-    PutVarint(&time_delta_, ZigzagDelta(prev_units, p.units));
+    time_p = WriteVarint(time_p, ZigzagDelta(prev_units, p.units));
     prev_units = p.units;
-    PutVarint(&thread_, p.thread);
+    thread_p = WriteVarint(thread_p, p.thread);
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
       // Stored as a change from the previous d: it changes little.
-      PutVarint(&block_ref_, ZigzagDelta(prev_d, p.d));
+      ref_p = WriteVarint(ref_p, ZigzagDelta(prev_d, p.d));
       prev_d = p.d;
       if (p.d == 0) raw_address_.push_back(p.passed);
     }
     if (keep_addresses_) {
-      PutVarint(&address_delta_, ZigzagDelta(prev_address, p.address));
+      address_p = WriteVarint(address_p, ZigzagDelta(prev_address, p.address));
       if (HasOldAddress(api)) old_address_.push_back(p.old_address);
       prev_address = p.address;
     }
     // Sizes as the change from the stack's previous size: most call sites
     // allocate the same size again and again.
     if (p.stack >= size_by_stack_.size()) size_by_stack_.resize(p.stack + 1 + p.stack / 2, 0);
-    PutVarint(&size_, ZigzagDelta(size_by_stack_[p.stack], p.size));
+    size_p = WriteVarint(size_p, ZigzagDelta(size_by_stack_[p.stack], p.size));
     size_by_stack_[p.stack] = p.size;
-    PutVarint(&stack_, p.stack);
+    stack_p = WriteVarint(stack_p, p.stack);
     if (HasAlignment(api)) alignment_.push_back(p.alignment);
   }
+  seq_delta_.insert(seq_delta_.end(), base, seq_p);
+  time_delta_.insert(time_delta_.end(), base + n * 10, time_p);
+  thread_.insert(thread_.end(), base + n * 20, thread_p);
+  block_ref_.insert(block_ref_.end(), base + n * 30, ref_p);
+  address_delta_.insert(address_delta_.end(), base + n * 40, address_p);
+  size_.insert(size_.end(), base + n * 50, size_p);
+  stack_.insert(stack_.end(), base + n * 60, stack_p);
   last_address_ = prev_address;
   pending_.clear();
 }

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -96,6 +97,8 @@ class ChunkBuilder {
   std::vector<Pending> pending_;
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
+  std::unique_ptr<uint8_t[]> scratch_;  // Encode's varint columns before they are appended
+  size_t scratch_size_ = 0;
   bool one_thread_ = true;
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;

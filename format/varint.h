@@ -2,8 +2,9 @@
 // but the last. Format 2 stores its event and stack columns this way: small
 // numbers (most deltas) take one byte, which zstd compresses far better than
 // the zero-padded bytes of a fixed 64-bit column.
-// Header-only; PutVarint allocates (std::vector), ReadVarints allocates its
-// output; neither is for the traced process.
+// Header-only; PutVarint allocates (std::vector), WriteVarint writes to a
+// buffer the caller sized, ReadVarints allocates its output; none is for the
+// traced process.
 #ifndef HEAPREC_FORMAT_VARINT_H_
 #define HEAPREC_FORMAT_VARINT_H_
 
@@ -18,14 +19,22 @@ inline __attribute__((always_inline)) void PutVarint(std::vector<uint8_t>* out, 
     out->push_back(static_cast<uint8_t>(v));
     return;
   }
-  uint8_t buf[10];
-  size_t n = 0;
+  // Byte by byte: a range insert goes through memmove, slower for 2-3 bytes.
   while (v >= 0x80) {
-    buf[n++] = static_cast<uint8_t>(v | 0x80);
+    out->push_back(static_cast<uint8_t>(v | 0x80));
     v >>= 7;
   }
-  buf[n++] = static_cast<uint8_t>(v);
-  out->insert(out->end(), buf, buf + n);
+  out->push_back(static_cast<uint8_t>(v));
+}
+
+// Writes v at out (room for 10 bytes) and returns the end of what it wrote.
+inline __attribute__((always_inline)) uint8_t* WriteVarint(uint8_t* out, uint64_t v) {
+  while (v >= 0x80) {
+    *out++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *out++ = static_cast<uint8_t>(v);
+  return out;
 }
 
 // Decodes exactly count varints from data[0, size) into *out (replacing its

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "analyzers/human_bytes.h"
+#include "format/format_version.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/session.h"
@@ -247,7 +248,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.version) {
-    std::puts("heaprec 0.1 (trace format 1.0)");
+    std::printf("heaprec 0.1 (trace format %u.%u)\n", heaprec::format::kFormatMajor,
+                heaprec::format::kFormatMinor);
     return 0;
   }
   return Run(options);

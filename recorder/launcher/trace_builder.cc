@@ -221,6 +221,10 @@ format::EndRecord TraceBuilder::EndWithCounters(int exit_status) const {
 
 bool TraceBuilder::Finish(int exit_status) {
   PollModules();
+  // The events go to disk before symbolizing (seconds for large binaries), so
+  // a launcher stopped meanwhile loses only the names, and a trace cut before
+  // its end always keeps every event.
+  writer_->Flush();
   AddSymbols();
   const bool ok = writer_->Finish(EndWithCounters(exit_status));
   return sink_->Close() && ok;

@@ -1,9 +1,9 @@
 // TraceBuilder: turns one region's records, in seq order, into a trace file:
 // threads get dense indexes, shared stack entries become nodes of the trace's
 // stack tree, markers get their labels, modules come from the region's log.
-// When the process is gone, Finish() symbolizes every distinct return address
-// with libdw (DwarfSymbolizer) and writes the End record with the recorder's
-// counters.
+// When the process is gone, Finish() writes out the chunk of the last events,
+// then symbolizes every distinct return address with libdw (DwarfSymbolizer)
+// and writes them with the End record and the recorder's counters.
 //
 // Not thread-safe; allocates. Used by the launcher, one per process image.
 #ifndef HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
