@@ -15,6 +15,7 @@ PACKAGES="
   libprotobuf-dev protobuf-compiler
   heaptrack cppcheck
   libxml2-utils time
+  libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0
 "
 
 missing=""
