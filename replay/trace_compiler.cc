@@ -1,0 +1,199 @@
+// Events to per-thread op arrays (trace_compiler.h).
+#include "replay/trace_compiler.h"
+
+#include <bit>
+#include <utility>
+
+namespace heaprec::replay {
+
+namespace {
+
+using format::Api;
+using format::EventKind;
+
+uint8_t AlignLog2(const format::Event& e) {
+  if (!format::HasAlignment(e.api) || e.alignment <= 1) return 0;
+  return static_cast<uint8_t>(std::bit_width(std::bit_ceil(e.alignment)) - 1);
+}
+
+Op MakeOp(Api api, uint8_t flags, uint32_t slot, uint64_t size, uint8_t align_log2 = 0) {
+  Op op;
+  op.api = static_cast<uint8_t>(api);
+  op.flags = flags;
+  op.slot = slot;
+  op.size = size;
+  op.align_log2 = align_log2;
+  return op;
+}
+
+}  // namespace
+
+uint32_t TraceCompiler::ThreadIndex(uint32_t thread) {
+  const auto [it, added] =
+      thread_index_.emplace(thread, static_cast<uint32_t>(out_.thread_ids.size()));
+  if (added) {
+    out_.thread_ids.push_back(thread);
+    out_.ops.emplace_back();
+    out_.waits.emplace_back();
+    free_slots_.emplace_back();
+    pending_.emplace_back();
+  }
+  return it->second;
+}
+
+uint32_t TraceCompiler::NewSlot(uint32_t t) {
+  std::vector<uint32_t>& free = free_slots_[t];
+  if (!free.empty()) {
+    const uint32_t slot = free.back();
+    free.pop_back();
+    return slot;
+  }
+  slots_.emplace_back();
+  return static_cast<uint32_t>(slots_.size() - 1);
+}
+
+int64_t TraceCompiler::LiveSlot(uint64_t block) const {
+  if (block == 0 || block >= block_slot_.size() || block_slot_[block] == 0) return -1;
+  return static_cast<int64_t>(block_slot_[block]) - 1;
+}
+
+// Appends op to thread t. An op that reads its slot's block waits for the
+// op that stored it when that op ran on another thread.
+void TraceCompiler::Emit(uint32_t t, Op op, bool reads_slot) {
+  if (reads_slot) {
+    const SlotState& s = slots_[op.slot];
+    if (s.writer_thread != t) {
+      op.flags |= kWaits;
+      out_.waits[t].push_back({s.writer_thread, s.writer_op + 1});
+      out_.ops[s.writer_thread][s.writer_op].flags |= kPublish;
+      ++out_.stats.cross_thread_waits;
+    }
+  }
+  out_.ops[t].push_back(op);
+  ++out_.stats.ops;
+}
+
+void TraceCompiler::MakeBlock(uint32_t t, uint64_t block, uint32_t slot, uint64_t size) {
+  if (block >= block_slot_.size()) block_slot_.resize(block + 1 + block / 2, 0);
+  block_slot_[block] = slot + 1;
+  slots_[slot] = {size, t, static_cast<uint32_t>(out_.ops[t].size() - 1)};
+  live_bytes_ += size;
+  if (live_bytes_ > out_.stats.peak_live_bytes) out_.stats.peak_live_bytes = live_bytes_;
+}
+
+void TraceCompiler::ReleaseBlock(uint64_t block, uint32_t slot) {
+  block_slot_[block] = 0;
+  live_bytes_ -= slots_[slot].size;
+}
+
+void TraceCompiler::OnAlloc(uint32_t t, const format::Event& e) {
+  if (e.block == 0) {
+    ++out_.stats.failed_calls;
+    return;
+  }
+  const uint32_t slot = NewSlot(t);
+  Emit(t, MakeOp(e.api, 0, slot, e.size, AlignLog2(e)), false);
+  MakeBlock(t, e.block, slot, e.size);
+}
+
+void TraceCompiler::OnFree(uint32_t t, const format::Event& e) {
+  if (e.block == 0 && e.address == 0) return;  // free(NULL)
+  const int64_t slot = LiveSlot(e.block);
+  if (slot < 0) {
+    ++out_.stats.unknown_frees;
+    return;
+  }
+  const auto s = static_cast<uint32_t>(slot);
+  Emit(t, MakeOp(e.api, 0, s, e.size, AlignLog2(e)), true);
+  ReleaseBlock(e.block, s);
+  free_slots_[t].push_back(s);
+}
+
+void TraceCompiler::OnRealloc(uint32_t t, const format::Event& e) {
+  const bool has_old = e.old_block != 0 || e.old_address != 0;
+  if (!has_old) {  // realloc(NULL, n)
+    if (e.block == 0) {
+      ++out_.stats.failed_calls;
+      return;
+    }
+    const uint32_t slot = NewSlot(t);
+    Emit(t, MakeOp(e.api, kFromNull, slot, e.size), false);
+    MakeBlock(t, e.block, slot, e.size);
+    return;
+  }
+  if (e.block == 0 && e.size > 0) {  // failed: the old block stays
+    ++out_.stats.failed_calls;
+    return;
+  }
+  const int64_t old_slot = LiveSlot(e.old_block);
+  if (old_slot < 0) {  // a block made before recording
+    ++out_.stats.unknown_frees;
+    if (e.block == 0) return;
+    ++out_.stats.unknown_reallocs;
+    const uint32_t slot = NewSlot(t);
+    Emit(t, MakeOp(e.api, kFromNull | kUnknownOld, slot, e.size), false);
+    MakeBlock(t, e.block, slot, e.size);
+    return;
+  }
+  const auto slot = static_cast<uint32_t>(old_slot);
+  ReleaseBlock(e.old_block, slot);
+  if (e.block == 0) {  // realloc(p, 0), or the first half of a move
+    pending_[t] = {true, static_cast<uint8_t>(e.api), slot, e.stack};
+    return;
+  }
+  Emit(t, MakeOp(e.api, 0, slot, e.size), true);  // in place
+  MakeBlock(t, e.block, slot, e.size);
+}
+
+void TraceCompiler::FlushPending(uint32_t t) {
+  Pending& p = pending_[t];
+  if (!p.active) return;
+  p.active = false;
+  Emit(t, MakeOp(static_cast<Api>(p.api), kToZero, p.slot, 0), true);
+  free_slots_[t].push_back(p.slot);
+}
+
+void TraceCompiler::FlushPending() {
+  for (uint32_t t = 0; t < pending_.size(); ++t) FlushPending(t);
+}
+
+void TraceCompiler::OnEvent(const format::Event& e) {
+  ++out_.stats.events;
+  const uint32_t t = ThreadIndex(e.thread);
+  Pending& p = pending_[t];
+  if (p.active) {
+    const bool second_half = e.kind() == EventKind::kRealloc && e.old_block == 0 &&
+                             e.old_address == 0 && e.block != 0 &&
+                             static_cast<uint8_t>(e.api) == p.api && e.stack == p.stack;
+    if (second_half) {
+      p.active = false;
+      ++out_.stats.moved_reallocs;
+      Emit(t, MakeOp(e.api, kMoved, p.slot, e.size), true);
+      MakeBlock(t, e.block, p.slot, e.size);
+      return;
+    }
+    FlushPending(t);
+  }
+  switch (e.kind()) {
+    case EventKind::kAlloc:
+      OnAlloc(t, e);
+      break;
+    case EventKind::kFree:
+      OnFree(t, e);
+      break;
+    case EventKind::kRealloc:
+      OnRealloc(t, e);
+      break;
+    case EventKind::kInvalid:
+      break;
+  }
+}
+
+CompiledTrace TraceCompiler::Finish() {
+  FlushPending();
+  out_.stats.threads = out_.ops.size();
+  out_.stats.slots = slots_.size();
+  return std::move(out_);
+}
+
+}  // namespace heaprec::replay

@@ -1,0 +1,88 @@
+// TraceCompiler: turns a trace's event stream into what the replayer runs
+// (compiled_ops.h): one op array per recorded thread, on dense reused slots,
+// with cross-thread waits, and the trace's peak live bytes.
+//
+// Every kind of call is kept as recorded (format::Api). A realloc that moved
+// its block, which a trace records as two events on its thread (FORMAT.md),
+// becomes one realloc call again: its first event (old block, none returned,
+// size 0) followed by the thread's next event being a realloc of no old block
+// with the same api and stack (the recorder writes both with the call's
+// stack). Otherwise that first event is realloc(p, 0). (The format cannot
+// tell a move from realloc(p, 0) then realloc(NULL, n) at the same call
+// site; replaying that as one move changes no live byte count.) Frees of blocks that are not live
+// (made before recording began, double frees) are dropped and counted; calls that returned no block
+// are skipped and counted; a realloc of an unknown block is replayed as an allocation of its new
+// size.
+//
+// Peak live bytes are counted event by event in seq order exactly as
+// analyzers::LiveHeap and PeakAnalyzer count them, so `--bench` and
+// `--peak` report the same number.
+//
+// A TraceVisitor; not thread-safe; allocates (memory: the op arrays plus a
+// few bytes per block of the trace). Used by heapreplay --bench and tests.
+#ifndef HEAPREC_REPLAY_TRACE_COMPILER_H_
+#define HEAPREC_REPLAY_TRACE_COMPILER_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "format/trace_visitor.h"
+#include "replay/compiled_ops.h"
+
+namespace heaprec::replay {
+
+struct CompiledTrace {
+  std::vector<std::vector<Op>> ops;      // per replay thread
+  std::vector<std::vector<Wait>> waits;  // per replay thread, in op order
+  std::vector<uint32_t> thread_ids;      // replay thread -> format ThreadInfo::thread
+  CompileStats stats;
+};
+
+class TraceCompiler : public format::TraceVisitor {
+ public:
+  void OnEvent(const format::Event& e) override;
+  void OnEnd(const format::EndRecord&) override { FlushPending(); }
+
+  // Ends compilation (also for a trace cut short) and hands out the result.
+  CompiledTrace Finish();
+
+ private:
+  struct SlotState {
+    uint64_t size = 0;
+    uint32_t writer_thread = 0;  // the op that last stored this slot's block
+    uint32_t writer_op = 0;
+  };
+  struct Pending {  // first half of a possibly moved realloc
+    bool active = false;
+    uint8_t api = 0;
+    uint32_t slot = 0;
+    uint32_t stack = 0;
+  };
+
+  uint32_t ThreadIndex(uint32_t thread);
+  uint32_t NewSlot(uint32_t t);
+  // The slot of a live block, or -1.
+  int64_t LiveSlot(uint64_t block) const;
+  void Emit(uint32_t t, Op op, bool reads_slot);
+  void MakeBlock(uint32_t t, uint64_t block, uint32_t slot, uint64_t size);
+  void ReleaseBlock(uint64_t block, uint32_t slot);
+  void OnAlloc(uint32_t t, const format::Event& e);
+  void OnFree(uint32_t t, const format::Event& e);
+  void OnRealloc(uint32_t t, const format::Event& e);
+  void FlushPending(uint32_t t);
+  void FlushPending();
+
+  CompiledTrace out_;
+  std::unordered_map<uint32_t, uint32_t> thread_index_;
+  std::vector<uint32_t> block_slot_;  // block number -> slot + 1 while live, else 0
+  std::vector<SlotState> slots_;
+  std::vector<std::vector<uint32_t>> free_slots_;  // per replay thread
+  std::vector<Pending> pending_;                   // per replay thread
+  uint64_t live_bytes_ = 0;
+};
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_TRACE_COMPILER_H_

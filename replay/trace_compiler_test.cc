@@ -1,0 +1,140 @@
+// TraceCompiler: ops per kind of call, realloc chains, slots, dropped and
+// skipped calls, cross-thread waits, and the peak live bytes against the
+// analyzer's.
+#include "replay/trace_compiler.h"
+
+#include <gtest/gtest.h>
+
+#include "format/test_traces.h"
+#include "replay/replay_test_util.h"
+
+namespace heaprec::replay {
+namespace {
+
+using format::Api;
+using testing::Alloc;
+using testing::CompileBytes;
+using testing::Free;
+using testing::Realloc;
+using testing::TraceBytes;
+
+uint8_t A(Api api) { return static_cast<uint8_t>(api); }
+
+TEST(TraceCompiler, PeakLiveBytesMatchTheAnalyzerOnSampleTraces) {
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    const std::string bytes = format::testing::SampleTraceBytes(3000, 500, seed, nullptr);
+    const testing::Compiled c = CompileBytes(bytes);
+    ASSERT_GT(c.analyzer_peak, 0u) << "seed " << seed;
+    EXPECT_EQ(c.trace.stats.peak_live_bytes, c.analyzer_peak) << "seed " << seed;
+    EXPECT_EQ(c.trace.stats.unknown_frees, c.analyzer_unknown_frees) << "seed " << seed;
+    EXPECT_GT(c.trace.stats.threads, 1u);
+  }
+}
+
+TEST(TraceCompiler, ReallocChainKeepsOneSlotAndEveryForm) {
+  std::vector<format::Event> ev;
+  ev.push_back(Alloc(1, 0x1000, 10));
+  ev.push_back(Realloc(1, 0x1000, 0x1000, 20));  // in place
+  testing::MovedRealloc(&ev, 1, 0x1000, 0x2000, 40);
+  ev.push_back(Realloc(1, 0x2000, 0, 0));  // realloc(p, 0)
+  ev.push_back(Realloc(1, 0, 0x3000, 8));  // realloc(NULL, 8), another call site
+  ev.back().stack = 2;
+  ev.push_back(Realloc(1, 0x3000, 0, 100));  // failed: block stays
+  ev.push_back(Free(1, 0x3000));
+  const testing::Compiled c = CompileBytes(TraceBytes(ev));
+  ASSERT_EQ(c.trace.ops.size(), 1u);
+  const std::vector<Op>& ops = c.trace.ops[0];
+  ASSERT_EQ(ops.size(), 6u);
+  EXPECT_EQ(ops[0].api, A(Api::kMalloc));
+  EXPECT_EQ(ops[0].size, 10u);
+  EXPECT_EQ(ops[1].api, A(Api::kRealloc));
+  EXPECT_EQ(ops[1].flags, 0);
+  EXPECT_EQ(ops[1].size, 20u);
+  EXPECT_EQ(ops[2].flags, kMoved);
+  EXPECT_EQ(ops[2].size, 40u);
+  EXPECT_EQ(ops[3].flags, kToZero);
+  EXPECT_EQ(ops[4].flags, kFromNull);
+  EXPECT_EQ(ops[4].size, 8u);
+  EXPECT_EQ(ops[5].api, A(Api::kFree));
+  for (const Op& op : ops) EXPECT_EQ(op.slot, 0u);  // one block at a time: one slot
+  EXPECT_EQ(c.trace.stats.slots, 1u);
+  EXPECT_EQ(c.trace.stats.moved_reallocs, 1u);
+  EXPECT_EQ(c.trace.stats.failed_calls, 1u);
+  EXPECT_EQ(c.trace.stats.peak_live_bytes, 40u);
+  EXPECT_EQ(c.analyzer_peak, 40u);
+}
+
+TEST(TraceCompiler, SizedAndAlignedCallsKeepTheirKindSizeAndAlignment) {
+  std::vector<format::Event> ev;
+  ev.push_back(Alloc(1, 0x1000, 24, Api::kNew));
+  ev.push_back(Alloc(1, 0x2000, 100, Api::kNewArrayAligned, 256));
+  ev.push_back(Alloc(1, 0x3000, 64, Api::kPosixMemalign, 64));
+  ev.push_back(Free(1, 0x1000, Api::kDeleteSized, 24));
+  ev.push_back(Free(1, 0x2000, Api::kDeleteArraySizedAligned, 100, 256));
+  ev.push_back(Free(1, 0x3000));
+  const testing::Compiled c = CompileBytes(TraceBytes(ev));
+  const std::vector<Op>& ops = c.trace.ops[0];
+  ASSERT_EQ(ops.size(), 6u);
+  EXPECT_EQ(ops[1].api, A(Api::kNewArrayAligned));
+  EXPECT_EQ(ops[1].align_log2, 8);
+  EXPECT_EQ(ops[2].align_log2, 6);
+  EXPECT_EQ(ops[3].api, A(Api::kDeleteSized));
+  EXPECT_EQ(ops[3].size, 24u);
+  EXPECT_EQ(ops[3].slot, ops[0].slot);
+  EXPECT_EQ(ops[4].api, A(Api::kDeleteArraySizedAligned));
+  EXPECT_EQ(ops[4].size, 100u);
+  EXPECT_EQ(ops[4].align_log2, 8);
+  EXPECT_EQ(c.trace.stats.slots, 3u);
+  EXPECT_EQ(c.trace.stats.peak_live_bytes, 188u);
+}
+
+TEST(TraceCompiler, DropsUnknownFreesAndSkipsFailedCalls) {
+  std::vector<format::Event> ev;
+  ev.push_back(Free(1, 0x9000));        // made before recording
+  ev.push_back(Alloc(1, 0, 1u << 30));  // failed malloc
+  ev.push_back(Alloc(1, 0x1000, 16));
+  ev.push_back(Free(1, 0x1000));
+  ev.push_back(Free(1, 0x1000));                 // double free
+  ev.push_back(Realloc(1, 0x8000, 0x2000, 32));  // realloc of an unknown block
+  const testing::Compiled c = CompileBytes(TraceBytes(ev));
+  const std::vector<Op>& ops = c.trace.ops[0];
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[2].flags, kFromNull | kUnknownOld);
+  EXPECT_EQ(c.trace.stats.unknown_frees, 3u);
+  EXPECT_EQ(c.analyzer_unknown_frees, 3u);
+  EXPECT_EQ(c.trace.stats.failed_calls, 1u);
+  EXPECT_EQ(c.trace.stats.unknown_reallocs, 1u);
+}
+
+TEST(TraceCompiler, CrossThreadFreeWaitsForTheAllocatingOp) {
+  std::vector<format::Event> ev;
+  ev.push_back(Alloc(7, 0x1000, 16));                 // thread 7: op 0
+  ev.push_back(Alloc(7, 0x2000, 16));                 // thread 7: op 1
+  ev.push_back(Free(9, 0x2000));                      // thread 9 frees 7's op 1
+  testing::MovedRealloc(&ev, 9, 0x1000, 0x3000, 64);  // 9 reallocs 7's op 0
+  ev.push_back(Free(7, 0x3000));                      // 7 frees what 9 made
+  const testing::Compiled c = CompileBytes(TraceBytes(ev));
+  ASSERT_EQ(c.trace.ops.size(), 2u);
+  EXPECT_EQ(c.trace.thread_ids[0], 7u);
+  const std::vector<Op>& t7 = c.trace.ops[0];
+  const std::vector<Op>& t9 = c.trace.ops[1];
+  ASSERT_EQ(t7.size(), 3u);
+  ASSERT_EQ(t9.size(), 2u);
+  EXPECT_TRUE(t7[0].flags & kPublish);
+  EXPECT_TRUE(t7[1].flags & kPublish);
+  EXPECT_TRUE(t9[0].flags & kWaits);
+  EXPECT_TRUE(t9[1].flags & kWaits);
+  EXPECT_TRUE(t9[1].flags & kPublish);
+  EXPECT_TRUE(t7[2].flags & kWaits);
+  ASSERT_EQ(c.trace.waits[1].size(), 2u);
+  EXPECT_EQ(c.trace.waits[1][0].thread, 0u);
+  EXPECT_EQ(c.trace.waits[1][0].ops_done, 2u);
+  EXPECT_EQ(c.trace.waits[1][1].ops_done, 1u);
+  ASSERT_EQ(c.trace.waits[0].size(), 1u);
+  EXPECT_EQ(c.trace.waits[0][0].thread, 1u);
+  EXPECT_EQ(c.trace.waits[0][0].ops_done, 2u);
+  EXPECT_EQ(c.trace.stats.cross_thread_waits, 3u);
+}
+
+}  // namespace
+}  // namespace heaprec::replay
