@@ -18,6 +18,8 @@
 #include "analyzers/summary.h"
 #include "analyzers/timeline.h"
 #include "format/read_ahead.h"
+#include "replay/bench.h"
+#include "replay/bench_worker.h"
 #include "replay/options.h"
 #include "replay/outputs.h"
 #include "replay/symbolize.h"
@@ -73,6 +75,9 @@ bool CheckReached(const analyzers::MomentWatch& w, const analyzers::Analysis& a,
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == replay::kWorkerFlag) {
+    return replay::RunBenchWorker(argc, argv);
+  }
   replay::Options o;
   std::string error;
   if (!replay::ParseOptions(argc, argv, &o, &error)) return Usage(error);
@@ -80,6 +85,7 @@ int main(int argc, char** argv) {
     std::fputs(replay::kUsage, stdout);
     return 0;
   }
+  if (o.bench) return replay::RunBench(o);
   Moment at, from, to;
   if (!o.at.empty() && !ParseMomentOrSay(o.at, "--at", &at)) return 2;
   if (!o.from.empty() && !ParseMomentOrSay(o.from, "--from", &from)) return 2;

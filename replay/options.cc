@@ -36,7 +36,15 @@ const char kUsage[] =
     "  --pprof F        write a gzipped pprof profile to F (alloc and inuse samples)\n"
     "--folded and --flamegraph draw the first named of --leaks, --peak,\n"
     "--temporaries, --hot (default: --hot, i.e. every allocation).\n"
-    "  -h, --help       this text\n";
+    "  -h, --help       this text\n"
+    "\n"
+    "Allocator comparison (replays the trace's calls, thread by thread):\n"
+    "  --bench          time, peak RSS and fragmentation per allocator, each in a\n"
+    "                   fresh process (LD_PRELOAD), against a null replay\n"
+    "  --allocators L   comma-separated: glibc, tcmalloc, jemalloc, mimalloc or a\n"
+    "                   path to an allocator .so (default: the four)\n"
+    "  --repeat N       runs per allocator; medians and spread (default 5)\n"
+    "  --touch T        page (one write per page, default), full or none\n";
 
 namespace {
 
@@ -69,7 +77,9 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
                                                                {"--at", &o->at},
                                                                {"--from", &o->from},
                                                                {"--to", &o->to},
-                                                               {"--base", &o->base}};
+                                                               {"--base", &o->base},
+                                                               {"--allocators", &o->allocators},
+                                                               {"--touch", &o->touch}};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     std::string v;
@@ -103,6 +113,17 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
       o->json = true;
     } else if (arg == "--folded") {
       o->folded = true;
+    } else if (arg == "--bench") {
+      o->bench = true;
+    } else if (IsOption(arg, "--repeat")) {
+      if (!TakeValue(argc, argv, &i, arg, "--repeat", &v, error)) return false;
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || n < 1 || n > 1000) {
+        *error = "--repeat needs a number from 1 to 1000, not '" + v + "'";
+        return false;
+      }
+      o->repeat = static_cast<int>(n);
     } else if (IsOption(arg, "--top")) {
       if (!TakeValue(argc, argv, &i, arg, "--top", &v, error)) return false;
       char* end = nullptr;
@@ -145,6 +166,10 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   }
   if (o->diff && !o->at.empty()) {
     *error = "--at and --diff do not mix (use --from and --to)";
+    return false;
+  }
+  if (o->touch != "page" && o->touch != "full" && o->touch != "none") {
+    *error = "--touch is page, full or none, not '" + o->touch + "'";
     return false;
   }
   if (o->metric_given && !o->folded && o->flamegraph.empty()) {

@@ -24,6 +24,11 @@ struct Options {
   std::string from, to, base;  // --from, --to, --base
   std::string trace;
   bool help = false;
+  // --bench: replay against allocators (bench.h).
+  bool bench = false;
+  std::string allocators = "glibc,tcmalloc,jemalloc,mimalloc";  // --allocators
+  int repeat = 5;                                               // --repeat N
+  std::string touch = "page";                                   // --touch
 };
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);

@@ -50,6 +50,25 @@ TEST(ReplayOptionsTest, FromOrBaseImpliesDiff) {
   EXPECT_FALSE(o.report.overview);
 }
 
+TEST(ReplayOptionsTest, Bench) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--bench", "t.zst"}, &o, &error)) << error;
+  EXPECT_TRUE(o.bench);
+  EXPECT_EQ(o.allocators, "glibc,tcmalloc,jemalloc,mimalloc");
+  EXPECT_EQ(o.repeat, 5);
+  EXPECT_EQ(o.touch, "page");
+  Options p;
+  ASSERT_TRUE(Parse({"--bench", "--allocators=glibc,/x/libfoo.so", "--repeat", "3", "--touch",
+                     "full", "--json", "t.zst"},
+                    &p, &error))
+      << error;
+  EXPECT_EQ(p.allocators, "glibc,/x/libfoo.so");
+  EXPECT_EQ(p.repeat, 3);
+  EXPECT_EQ(p.touch, "full");
+  EXPECT_TRUE(p.json);
+}
+
 TEST(ReplayOptionsTest, ErrorsAreOneLine) {
   const struct {
     std::vector<const char*> args;
@@ -68,6 +87,8 @@ TEST(ReplayOptionsTest, ErrorsAreOneLine) {
       {{"--from", "a", "--base", "b.zst", "t.zst"},
        "--diff takes --from/--to within one trace or --base, not both"},
       {{"--from", "a", "--at", "b", "t.zst"}, "--at and --diff do not mix (use --from and --to)"},
+      {{"--bench", "--repeat", "0", "t.zst"}, "--repeat needs a number from 1 to 1000, not '0'"},
+      {{"--bench", "--touch", "half", "t.zst"}, "--touch is page, full or none, not 'half'"},
   };
   for (const auto& c : cases) {
     Options o;

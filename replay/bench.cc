@@ -1,0 +1,89 @@
+// The --bench command (bench.h).
+#include "replay/bench.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "analyzers/analysis.h"
+#include "analyzers/report.h"
+#include "analyzers/summary.h"
+#include "format/read_ahead.h"
+#include "replay/allocators.h"
+#include "replay/bench_report.h"
+#include "replay/bench_runner.h"
+#include "replay/compiled_image.h"
+#include "replay/tee_visitor.h"
+#include "replay/trace_compiler.h"
+
+namespace heaprec::replay {
+
+namespace {
+
+int Fail(const std::string& line) {
+  if (!line.empty()) std::fprintf(stderr, "heapreplay: %s\n", line.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int RunBench(const Options& o) {
+  std::vector<AllocatorSpec> specs;
+  std::string error;
+  if (!ParseAllocators(o.allocators, &specs, &error)) return Fail(error);
+  for (const AllocatorSpec& spec : specs) {
+    const std::string missing = MissingLibrary(spec);
+    if (!missing.empty()) return Fail(missing);
+  }
+
+  analyzers::Analysis analysis;
+  analyzers::SummaryAnalyzer summary;
+  analysis.Add(&summary);
+  TraceCompiler compiler;
+  TeeVisitor tee(&analysis, &compiler);
+  const format::ReadResult read = format::ReadTraceFileAhead(o.trace, tee);
+  if (read.status == format::ReadResult::kError) return Fail(read.message);
+  const bool truncated = read.status == format::ReadResult::kTruncated;
+  if (truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", read.message.c_str());
+  const CompiledTrace compiled = compiler.Finish();
+  const int fd = WriteImage(compiled, &error);
+  if (fd < 0) return Fail(o.trace + ": " + error);
+
+  BenchResult result;
+  result.trace = o.trace;
+  result.stats = compiled.stats;
+  result.repeat = o.repeat;
+  result.touch = o.touch;
+  for (const AllocatorSpec& spec : specs) result.allocators.push_back({spec});
+  std::vector<double> null_wall;
+  const AllocatorSpec glibc{"glibc", "", "", ""};
+  for (int run = 0; run < o.repeat; ++run) {
+    RunSample s;
+    if (!RunWorker(fd, glibc, o.touch, /*null=*/true, &s, &error)) return Fail(error);
+    null_wall.push_back(double(s.wall_ns));
+    for (AllocatorResult& a : result.allocators) {
+      if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, &s, &error)) return Fail(error);
+      a.runs.push_back(s);
+    }
+  }
+  close(fd);
+  result.null_wall_ns = Summarize(null_wall);
+  Summarize(&result);
+
+  if (!o.json) {
+    std::fputs(BenchText(result).c_str(), stdout);
+    return 0;
+  }
+  analyzers::Report report;
+  report.trace = {o.trace, read.version, truncated};
+  report.analysis = &analysis;
+  report.summary = &summary;
+  nlohmann::json j = nlohmann::json::parse(analyzers::JsonReport(report, o.report));
+  j["bench"] = BenchJson(result);
+  std::fputs((j.dump(2) + "\n").c_str(), stdout);
+  return 0;
+}
+
+}  // namespace heaprec::replay

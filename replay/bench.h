@@ -1,0 +1,18 @@
+// heapreplay --bench: compile the trace once, replay it in a fresh worker
+// process per allocator and run (bench_runner.h), interleaving allocators so
+// that a slow moment of the machine is spread over all of them, plus a null
+// replay for the replayer's own cost; print the comparison (bench_report.h).
+// Returns the exit status: 0, or 1 with one line on stderr (a missing
+// allocator library names its Debian package). Allocates; main thread only.
+#ifndef HEAPREC_REPLAY_BENCH_H_
+#define HEAPREC_REPLAY_BENCH_H_
+
+#include "replay/options.h"
+
+namespace heaprec::replay {
+
+int RunBench(const Options& options);
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_BENCH_H_

@@ -1,0 +1,170 @@
+// Medians, the comparison table and the JSON object (bench_report.h).
+#include "replay/bench_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "analyzers/human_bytes.h"
+
+namespace heaprec::replay {
+
+namespace {
+
+using analyzers::HumanBytes;
+
+std::string Printf(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+struct Column {
+  const char* title;
+  std::function<double(const AllocatorResult&)> value;
+  std::function<std::string(double)> show;
+  bool spread = false;  // show the wall-time spread beside the value
+};
+
+std::vector<Column> Columns() {
+  auto ms = [](double ns) { return Printf("%.1f ms", ns / 1e6); };
+  auto bytes = [](double b) { return HumanBytes(static_cast<uint64_t>(b)); };
+  return {
+      {"wall", [](const AllocatorResult& a) { return a.wall_ns.median; }, ms, true},
+      {"cpu", [](const AllocatorResult& a) { return a.cpu_ns.median; }, ms},
+      {"ns/op", [](const AllocatorResult& a) { return a.ns_per_op; },
+       [](double v) { return Printf("%.1f", v); }},
+      {"peak RSS", [](const AllocatorResult& a) { return a.peak_rss.median; }, bytes},
+      {"end RSS", [](const AllocatorResult& a) { return a.end_rss.median; }, bytes},
+      {"released", [](const AllocatorResult& a) { return a.released_rss.median; }, bytes},
+      {"minor faults", [](const AllocatorResult& a) { return a.minor_faults.median; },
+       [](double v) { return Printf("%.0f", v); }},
+      {"frag", [](const AllocatorResult& a) { return a.fragmentation.median; },
+       [](double v) { return Printf("%.2f", v); }},
+  };
+}
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+Stat Summarize(std::vector<double> v) {
+  Stat s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  s.median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+void Summarize(BenchResult* r) {
+  for (AllocatorResult& a : r->allocators) {
+    auto stat = [&](auto field) {
+      std::vector<double> v;
+      for (const RunSample& s : a.runs) v.push_back(field(s));
+      return Summarize(v);
+    };
+    a.wall_ns = stat([](const RunSample& s) { return double(s.wall_ns); });
+    a.cpu_ns = stat([](const RunSample& s) { return double(s.cpu_ns); });
+    a.minor_faults = stat([](const RunSample& s) { return double(s.minor_faults); });
+    a.peak_rss = stat([](const RunSample& s) { return double(s.peak_rss); });
+    a.end_rss = stat([](const RunSample& s) { return double(s.end_rss); });
+    a.released_rss = stat([](const RunSample& s) { return double(s.released_rss); });
+    const double live = double(r->stats.peak_live_bytes);
+    a.fragmentation =
+        stat([&](const RunSample& s) { return live > 0 ? double(s.peak_rss) / live : 0.0; });
+    a.ns_per_op = r->stats.ops > 0 ? a.wall_ns.median / double(r->stats.ops) : 0;
+  }
+}
+
+std::string BenchText(const BenchResult& r) {
+  const CompileStats& st = r.stats;
+  std::string out = "heapreplay --bench " + r.trace + "\n";
+  out += std::to_string(st.ops) + " ops on " + std::to_string(st.threads) +
+         " thread(s), peak live " + HumanBytes(st.peak_live_bytes) + " (" +
+         std::to_string(st.peak_live_bytes) + " bytes); medians of " + std::to_string(r.repeat) +
+         " run(s), touch " + r.touch + "\n";
+  out += "skipped: " + std::to_string(st.unknown_frees) + " frees of blocks not live, " +
+         std::to_string(st.failed_calls) + " failed calls; " + std::to_string(st.unknown_reallocs) +
+         " reallocs of unknown blocks replayed as malloc; " +
+         std::to_string(st.cross_thread_waits) + " cross-thread waits\n";
+  const AllocatorResult* base = nullptr;
+  for (const AllocatorResult& a : r.allocators) {
+    if (a.spec.name == "glibc") base = &a;
+  }
+  if (base == nullptr && !r.allocators.empty()) base = &r.allocators.front();
+  out += "replayer's own cost (null): " + Printf("%.1f ms", r.null_wall_ns.median / 1e6);
+  if (base != nullptr && base->wall_ns.median > 0) {
+    out += Printf(" = %.1f%%", 100 * r.null_wall_ns.median / base->wall_ns.median) + " of " +
+           base->spec.name + "'s wall time";
+  }
+  out += "\nRSS is above the replayer's own baseline; frag = peak RSS / peak live bytes;\n" +
+         std::string("x = ratio to ") + (base ? base->spec.name : "?") +
+         ", * = best in the column (lowest); wall +-% = (max - min) / median\n\n";
+
+  const std::vector<Column> columns = Columns();
+  const size_t name_width = 12, width = 22;
+  out += Pad("allocator", name_width);
+  for (const Column& c : columns) out += Pad(c.title, width);
+  out += "\n";
+  for (const AllocatorResult& a : r.allocators) {
+    out += Pad(a.spec.name, name_width);
+    for (const Column& c : columns) {
+      const double v = c.value(a);
+      double best = v;
+      for (const AllocatorResult& o : r.allocators) best = std::min(best, c.value(o));
+      std::string cell = c.show(v);
+      if (c.spread) cell += Printf(" +-%.0f%%", a.wall_ns.SpreadPercent());
+      const double b = base ? c.value(*base) : 0;
+      cell += b > 0 ? Printf(" %.2fx", v / b) : std::string(" -");
+      if (v == best) cell += "*";
+      out += Pad(cell, width);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json BenchJson(const BenchResult& r) {
+  nlohmann::json allocators = nlohmann::json::array();
+  for (const AllocatorResult& a : r.allocators) {
+    allocators.push_back({
+        {"name", a.spec.name},
+        {"wall_s", a.wall_ns.median / 1e9},
+        {"cpu_s", a.cpu_ns.median / 1e9},
+        {"ns_per_op", a.ns_per_op},
+        {"peak_rss_bytes", static_cast<uint64_t>(a.peak_rss.median)},
+        {"fragmentation", a.fragmentation.median},
+        {"end_rss_bytes", static_cast<uint64_t>(a.end_rss.median)},
+        {"released_rss_bytes", static_cast<uint64_t>(a.released_rss.median)},
+        {"minor_faults", static_cast<uint64_t>(a.minor_faults.median)},
+        {"wall_s_min", a.wall_ns.min / 1e9},
+        {"wall_s_max", a.wall_ns.max / 1e9},
+        {"peak_rss_bytes_min", static_cast<uint64_t>(a.peak_rss.min)},
+        {"peak_rss_bytes_max", static_cast<uint64_t>(a.peak_rss.max)},
+        {"runs", a.runs.size()},
+        {"library",
+         a.spec.library.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spec.library)},
+        {"malloc_object", a.runs.empty() ? "" : a.runs.front().malloc_object},
+        {"release", a.runs.empty() ? "" : a.runs.front().release},
+    });
+  }
+  const CompileStats& st = r.stats;
+  return {{"ops", st.ops},
+          {"threads", st.threads},
+          {"peak_live_bytes", st.peak_live_bytes},
+          {"null_wall_s", r.null_wall_ns.median / 1e9},
+          {"repeat", r.repeat},
+          {"touch", r.touch},
+          {"unknown_frees", st.unknown_frees},
+          {"failed_calls", st.failed_calls},
+          {"unknown_reallocs", st.unknown_reallocs},
+          {"cross_thread_waits", st.cross_thread_waits},
+          {"allocators", allocators}};
+}
+
+}  // namespace heaprec::replay

@@ -1,0 +1,50 @@
+// The results of heapreplay --bench and how they are shown: medians and
+// spread over the runs, a text table (glibc = 1.00x, the best value of each
+// column marked *), and the "bench" object of DESIGN.md's JSON contract.
+// Pure functions of the results; allocate.
+#ifndef HEAPREC_REPLAY_BENCH_REPORT_H_
+#define HEAPREC_REPLAY_BENCH_REPORT_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "replay/allocators.h"
+#include "replay/bench_sample.h"
+#include "replay/compiled_ops.h"
+
+namespace heaprec::replay {
+
+struct Stat {
+  double median = 0, min = 0, max = 0;
+  // (max - min) / median, in percent; 0 for one run.
+  double SpreadPercent() const { return median > 0 ? 100 * (max - min) / median : 0; }
+};
+Stat Summarize(std::vector<double> values);
+
+struct AllocatorResult {
+  AllocatorSpec spec;
+  std::vector<RunSample> runs;
+  Stat wall_ns, cpu_ns, minor_faults, peak_rss, end_rss, released_rss, fragmentation;
+  double ns_per_op = 0;  // median wall / ops
+};
+
+struct BenchResult {
+  std::string trace;
+  CompileStats stats;
+  int repeat = 0;
+  std::string touch;
+  Stat null_wall_ns;
+  std::vector<AllocatorResult> allocators;
+};
+
+// Fills each allocator's Stats from its runs.
+void Summarize(BenchResult* r);
+
+std::string BenchText(const BenchResult& r);
+nlohmann::json BenchJson(const BenchResult& r);
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_BENCH_REPORT_H_

@@ -1,0 +1,49 @@
+// The worker's result line (bench_sample.h).
+#include "replay/bench_sample.h"
+
+#include <cstdlib>
+#include <sstream>
+
+namespace heaprec::replay {
+
+std::string FormatSample(const RunSample& s) {
+  std::ostringstream out;
+  out << "wall_ns=" << s.wall_ns << " cpu_ns=" << s.cpu_ns << " minor_faults=" << s.minor_faults
+      << " baseline_rss=" << s.baseline_rss << " peak_rss=" << s.peak_rss
+      << " end_rss=" << s.end_rss << " released_rss=" << s.released_rss
+      << " malloc_object=" << s.malloc_object << " release=" << s.release << "\n";
+  return out.str();
+}
+
+bool ParseSample(const std::string& line, RunSample* s) {
+  std::istringstream in(line);
+  std::string item;
+  int numbers = 0;
+  while (in >> item) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "malloc_object") {
+      s->malloc_object = value;
+      continue;
+    }
+    if (key == "release") {
+      s->release = value;
+      continue;
+    }
+    uint64_t* field = key == "wall_ns"        ? &s->wall_ns
+                      : key == "cpu_ns"       ? &s->cpu_ns
+                      : key == "minor_faults" ? &s->minor_faults
+                      : key == "baseline_rss" ? &s->baseline_rss
+                      : key == "peak_rss"     ? &s->peak_rss
+                      : key == "end_rss"      ? &s->end_rss
+                      : key == "released_rss" ? &s->released_rss
+                                              : nullptr;
+    if (field == nullptr) continue;  // a newer worker's key
+    *field = std::strtoull(value.c_str(), nullptr, 10);
+    ++numbers;
+  }
+  return numbers == 7;
+}
+
+}  // namespace heaprec::replay

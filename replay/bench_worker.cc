@@ -1,0 +1,71 @@
+// One measured replay in a fresh process (bench_worker.h).
+#include "replay/bench_worker.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "replay/allocator_runtime.h"
+#include "replay/bench_sample.h"
+#include "replay/compiled_image.h"
+#include "replay/null_allocator.h"
+#include "replay/proc_stats.h"
+#include "replay/replayer.h"
+#include "replay/system_allocator.h"
+
+namespace heaprec::replay {
+
+namespace {
+
+int Fail(const std::string& name, const std::string& what) {
+  std::fprintf(stderr, "heapreplay: %s: %s\n", name.c_str(), what.c_str());
+  return 1;
+}
+
+uint64_t Above(uint64_t value, uint64_t baseline) {
+  return value > baseline ? value - baseline : 0;
+}
+
+Touch ParseTouch(const std::string& t) {
+  return t == "full" ? Touch::kFull : t == "none" ? Touch::kNone : Touch::kPage;
+}
+
+}  // namespace
+
+int RunBenchWorker(int argc, char** argv) {
+  if (argc != 8) return Fail("worker", "usage: --bench-worker FD NAME LIBRARY MARKER TOUCH MODE");
+  const int fd = std::atoi(argv[2]);
+  AllocatorSpec spec{argv[3], argv[4], "", argv[5]};
+  if (spec.library == "-") spec.library.clear();
+  if (spec.marker == "-") spec.marker.clear();
+  const bool null = std::string(argv[7]) == "null";
+  const Touch touch = null ? Touch::kNone : ParseTouch(argv[6]);
+
+  const std::string wrong = CheckActiveAllocator(spec);
+  if (!wrong.empty()) return Fail(spec.name, wrong);
+  std::string error;
+  Image image;
+  if (!image.Map(fd, &error)) return Fail(spec.name, error);
+  image.Prefault();
+  Replayer replayer(image, touch,
+                    null ? &ReplayThread<NullAllocator> : &ReplayThread<SystemAllocator>);
+  if (!replayer.Start(&error)) return Fail(spec.name, error);
+
+  RunSample s;
+  if (!ResetPeakRss()) return Fail(spec.name, "cannot reset peak RSS (/proc/self/clear_refs)");
+  s.baseline_rss = RssBytes();
+  const CpuUsage before = ProcessCpuUsage();
+  s.wall_ns = replayer.Run();
+  const CpuUsage after = ProcessCpuUsage();
+  s.peak_rss = Above(PeakRssBytes(), s.baseline_rss);
+  s.end_rss = Above(RssBytes(), s.baseline_rss);
+  s.cpu_ns = after.cpu_ns - before.cpu_ns;
+  s.minor_faults = after.minor_faults - before.minor_faults;
+  s.release = null ? "none" : ReleaseFreeMemory();
+  s.released_rss = Above(RssBytes(), s.baseline_rss);
+  s.malloc_object = MallocObject();
+  std::fputs(FormatSample(s).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace heaprec::replay

@@ -1,0 +1,149 @@
+// heapreplay --bench end to end: real recordings (threads handing blocks to
+// each other, every C++ new/delete form, the README's example) replayed in
+// worker processes reach exactly the peak live bytes --peak reports; each
+// allocator is really the one serving malloc in its worker (never silently
+// glibc), and a worker under the wrong allocator refuses to measure.
+#include <gtest/gtest.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "replay/allocators.h"
+#include "tests/e2e_util.h"
+
+namespace heaprec::tests {
+namespace {
+
+std::string Heapreplay() { return Runfile("replay/heapreplay"); }
+
+std::string RecordOne(const std::string& program, const std::vector<std::string>& args = {}) {
+  std::vector<std::string> argv = {Runfile("tests/" + program)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const Recording r = Record("bench_" + program, argv);
+  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
+  EXPECT_EQ(r.traces.size(), 1u);
+  return r.traces.empty() ? "" : r.traces.front();
+}
+
+nlohmann::json Json(const std::vector<std::string>& argv) {
+  const ProcessResult r = RunProgram(argv);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return nullptr;
+  return nlohmann::json::parse(r.out);
+}
+
+std::string RealPath(const std::string& path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) != nullptr ? buf : path;
+}
+
+replay::AllocatorSpec Spec(const std::string& name) {
+  std::vector<replay::AllocatorSpec> specs;
+  std::string error;
+  EXPECT_TRUE(replay::ParseAllocators(name, &specs, &error)) << error;
+  return specs.at(0);
+}
+
+TEST(BenchTest, ReplayReachesThePeakThatPeakReports) {
+  for (const char* program : {"threads", "cxx_new", "leak_demo"}) {
+    const std::string trace = RecordOne(program);
+    const nlohmann::json peak = Json({Heapreplay(), "--peak", "--json", trace});
+    const nlohmann::json bench =
+        Json({Heapreplay(), "--bench", "--json", "--repeat", "1", "--allocators", "glibc", trace});
+    ASSERT_FALSE(peak.is_null() || bench.is_null()) << program;
+    const uint64_t want = peak["peak"]["bytes"].get<uint64_t>();
+    ASSERT_GT(want, 0u) << program;
+    EXPECT_EQ(bench["bench"]["peak_live_bytes"].get<uint64_t>(), want) << program;
+    EXPECT_EQ(bench["summary"]["peak_bytes"].get<uint64_t>(), want) << program;
+    const nlohmann::json& glibc = bench["bench"]["allocators"][0];
+    EXPECT_EQ(glibc["name"], "glibc");
+    EXPECT_GT(glibc["wall_s"].get<double>(), 0.0);
+    EXPECT_GT(glibc["ns_per_op"].get<double>(), 0.0);
+    EXPECT_GT(bench["bench"]["ops"].get<uint64_t>(), 0u);
+  }
+}
+
+// threads: 4 workers free each other's blocks; the replay must wait for
+// every allocation it frees (else it frees garbage and the worker dies).
+TEST(BenchTest, ThreadsTraceReplaysWithItsCrossThreadFrees) {
+  const std::string trace = RecordOne("threads");
+  const nlohmann::json j = Json({Heapreplay(), "--bench", "--json", "--repeat", "2", trace});
+  ASSERT_FALSE(j.is_null());
+  EXPECT_GE(j["bench"]["threads"].get<int>(), 5);  // main and worker-0..3
+  EXPECT_GE(j["bench"]["cross_thread_waits"].get<int>(), 8000);
+  EXPECT_EQ(j["bench"]["allocators"].size(), 4u);
+}
+
+TEST(BenchTest, EachAllocatorIsReallyActiveInItsWorker) {
+  const std::string trace = RecordOne("leak_demo");
+  const std::pair<const char*, const char*> expected[] = {
+      {"glibc", "malloc_trim(0)"},
+      {"tcmalloc", "MallocExtension_ReleaseFreeMemory()"},
+      {"jemalloc", "mallctl(arena.4096.purge)"},
+      {"mimalloc", "mi_collect(true)"}};
+  for (const auto& [name, release] : expected) {
+    const replay::AllocatorSpec spec = Spec(name);
+    if (!spec.library.empty() && access(spec.library.c_str(), R_OK) != 0) {
+      GTEST_SKIP() << spec.library << " is missing: run tools/setup.sh";
+    }
+    const nlohmann::json j =
+        Json({Heapreplay(), "--bench", "--json", "--repeat", "1", "--allocators", name, trace});
+    ASSERT_FALSE(j.is_null()) << name;
+    const nlohmann::json& a = j["bench"]["allocators"][0];
+    EXPECT_EQ(a["name"], name);
+    const std::string object = a["malloc_object"];
+    if (spec.library.empty()) {
+      EXPECT_EQ(object.substr(object.rfind('/') + 1, 7), "libc.so") << object;
+    } else {
+      EXPECT_EQ(object, RealPath(spec.library)) << name;
+    }
+    EXPECT_EQ(a["release"], release) << name;
+  }
+}
+
+TEST(BenchTest, WorkerUnderTheWrongAllocatorRefusesToMeasure) {
+  const replay::AllocatorSpec jemalloc = Spec("jemalloc"), mimalloc = Spec("mimalloc");
+  // Claims mimalloc, runs under jemalloc.
+  ProcessResult r =
+      RunProgram({"/usr/bin/env", "LD_PRELOAD=" + jemalloc.library, Heapreplay(), "--bench-worker",
+                  "99", "mimalloc", mimalloc.library, mimalloc.marker, "page", "real"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("heapreplay: mimalloc: expected mimalloc"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("libjemalloc.so.2"), std::string::npos) << r.err;
+  // Claims jemalloc, runs under glibc (no preload).
+  r = RunProgram({"/usr/bin/env", "-u", "LD_PRELOAD", Heapreplay(), "--bench-worker", "99",
+                  "jemalloc", jemalloc.library, jemalloc.marker, "page", "real"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("malloc resolves into"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("libc.so.6"), std::string::npos) << r.err;
+  // The right allocator passes the check and stops only at the missing image.
+  r = RunProgram({"/usr/bin/env", "LD_PRELOAD=" + jemalloc.library, Heapreplay(), "--bench-worker",
+                  "99", "jemalloc", jemalloc.library, jemalloc.marker, "page", "real"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("compiled trace image"), std::string::npos) << r.err;
+}
+
+TEST(BenchTest, MissingLibraryNamesItsPackage) {
+  replay::AllocatorSpec spec = Spec("jemalloc");
+  spec.library = "/nonexistent/libjemalloc.so.2";
+  EXPECT_EQ(replay::MissingLibrary(spec),
+            "jemalloc: /nonexistent/libjemalloc.so.2 is missing (Debian package libjemalloc2; "
+            "tools/setup.sh installs it)");
+  const ProcessResult r = RunProgram({Heapreplay(), "--bench", "--allocators",
+                                      "glibc,/nonexistent/libfoo.so", "/nonexistent/trace.zst"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "heapreplay: libfoo.so: /nonexistent/libfoo.so is missing\n");
+}
+
+TEST(BenchTest, UnreadableTraceIsOneLineNamingIt) {
+  const ProcessResult r = RunProgram({Heapreplay(), "--bench", "/nonexistent/trace.zst"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/trace.zst"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace heaprec::tests
