@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -136,6 +139,27 @@ TEST(BenchTest, MissingLibraryNamesItsPackage) {
                                       "glibc,/nonexistent/libfoo.so", "/nonexistent/trace.zst"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "heapreplay: libfoo.so: /nonexistent/libfoo.so is missing\n");
+}
+
+TEST(BenchTest, TruncatedTraceReplaysWhatIsThereWithAWarning) {
+  const std::string trace = RecordOne("threads");
+  std::string bytes;
+  {
+    std::ifstream in(trace, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  ASSERT_GT(bytes.size(), 2000u);
+  const std::string cut = trace + ".cut.zst";
+  std::ofstream(cut, std::ios::binary).write(bytes.data(), long(bytes.size() * 2 / 3));
+  const nlohmann::json peak = Json({Heapreplay(), "--peak", "--json", cut});
+  const ProcessResult r = RunProgram(
+      {Heapreplay(), "--bench", "--json", "--repeat", "1", "--allocators", "glibc", cut});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["trace"]["truncated"], true);
+  EXPECT_GT(j["bench"]["ops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["bench"]["peak_live_bytes"], peak["peak"]["bytes"]);
 }
 
 TEST(BenchTest, UnreadableTraceIsOneLineNamingIt) {
