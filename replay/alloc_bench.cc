@@ -37,7 +37,7 @@ void Replay(benchmark::State& state, const Setup& setup, const AllocatorSpec& sp
   RunSample s;
   std::string error;
   for (auto _ : state) {
-    if (!RunWorker(setup.image_fd, spec, "page", null, &s, &error)) {
+    if (!RunWorker(setup.image_fd, spec, "page", null, false, &s, &error)) {
       state.SkipWithError(error.empty() ? "worker failed" : error.c_str());
       return;
     }

@@ -12,6 +12,7 @@
 #include "analyzers/summary.h"
 #include "format/read_ahead.h"
 #include "replay/allocators.h"
+#include "replay/bench_plot.h"
 #include "replay/bench_report.h"
 #include "replay/bench_runner.h"
 #include "replay/compiled_image.h"
@@ -59,18 +60,28 @@ int RunBench(const Options& o) {
   for (const AllocatorSpec& spec : specs) result.allocators.push_back({spec});
   std::vector<double> null_wall;
   const AllocatorSpec glibc{"glibc", "", "", ""};
+  const bool plot = !o.plot.empty();
   for (int run = 0; run < o.repeat; ++run) {
     RunSample s;
-    if (!RunWorker(fd, glibc, o.touch, /*null=*/true, &s, &error)) return Fail(error);
+    if (!RunWorker(fd, glibc, o.touch, /*null=*/true, false, &s, &error)) return Fail(error);
     null_wall.push_back(double(s.wall_ns));
     for (AllocatorResult& a : result.allocators) {
-      if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, &s, &error)) return Fail(error);
+      if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, plot, &s, &error)) return Fail(error);
       a.runs.push_back(s);
     }
   }
   close(fd);
   result.null_wall_ns = Summarize(null_wall);
   Summarize(&result);
+  if (plot) {
+    std::FILE* f = std::fopen(o.plot.c_str(), "w");
+    const std::string svg = BenchPlotSvg(result, compiled.live_curve);
+    if (f == nullptr || std::fwrite(svg.data(), 1, svg.size(), f) != svg.size()) {
+      if (f != nullptr) std::fclose(f);
+      return Fail(o.plot + ": cannot write the plot");
+    }
+    std::fclose(f);
+  }
 
   if (!o.json) {
     std::fputs(BenchText(result).c_str(), stdout);

@@ -48,7 +48,7 @@ std::string ReadAll(int fd) {
 }  // namespace
 
 bool RunWorker(int image_fd, const AllocatorSpec& spec, const std::string& touch, bool null,
-               RunSample* sample, std::string* error) {
+               bool plot, RunSample* sample, std::string* error) {
   const std::string who = null ? "null replay" : spec.name;
   std::vector<std::string> args = {"heapreplay",
                                    kWorkerFlag,
@@ -57,7 +57,8 @@ bool RunWorker(int image_fd, const AllocatorSpec& spec, const std::string& touch
                                    spec.library.empty() ? "-" : spec.library,
                                    spec.marker.empty() ? "-" : spec.marker,
                                    touch,
-                                   null ? "null" : "real"};
+                                   null ? "null" : "real",
+                                   plot ? "plot" : "noplot"};
   std::vector<std::string> env = WorkerEnvironment(spec);
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) {

@@ -17,7 +17,7 @@ namespace heaprec::replay {
 // false when the worker could not run or failed: *error holds one line, or
 // is empty when the worker printed its own line on stderr (exit 1).
 bool RunWorker(int image_fd, const AllocatorSpec& spec, const std::string& touch, bool null,
-               RunSample* sample, std::string* error);
+               bool plot, RunSample* sample, std::string* error);
 
 }  // namespace heaprec::replay
 

@@ -11,7 +11,9 @@ std::string FormatSample(const RunSample& s) {
   out << "wall_ns=" << s.wall_ns << " cpu_ns=" << s.cpu_ns << " minor_faults=" << s.minor_faults
       << " baseline_rss=" << s.baseline_rss << " peak_rss=" << s.peak_rss
       << " end_rss=" << s.end_rss << " released_rss=" << s.released_rss
-      << " malloc_object=" << s.malloc_object << " release=" << s.release << "\n";
+      << " malloc_object=" << s.malloc_object << " release=" << s.release;
+  if (!s.curve.empty()) out << " curve=" << s.curve;
+  out << "\n";
   return out.str();
 }
 
@@ -25,6 +27,10 @@ bool ParseSample(const std::string& line, RunSample* s) {
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "malloc_object") {
       s->malloc_object = value;
+      continue;
+    }
+    if (key == "curve") {
+      s->curve = value == "-" ? "" : value;
       continue;
     }
     if (key == "release") {

@@ -1,7 +1,7 @@
 // One replay run's measurements, and the line a bench worker prints them as
 // on stdout for the parent ("key=value" pairs, one line):
 //   wall_ns=.. cpu_ns=.. minor_faults=.. baseline_rss=.. peak_rss=.. end_rss=..
-//   released_rss=.. malloc_object=PATH release=CALL
+//   released_rss=.. malloc_object=PATH release=CALL [curve=OPS:BYTES,...]
 // RSS values are bytes above the worker's baseline (its RSS once the op
 // tables were mapped and its threads created, just before the clock), so
 // they count what the allocator holds, not the replayer itself.
@@ -24,6 +24,7 @@ struct RunSample {
   uint64_t released_rss = 0;  // after ReleaseFreeMemory, above baseline
   std::string malloc_object;  // the library that served malloc
   std::string release;        // the release call made
+  std::string curve;          // --plot: "ops:bytes,..." RSS above baseline; "" if not sampled
 };
 
 std::string FormatSample(const RunSample& s);

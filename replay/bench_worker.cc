@@ -11,6 +11,7 @@
 #include "replay/null_allocator.h"
 #include "replay/proc_stats.h"
 #include "replay/replayer.h"
+#include "replay/rss_sampler.h"
 #include "replay/system_allocator.h"
 
 namespace heaprec::replay {
@@ -33,13 +34,16 @@ Touch ParseTouch(const std::string& t) {
 }  // namespace
 
 int RunBenchWorker(int argc, char** argv) {
-  if (argc != 8) return Fail("worker", "usage: --bench-worker FD NAME LIBRARY MARKER TOUCH MODE");
+  if (argc != 9) {
+    return Fail("worker", "usage: --bench-worker FD NAME LIBRARY MARKER TOUCH MODE PLOT");
+  }
   const int fd = std::atoi(argv[2]);
   AllocatorSpec spec{argv[3], argv[4], "", argv[5]};
   if (spec.library == "-") spec.library.clear();
   if (spec.marker == "-") spec.marker.clear();
   const bool null = std::string(argv[7]) == "null";
   const Touch touch = null ? Touch::kNone : ParseTouch(argv[6]);
+  const bool plot = std::string(argv[8]) == "plot";
 
   const std::string wrong = CheckActiveAllocator(spec);
   if (!wrong.empty()) return Fail(spec.name, wrong);
@@ -54,9 +58,15 @@ int RunBenchWorker(int argc, char** argv) {
   RunSample s;
   if (!ResetPeakRss()) return Fail(spec.name, "cannot reset peak RSS (/proc/self/clear_refs)");
   s.baseline_rss = RssBytes();
+  RssSampler sampler;
+  if (plot) sampler.Start(&replayer, s.baseline_rss);
   const CpuUsage before = ProcessCpuUsage();
   s.wall_ns = replayer.Run();
   const CpuUsage after = ProcessCpuUsage();
+  if (plot) {
+    sampler.Stop();
+    s.curve = sampler.Curve();
+  }
   s.peak_rss = Above(PeakRssBytes(), s.baseline_rss);
   s.end_rss = Above(RssBytes(), s.baseline_rss);
   s.cpu_ns = after.cpu_ns - before.cpu_ns;

@@ -1,14 +1,15 @@
 // The hidden worker mode of heapreplay --bench: one replay in a fresh
 // process, under the allocator the parent preloaded.
 //
-//   heapreplay --bench-worker FD NAME LIBRARY|- MARKER|- TOUCH real|null
+//   heapreplay --bench-worker FD NAME LIBRARY|- MARKER|- TOUCH real|null plot|noplot
 //
 // FD is the compiled trace image (compiled_image.h) inherited from the
 // parent. The worker first checks that NAME is really the allocator serving
 // malloc (allocator_runtime.h) and fails with one line if not; then maps
 // the image, creates the replay threads, resets peak RSS, replays once
 // (null: NullAllocator, nothing allocated) and prints one RunSample line
-// (bench_sample.h) on stdout. Exit 0, or 1 with one line on stderr.
+// (bench_sample.h) on stdout; with plot, RSS sampled against progress
+// during the replay (rss_sampler.h). Exit 0, or 1 with one line on stderr.
 #ifndef HEAPREC_REPLAY_BENCH_WORKER_H_
 #define HEAPREC_REPLAY_BENCH_WORKER_H_
 

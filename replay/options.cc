@@ -44,7 +44,9 @@ const char kUsage[] =
     "  --allocators L   comma-separated: glibc, tcmalloc, jemalloc, mimalloc or a\n"
     "                   path to an allocator .so (default: the four)\n"
     "  --repeat N       runs per allocator; medians and spread (default 5)\n"
-    "  --touch T        page (one write per page, default), full or none\n";
+    "  --touch T        page (one write per page, default), full or none\n"
+    "  --plot F         write an SVG of live bytes and each allocator's RSS\n"
+    "                   against the operation index to F\n";
 
 namespace {
 
@@ -79,7 +81,8 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
                                                                {"--to", &o->to},
                                                                {"--base", &o->base},
                                                                {"--allocators", &o->allocators},
-                                                               {"--touch", &o->touch}};
+                                                               {"--touch", &o->touch},
+                                                               {"--plot", &o->plot}};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     std::string v;

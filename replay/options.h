@@ -29,6 +29,7 @@ struct Options {
   std::string allocators = "glibc,tcmalloc,jemalloc,mimalloc";  // --allocators
   int repeat = 5;                                               // --repeat N
   std::string touch = "page";                                   // --touch
+  std::string plot;                                             // --plot FILE.svg
 };
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);

@@ -47,6 +47,19 @@ bool ResetPeakRss() {
 }
 
 uint64_t RssBytes() { return StatusKb("VmRSS"); }
+
+uint64_t StatmRssBytes() {
+  char buf[256];
+  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  const ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  char* end = nullptr;
+  std::strtoull(buf, &end, 10);  // size
+  return std::strtoull(end, nullptr, 10) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
 uint64_t PeakRssBytes() { return StatusKb("VmHWM"); }
 
 CpuUsage ProcessCpuUsage() {

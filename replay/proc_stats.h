@@ -13,8 +13,9 @@
 namespace heaprec::replay {
 
 bool ResetPeakRss();
-uint64_t RssBytes();      // VmRSS
-uint64_t PeakRssBytes();  // VmHWM
+uint64_t RssBytes();       // VmRSS
+uint64_t StatmRssBytes();  // resident pages from /proc/self/statm: cheaper, for sampling
+uint64_t PeakRssBytes();   // VmHWM
 
 struct CpuUsage {
   uint64_t cpu_ns = 0;  // user + system, all threads

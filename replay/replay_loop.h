@@ -85,7 +85,9 @@ void ReplayThread(const Image& image, uint32_t t, ReplayState& state) {
         break;
     }
     if (op.flags & kPublish) Publish(state.progress[t], static_cast<uint32_t>(i + 1));
+    if ((i & 255) == 255) state.progress[t].ops_run.store(i + 1, std::memory_order_relaxed);
   }
+  state.progress[t].ops_run.store(count, std::memory_order_relaxed);
 }
 
 }  // namespace heaprec::replay

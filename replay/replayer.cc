@@ -57,6 +57,14 @@ void Replayer::ThreadMain(uint32_t t) {
   fn_(image_, t, state_);
 }
 
+uint64_t Replayer::OpsRun() const {
+  uint64_t sum = 0;
+  for (uint32_t t = 0; t < image_.threads(); ++t) {
+    sum += state_.progress[t].ops_run.load(std::memory_order_relaxed);
+  }
+  return sum;
+}
+
 uint64_t Replayer::Run() {
   const uint64_t start = NowNs();
   go_.store(1, std::memory_order_release);

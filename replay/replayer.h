@@ -36,6 +36,8 @@ class Replayer {
   uint64_t Run();
 
   void* const* slots() const { return state_.slots; }
+  // Ops run so far, all threads (every 256 ops per thread; --plot's sampler).
+  uint64_t OpsRun() const;
 
  private:
   void ThreadMain(uint32_t t);

@@ -22,6 +22,7 @@ namespace heaprec::replay {
 struct alignas(64) ThreadProgress {
   std::atomic<uint32_t> done{0};     // ops completed, as last published
   std::atomic<uint32_t> waiters{0};  // threads asleep (or about to sleep) on done
+  std::atomic<uint64_t> ops_run{0};  // for --plot's sampler: every 256 ops, relaxed
 };
 
 inline void FutexWait(std::atomic<uint32_t>* word, uint32_t expected) {

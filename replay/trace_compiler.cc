@@ -170,6 +170,7 @@ void TraceCompiler::OnEvent(const format::Event& e) {
       ++out_.stats.moved_reallocs;
       Emit(t, MakeOp(e.api, kMoved, p.slot, e.size), true);
       MakeBlock(t, e.block, p.slot, e.size);
+      SampleCurve();
       return;
     }
     FlushPending(t);
@@ -187,10 +188,30 @@ void TraceCompiler::OnEvent(const format::Event& e) {
     case EventKind::kInvalid:
       break;
   }
+  SampleCurve();
+}
+
+// Keeps at most 2 x kCurvePoints points: when full, every pair merges into
+// its higher point and the stretch per point doubles.
+void TraceCompiler::SampleCurve() {
+  if (live_bytes_ >= bucket_.bytes) bucket_ = {out_.stats.ops, live_bytes_};
+  if (out_.stats.ops < next_sample_) return;
+  std::vector<CurvePoint>& curve = out_.live_curve;
+  curve.push_back(bucket_);
+  bucket_ = {out_.stats.ops, live_bytes_};
+  next_sample_ = out_.stats.ops + stride_;
+  if (curve.size() < 2 * kCurvePoints) return;
+  for (size_t i = 0; i < kCurvePoints; ++i) {
+    curve[i] = curve[2 * i].bytes >= curve[2 * i + 1].bytes ? curve[2 * i] : curve[2 * i + 1];
+  }
+  curve.resize(kCurvePoints);
+  stride_ *= 2;
 }
 
 CompiledTrace TraceCompiler::Finish() {
   FlushPending();
+  out_.live_curve.push_back(bucket_);
+  out_.live_curve.push_back({out_.stats.ops, live_bytes_});
   out_.stats.threads = out_.ops.size();
   out_.stats.slots = slots_.size();
   return std::move(out_);

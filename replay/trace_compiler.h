@@ -33,12 +33,23 @@
 
 namespace heaprec::replay {
 
+// Live bytes requested after `ops` ops (all threads, in seq order).
+struct CurvePoint {
+  uint64_t ops = 0;
+  uint64_t bytes = 0;
+};
+
 struct CompiledTrace {
   std::vector<std::vector<Op>> ops;      // per replay thread
   std::vector<std::vector<Wait>> waits;  // per replay thread, in op order
   std::vector<uint32_t> thread_ids;      // replay thread -> format ThreadInfo::thread
   CompileStats stats;
+  // Live bytes over the ops, at most kCurvePoints points, each the highest
+  // value of its stretch of ops (for --plot).
+  std::vector<CurvePoint> live_curve;
 };
+
+inline constexpr size_t kCurvePoints = 1000;
 
 class TraceCompiler : public format::TraceVisitor {
  public:
@@ -81,6 +92,9 @@ class TraceCompiler : public format::TraceVisitor {
   std::vector<std::vector<uint32_t>> free_slots_;  // per replay thread
   std::vector<Pending> pending_;                   // per replay thread
   uint64_t live_bytes_ = 0;
+  CurvePoint bucket_;  // the highest point since the last sample
+  uint64_t next_sample_ = 1, stride_ = 1;
+  void SampleCurve();
 };
 
 }  // namespace heaprec::replay

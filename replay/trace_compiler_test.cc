@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "format/test_traces.h"
 #include "replay/replay_test_util.h"
 
@@ -28,6 +30,13 @@ TEST(TraceCompiler, PeakLiveBytesMatchTheAnalyzerOnSampleTraces) {
     EXPECT_EQ(c.trace.stats.peak_live_bytes, c.analyzer_peak) << "seed " << seed;
     EXPECT_EQ(c.trace.stats.unknown_frees, c.analyzer_unknown_frees) << "seed " << seed;
     EXPECT_GT(c.trace.stats.threads, 1u);
+    // --plot's curve keeps the peak and ends at the last op.
+    uint64_t curve_peak = 0;
+    for (const CurvePoint& p : c.trace.live_curve) curve_peak = std::max(curve_peak, p.bytes);
+    EXPECT_EQ(curve_peak, c.analyzer_peak) << "seed " << seed;
+    ASSERT_FALSE(c.trace.live_curve.empty());
+    EXPECT_LE(c.trace.live_curve.size(), 2 * kCurvePoints + 2);
+    EXPECT_EQ(c.trace.live_curve.back().ops, c.trace.stats.ops);
   }
 }
 

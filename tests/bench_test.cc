@@ -112,19 +112,19 @@ TEST(BenchTest, WorkerUnderTheWrongAllocatorRefusesToMeasure) {
   // Claims mimalloc, runs under jemalloc.
   ProcessResult r =
       RunProgram({"/usr/bin/env", "LD_PRELOAD=" + jemalloc.library, Heapreplay(), "--bench-worker",
-                  "99", "mimalloc", mimalloc.library, mimalloc.marker, "page", "real"});
+                  "99", "mimalloc", mimalloc.library, mimalloc.marker, "page", "real", "noplot"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("heapreplay: mimalloc: expected mimalloc"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("libjemalloc.so.2"), std::string::npos) << r.err;
   // Claims jemalloc, runs under glibc (no preload).
   r = RunProgram({"/usr/bin/env", "-u", "LD_PRELOAD", Heapreplay(), "--bench-worker", "99",
-                  "jemalloc", jemalloc.library, jemalloc.marker, "page", "real"});
+                  "jemalloc", jemalloc.library, jemalloc.marker, "page", "real", "noplot"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("malloc resolves into"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("libc.so.6"), std::string::npos) << r.err;
   // The right allocator passes the check and stops only at the missing image.
   r = RunProgram({"/usr/bin/env", "LD_PRELOAD=" + jemalloc.library, Heapreplay(), "--bench-worker",
-                  "99", "jemalloc", jemalloc.library, jemalloc.marker, "page", "real"});
+                  "99", "jemalloc", jemalloc.library, jemalloc.marker, "page", "real", "noplot"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("compiled trace image"), std::string::npos) << r.err;
 }
@@ -160,6 +160,31 @@ TEST(BenchTest, TruncatedTraceReplaysWhatIsThereWithAWarning) {
   EXPECT_EQ(j["trace"]["truncated"], true);
   EXPECT_GT(j["bench"]["ops"].get<uint64_t>(), 0u);
   EXPECT_EQ(j["bench"]["peak_live_bytes"], peak["peak"]["bytes"]);
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(BenchTest, PlotDrawsLiveBytesAndEachAllocatorsRss) {
+  const std::string trace = RecordOne("threads");
+  const std::string svg_path = trace + ".svg";
+  const ProcessResult r = RunProgram({Heapreplay(), "--bench", "--repeat", "1", "--allocators",
+                                      "glibc,jemalloc", "--plot", svg_path, trace});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(svg_path);
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_EQ(Count(svg, "<polyline"), 3u);  // live bytes, glibc, jemalloc
+  EXPECT_EQ(Count(svg, ">glibc RSS<"), 1u);
+  EXPECT_EQ(Count(svg, ">jemalloc RSS<"), 1u);
+  EXPECT_EQ(Count(svg, ">live bytes requested<"), 1u);
+  // Every allocator's curve has sampled points, not an empty line.
+  EXPECT_EQ(Count(svg, "points=\"\""), 0u);
+  const ProcessResult lint = RunProgram({"/usr/bin/xmllint", "--noout", svg_path});
+  EXPECT_EQ(lint.exit_code, 0) << lint.err;
 }
 
 TEST(BenchTest, UnreadableTraceIsOneLineNamingIt) {
