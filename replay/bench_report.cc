@@ -91,7 +91,8 @@ std::string BenchText(const BenchResult& r) {
   out += "skipped: " + std::to_string(st.unknown_frees) + " frees of blocks not live, " +
          std::to_string(st.failed_calls) + " failed calls; " + std::to_string(st.unknown_reallocs) +
          " reallocs of unknown blocks replayed as malloc; " +
-         std::to_string(st.cross_thread_waits) + " cross-thread waits\n";
+         std::to_string(st.cross_thread_waits) + " frees or reallocs of another thread's block (" +
+         std::to_string(st.wait_points) + " waits once merged)\n";
   const AllocatorResult* base = nullptr;
   for (const AllocatorResult& a : r.allocators) {
     if (a.spec.name == "glibc") base = &a;
@@ -164,6 +165,7 @@ nlohmann::json BenchJson(const BenchResult& r) {
           {"failed_calls", st.failed_calls},
           {"unknown_reallocs", st.unknown_reallocs},
           {"cross_thread_waits", st.cross_thread_waits},
+          {"wait_points", st.wait_points},
           {"allocators", allocators}};
 }
 

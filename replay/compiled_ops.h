@@ -28,7 +28,9 @@ enum OpFlag : uint8_t {
   kUnknownOld = 32,  // realloc of a block made before recording: replayed as malloc
 };
 
-// One call. api is format::Api's value (every kind of call kept as recorded).
+// One call. api is format::Api's value (every kind of call kept as recorded)
+// and kind its format::EventKind (KindOf(api), kept so the loop dispatches on
+// one byte compare).
 // alloc: slot receives the block. free: slot's block is released; size is
 // the size the caller named (sized delete), else 0. realloc: slot holds the
 // old block and receives the new one. align_log2: log2 of the alignment
@@ -37,7 +39,7 @@ struct Op {
   uint8_t api = 0;
   uint8_t flags = 0;
   uint8_t align_log2 = 0;
-  uint8_t reserved = 0;
+  uint8_t kind = 0;
   uint32_t slot = 0;
   uint64_t size = 0;
 };
@@ -55,12 +57,13 @@ struct CompileStats {
   uint64_t ops = 0;
   uint64_t threads = 0;
   uint64_t slots = 0;
-  uint64_t peak_live_bytes = 0;   // in seq order, as analyzers::PeakAnalyzer counts
-  uint64_t unknown_frees = 0;     // frees of blocks not live (before recording, double): dropped
-  uint64_t failed_calls = 0;      // allocations or reallocs that returned no block: skipped
-  uint64_t unknown_reallocs = 0;  // reallocs of unknown blocks: replayed as malloc
-  uint64_t moved_reallocs = 0;    // two-event reallocs merged into one call
-  uint64_t cross_thread_waits = 0;
+  uint64_t peak_live_bytes = 0;     // in seq order, as analyzers::PeakAnalyzer counts
+  uint64_t unknown_frees = 0;       // frees of blocks not live (before recording, double): dropped
+  uint64_t failed_calls = 0;        // allocations or reallocs that returned no block: skipped
+  uint64_t unknown_reallocs = 0;    // reallocs of unknown blocks: replayed as malloc
+  uint64_t moved_reallocs = 0;      // two-event reallocs merged into one call
+  uint64_t cross_thread_waits = 0;  // frees and reallocs of blocks made on another thread
+  uint64_t wait_points = 0;         // waits the replay makes for them (merged)
 };
 
 }  // namespace heaprec::replay

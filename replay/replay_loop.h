@@ -48,21 +48,26 @@ inline void TouchBlock(void* block, uint64_t size, Touch touch) {
   }
 }
 
-template <class Allocator>
-void ReplayThread(const Image& image, uint32_t t, ReplayState& state) {
+// The loop for one touch mode (a constant, so the null replay's kNone costs
+// no test per op).
+template <class Allocator, Touch touch>
+void ReplayOps(const Image& image, uint32_t t, ReplayState& state) {
   const Op* ops = image.ops(t);
   const uint64_t count = image.op_count(t);
   const Wait* wait = image.waits(t);
   void** slots = state.slots;
-  const Touch touch = state.touch;
   for (uint64_t i = 0; i < count; ++i) {
     const Op& op = ops[i];
-    if (op.flags & kWaits) {
+    // One page (256 ops) ahead: the hardware prefetcher alone leaves the null
+    // replay waiting on the op stream (9.8 -> 8.2% of glibc's time on
+    // alloc_heavy). Address arithmetic, as it may point past the array.
+    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(&op) + 4096));
+    if (__builtin_expect(op.flags & kWaits, 0)) {
       WaitFor(state.progress[wait->thread], wait->ops_done);
       ++wait;
     }
     void*& slot = slots[op.slot];
-    switch (format::KindOf(static_cast<format::Api>(op.api))) {
+    switch (static_cast<format::EventKind>(op.kind)) {
       case format::EventKind::kAlloc:
         slot = Allocator::Alloc(op);
         TouchBlock(slot, op.size, touch);
@@ -84,10 +89,23 @@ void ReplayThread(const Image& image, uint32_t t, ReplayState& state) {
       case format::EventKind::kInvalid:
         break;
     }
-    if (op.flags & kPublish) Publish(state.progress[t], static_cast<uint32_t>(i + 1));
+    if (__builtin_expect(op.flags & kPublish, 0))
+      Publish(state.progress[t], static_cast<uint32_t>(i + 1));
     if ((i & 255) == 255) state.progress[t].ops_run.store(i + 1, std::memory_order_relaxed);
   }
   state.progress[t].ops_run.store(count, std::memory_order_relaxed);
+}
+
+template <class Allocator>
+void ReplayThread(const Image& image, uint32_t t, ReplayState& state) {
+  switch (state.touch) {
+    case Touch::kNone:
+      return ReplayOps<Allocator, Touch::kNone>(image, t, state);
+    case Touch::kPage:
+      return ReplayOps<Allocator, Touch::kPage>(image, t, state);
+    case Touch::kFull:
+      return ReplayOps<Allocator, Touch::kFull>(image, t, state);
+  }
 }
 
 }  // namespace heaprec::replay

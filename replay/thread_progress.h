@@ -1,6 +1,6 @@
 // ThreadProgress: how many ops a replay thread has completed, published only
 // by the ops other threads wait for (kPublish), and the wait for it: spin
-// briefly, then sleep on a futex. No global serialization: a thread waits
+// briefly, yield a few times, then sleep on a futex. No global serialization: a thread waits
 // only for the one op that made the block it is about to free or realloc.
 //
 // Publish and WaitFor are safe to call from any replay thread; they never
@@ -10,6 +10,7 @@
 #define HEAPREC_REPLAY_THREAD_PROGRESS_H_
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -43,11 +44,19 @@ inline void Publish(ThreadProgress& p, uint32_t done) {
   if (p.waiters.load(std::memory_order_seq_cst) != 0) FutexWakeAll(&p.done);
 }
 
+// Spins briefly, then yields (with more replay threads than cores the thread
+// waited for is often runnable but not running: yielding lets it run without
+// a futex round trip), then sleeps.
 inline void WaitFor(ThreadProgress& p, uint32_t needed) {
-  constexpr int kSpins = 2000;
+  constexpr int kSpins = 200;
   for (int i = 0; i < kSpins; ++i) {
     if (p.done.load(std::memory_order_acquire) >= needed) return;
     __builtin_ia32_pause();
+  }
+  constexpr int kYields = 8;
+  for (int i = 0; i < kYields; ++i) {
+    if (p.done.load(std::memory_order_acquire) >= needed) return;
+    sched_yield();
   }
   for (;;) {
     p.waiters.fetch_add(1, std::memory_order_seq_cst);

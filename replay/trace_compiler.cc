@@ -1,6 +1,7 @@
 // Events to per-thread op arrays (trace_compiler.h).
 #include "replay/trace_compiler.h"
 
+#include <algorithm>
 #include <bit>
 #include <utility>
 
@@ -19,6 +20,7 @@ uint8_t AlignLog2(const format::Event& e) {
 Op MakeOp(Api api, uint8_t flags, uint32_t slot, uint64_t size, uint8_t align_log2 = 0) {
   Op op;
   op.api = static_cast<uint8_t>(api);
+  op.kind = static_cast<uint8_t>(format::KindOf(api));
   op.flags = flags;
   op.slot = slot;
   op.size = size;
@@ -35,6 +37,7 @@ uint32_t TraceCompiler::ThreadIndex(uint32_t thread) {
     out_.thread_ids.push_back(thread);
     out_.ops.emplace_back();
     out_.waits.emplace_back();
+    wait_points_.emplace_back();
     free_slots_.emplace_back();
     pending_.emplace_back();
   }
@@ -65,7 +68,8 @@ void TraceCompiler::Emit(uint32_t t, Op op, bool reads_slot) {
     if (s.writer_thread != t) {
       op.flags |= kWaits;
       out_.waits[t].push_back({s.writer_thread, s.writer_op + 1});
-      out_.ops[s.writer_thread][s.writer_op].flags |= kPublish;
+      wait_points_[t].push_back({static_cast<uint32_t>(out_.ops[t].size()),
+                                 static_cast<uint32_t>(out_.ops[s.writer_thread].size())});
       ++out_.stats.cross_thread_waits;
     }
   }
@@ -208,8 +212,50 @@ void TraceCompiler::SampleCurve() {
   stride_ *= 2;
 }
 
+// See the header: drops waits already met, raises each kept wait over the
+// next ones on the same thread (capped by avail), then marks the ops waited
+// for with kPublish.
+void TraceCompiler::MergeWaits() {
+  std::vector<uint32_t> met(out_.ops.size(), 0);  // per other thread: ops waited for so far
+  std::vector<uint32_t> touched;
+  for (uint32_t t = 0; t < out_.waits.size(); ++t) {
+    std::vector<Wait>& waits = out_.waits[t];
+    const std::vector<WaitPoint>& points = wait_points_[t];
+    std::vector<Wait> kept;
+    for (size_t i = 0; i < waits.size(); ++i) {
+      const uint32_t other = waits[i].thread;
+      if (waits[i].ops_done <= met[other]) {
+        out_.ops[t][points[i].op].flags &= static_cast<uint8_t>(~kWaits);
+        continue;
+      }
+      uint32_t target = waits[i].ops_done;
+      for (size_t j = i + 1;
+           j < waits.size() && j <= i + kMergeWaits && points[j].op < points[i].op + kMergeOps;
+           ++j) {
+        if (waits[j].thread == other) {
+          target = std::max(target, std::min(waits[j].ops_done, points[i].avail));
+        }
+      }
+      if (met[other] == 0) touched.push_back(other);
+      met[other] = target;
+      kept.push_back({other, target});
+    }
+    waits = std::move(kept);
+    out_.stats.wait_points += waits.size();
+    for (uint32_t other : touched) met[other] = 0;
+    touched.clear();
+  }
+  for (std::vector<Op>& ops : out_.ops) {
+    for (Op& op : ops) op.flags &= static_cast<uint8_t>(~kPublish);
+  }
+  for (const std::vector<Wait>& waits : out_.waits) {
+    for (const Wait& w : waits) out_.ops[w.thread][w.ops_done - 1].flags |= kPublish;
+  }
+}
+
 CompiledTrace TraceCompiler::Finish() {
   FlushPending();
+  MergeWaits();
   out_.live_curve.push_back(bucket_);
   out_.live_curve.push_back({out_.stats.ops, live_bytes_});
   out_.stats.threads = out_.ops.size();

@@ -14,6 +14,15 @@
 // are skipped and counted; a realloc of an unknown block is replayed as an allocation of its new
 // size.
 //
+// Waits: each free or realloc of a block made on another thread needs that
+// thread's op to have run. A need already met by an earlier wait of the same
+// thread on the same thread gets no wait of its own, and a wait is raised to
+// cover the needs on that thread among its next kMergeOps ops (at most
+// kMergeWaits of them), so a thread freeing a batch of another's blocks waits
+// once instead of chasing the other block by block. A wait is never raised
+// past what the other thread had done at that point of the recording, so the
+// recorded order still satisfies every wait and the replay cannot deadlock.
+//
 // Peak live bytes are counted event by event in seq order exactly as
 // analyzers::LiveHeap and PeakAnalyzer count them, so `--bench` and
 // `--peak` report the same number.
@@ -50,6 +59,8 @@ struct CompiledTrace {
 };
 
 inline constexpr size_t kCurvePoints = 1000;
+inline constexpr uint32_t kMergeOps = 1024;
+inline constexpr uint32_t kMergeWaits = 64;
 
 class TraceCompiler : public format::TraceVisitor {
  public:
@@ -64,6 +75,10 @@ class TraceCompiler : public format::TraceVisitor {
     uint64_t size = 0;
     uint32_t writer_thread = 0;  // the op that last stored this slot's block
     uint32_t writer_op = 0;
+  };
+  struct WaitPoint {     // where a wait was needed, beside out_.waits
+    uint32_t op = 0;     // index of the waiting op in its thread
+    uint32_t avail = 0;  // ops the other thread had made by then
   };
   struct Pending {  // first half of a possibly moved realloc
     bool active = false;
@@ -84,13 +99,15 @@ class TraceCompiler : public format::TraceVisitor {
   void OnRealloc(uint32_t t, const format::Event& e);
   void FlushPending(uint32_t t);
   void FlushPending();
+  void MergeWaits();
 
   CompiledTrace out_;
   std::unordered_map<uint32_t, uint32_t> thread_index_;
   std::vector<uint32_t> block_slot_;  // block number -> slot + 1 while live, else 0
   std::vector<SlotState> slots_;
-  std::vector<std::vector<uint32_t>> free_slots_;  // per replay thread
-  std::vector<Pending> pending_;                   // per replay thread
+  std::vector<std::vector<uint32_t>> free_slots_;    // per replay thread
+  std::vector<Pending> pending_;                     // per replay thread
+  std::vector<std::vector<WaitPoint>> wait_points_;  // per replay thread, as out_.waits
   uint64_t live_bytes_ = 0;
   CurvePoint bucket_;  // the highest point since the last sample
   uint64_t next_sample_ = 1, stride_ = 1;

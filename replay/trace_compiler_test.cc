@@ -129,20 +129,48 @@ TEST(TraceCompiler, CrossThreadFreeWaitsForTheAllocatingOp) {
   const std::vector<Op>& t9 = c.trace.ops[1];
   ASSERT_EQ(t7.size(), 3u);
   ASSERT_EQ(t9.size(), 2u);
-  EXPECT_TRUE(t7[0].flags & kPublish);
+  // 9's realloc of 7's op 0 needs no wait of its own: 9 already waited for
+  // 7's two ops. So only 7's op 1 is waited for.
+  EXPECT_FALSE(t7[0].flags & kPublish);
   EXPECT_TRUE(t7[1].flags & kPublish);
   EXPECT_TRUE(t9[0].flags & kWaits);
-  EXPECT_TRUE(t9[1].flags & kWaits);
+  EXPECT_FALSE(t9[1].flags & kWaits);
   EXPECT_TRUE(t9[1].flags & kPublish);
   EXPECT_TRUE(t7[2].flags & kWaits);
-  ASSERT_EQ(c.trace.waits[1].size(), 2u);
+  ASSERT_EQ(c.trace.waits[1].size(), 1u);
   EXPECT_EQ(c.trace.waits[1][0].thread, 0u);
   EXPECT_EQ(c.trace.waits[1][0].ops_done, 2u);
-  EXPECT_EQ(c.trace.waits[1][1].ops_done, 1u);
   ASSERT_EQ(c.trace.waits[0].size(), 1u);
   EXPECT_EQ(c.trace.waits[0][0].thread, 1u);
   EXPECT_EQ(c.trace.waits[0][0].ops_done, 2u);
   EXPECT_EQ(c.trace.stats.cross_thread_waits, 3u);
+  EXPECT_EQ(c.trace.stats.wait_points, 2u);
+}
+
+// Thread 2 frees a batch of thread 1's blocks: one wait, for the last of
+// them. A wait is never raised past what thread 1 had made at that point of
+// the recording: block 0x20 is made after 2's first free, so 2 waits again.
+TEST(TraceCompiler, MergesWaitsOnABatchButNeverPastTheRecordedOrder) {
+  std::vector<format::Event> ev;
+  for (uint64_t b = 1; b <= 10; ++b) ev.push_back(Alloc(1, 0x1000 * b, 16));  // 1: ops 0-9
+  for (uint64_t b = 1; b <= 10; ++b) ev.push_back(Free(2, 0x1000 * b));       // 2: ops 0-9
+  ev.push_back(Alloc(1, 0x20, 8));                                            // 1: op 10
+  ev.push_back(Free(2, 0x20));                                                // 2: op 10
+  const testing::Compiled c = CompileBytes(TraceBytes(ev));
+  ASSERT_EQ(c.trace.ops.size(), 2u);
+  const std::vector<Op>& t1 = c.trace.ops[0];
+  const std::vector<Op>& t2 = c.trace.ops[1];
+  EXPECT_EQ(c.trace.stats.cross_thread_waits, 11u);
+  EXPECT_EQ(c.trace.stats.wait_points, 2u);
+  ASSERT_EQ(c.trace.waits[1].size(), 2u);
+  EXPECT_EQ(c.trace.waits[1][0].ops_done, 10u);
+  EXPECT_EQ(c.trace.waits[1][1].ops_done, 11u);
+  for (size_t i = 0; i < t2.size(); ++i) {
+    EXPECT_EQ((t2[i].flags & kWaits) != 0, i == 0 || i == 10) << "op " << i;
+  }
+  for (size_t i = 0; i < t1.size(); ++i) {
+    EXPECT_EQ((t1[i].flags & kPublish) != 0, i == 9 || i == 10) << "op " << i;
+  }
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ PACKAGES="
   nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler
   heaptrack cppcheck
-  libxml2-utils time
+  libxml2-utils time python3
   libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0
 "
 
