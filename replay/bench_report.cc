@@ -93,13 +93,14 @@ std::string BenchText(const BenchResult& r) {
          " reallocs of unknown blocks replayed as malloc; " +
          std::to_string(st.cross_thread_waits) + " frees or reallocs of another thread's block (" +
          std::to_string(st.wait_points) + " waits once merged)\n";
+  if (st.ops == 0) out += "nothing to replay: the trace holds no allocation or free\n";
   const AllocatorResult* base = nullptr;
   for (const AllocatorResult& a : r.allocators) {
     if (a.spec.name == "glibc") base = &a;
   }
   if (base == nullptr && !r.allocators.empty()) base = &r.allocators.front();
   out += "replayer's own cost (null): " + Printf("%.1f ms", r.null_wall_ns.median / 1e6);
-  if (base != nullptr && base->wall_ns.median > 0) {
+  if (base != nullptr && base->wall_ns.median > 0 && st.ops > 0) {
     out += Printf(" = %.1f%%", 100 * r.null_wall_ns.median / base->wall_ns.median) + " of " +
            base->spec.name + "'s wall time";
   }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "replay/allocators.h"
+#include "replay/replay_test_util.h"
 #include "tests/e2e_util.h"
 
 namespace heaprec::tests {
@@ -160,6 +161,17 @@ TEST(BenchTest, TruncatedTraceReplaysWhatIsThereWithAWarning) {
   EXPECT_EQ(j["trace"]["truncated"], true);
   EXPECT_GT(j["bench"]["ops"].get<uint64_t>(), 0u);
   EXPECT_EQ(j["bench"]["peak_live_bytes"], peak["peak"]["bytes"]);
+}
+
+TEST(BenchTest, TraceWithoutEventsSaysThereIsNothingToReplay) {
+  const std::string path = MakeTempDir("noevents") + "/none.zst";
+  std::ofstream(path, std::ios::binary) << replay::testing::TraceBytes({});
+  const ProcessResult r =
+      RunProgram({Heapreplay(), "--bench", "--repeat", "1", "--allocators", "glibc", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("0 ops on 0 thread(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nothing to replay"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("% of glibc"), std::string::npos) << r.out;
 }
 
 size_t Count(const std::string& text, const std::string& what) {
