@@ -1,14 +1,19 @@
 // Hooks that keep the trace's context right: dlclose (modules unloaded) and
-// pthread_setname_np (thread names). dlopen is deliberately not wrapped: glibc
+// pthread_setname_np (thread names); and sigprocmask, which answers
+// libunwind's calls without a system call inside a slow capture
+// (signal_hold.h) and otherwise is glibc's. dlopen is deliberately not wrapped: glibc
 // resolves a relative name against the RUNPATH of dlopen's caller, which a
 // wrapper would change; new objects are logged instead when the first stack
 // through them is seen (ScanModulesIfChanged).
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/signal_hold.h"
 #include "recorder/preload/unwind_rules.h"
 
 #define HEAPREC_EXPORT extern "C" __attribute__((visibility("default")))
@@ -23,6 +28,23 @@ DlcloseFn g_dlclose;
 SetnameFn g_setname;
 
 }  // namespace
+
+// Inside a SignalHold every signal is blocked already, which is what a
+// caller there (libunwind around its cache lock) asks for: report the full
+// mask and change nothing. Elsewhere: glibc's sigprocmask is its
+// pthread_sigmask with errno.
+HEAPREC_EXPORT int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
+  if (pre::SignalsHeld()) {
+    if (old != nullptr) sigfillset(old);
+    return 0;
+  }
+  const int err = pthread_sigmask(how, set, old);
+  if (err != 0) {
+    errno = err;
+    return -1;
+  }
+  return 0;
+}
 
 HEAPREC_EXPORT int dlclose(void* handle) {
   if (g_dlclose == nullptr) g_dlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));

@@ -42,6 +42,7 @@
 #include <libunwind.h>
 
 #include "recorder/preload/fast_unwind.h"
+#include "recorder/preload/signal_hold.h"
 #include "recorder/preload/unwind_rules.h"
 
 namespace heaprec::recorder::preload {
@@ -292,6 +293,7 @@ int SlowBacktrace(void** ips, int max, uintptr_t first_ip, bool learn, uint32_t 
   // raw[0] is where this function resumes, raw[1] FastBacktrace, raw[2] its
   // caller: the first frame asked for.
   constexpr int kSkip = 2;
+  const SignalHold hold;  // libunwind's own sigprocmask pairs cost no system call
   void* raw[kFastUnwindMaxFrames + kSkip];
   if (max > kFastUnwindMaxFrames) max = kFastUnwindMaxFrames;
   const int got = unw_backtrace(raw, max + kSkip);

@@ -11,7 +11,8 @@
 // else is marked uncacheable.
 //
 // Thread-safe; learning takes a process-wide try-lock (never waits: without
-// it, the capture is answered without learning). Async-signal-safe as far as
+// it, the capture is answered without learning). Every signal is blocked on
+// the thread while it runs (signal_hold.h). Async-signal-safe as far as
 // libunwind is. Never allocates from the heap (a 1 MiB scratch mapping for
 // the probes). Called only by FastBacktrace().
 #ifndef HEAPREC_RECORDER_PRELOAD_UNWIND_LEARN_H_
