@@ -60,20 +60,10 @@ for tool in bazel python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || die "'$tool' not found (tools/setup.sh)"
 done
 
-# The allocators' libraries, as heapreplay --bench loads them (replay/allocators.cc).
-declare -A lib=(
-  [glibc]=""
-  [tcmalloc]=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4
-  [jemalloc]=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
-  [mimalloc]=/usr/lib/x86_64-linux-gnu/libmimalloc.so.2
-)
 allocators=(glibc tcmalloc jemalloc mimalloc)
-for a in "${allocators[@]}"; do
-  [ -z "${lib[$a]}" ] || [ -f "${lib[$a]}" ] || die "$a: ${lib[$a]} missing (tools/setup.sh)"
-done
-
-python_bin=""
-if [ -x /usr/bin/python3 ]; then python_bin="$(readlink -f /usr/bin/python3)"; fi
+# Each allocator's library, as heapreplay --bench loaded it (its --json
+# "library"; replay/allocators.cc is the one list): read after each replay.
+declare -A lib=()
 
 echo "bench_allocators: building (bazel build -c opt)..." >&2
 if ! build_log="$(bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all 2>&1)"; then
@@ -124,6 +114,10 @@ for w in "${wl[@]}"; do
   echo "bench_allocators: $w: heapreplay --bench --repeat $runs..." >&2
   "$heapreplay" --bench --repeat "$runs" --json "$tmp/$w.zst" >"$tmp/replay.json" 2>"$tmp/replay.err" ||
     { cat "$tmp/replay.err" >&2; die "$w: heapreplay --bench failed"; }
+  while read -r name path; do lib[$name]="$path"; done < <(python3 -c '
+import json, sys
+for a in json.load(open(sys.argv[1]))["bench"]["allocators"]:
+    print(a["name"], a["library"] or "")' "$tmp/replay.json")
   echo "bench_allocators: $w: warm-up, then $runs x the program under each allocator..." >&2
   run_real glibc
   rm -f "$tmp"/real.*

@@ -44,7 +44,6 @@ bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all >/de
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 heaprec="$bin/recorder/heaprec"
 heapreplay="$bin/replay/heapreplay"
-python_bin="$(readlink -f /usr/bin/python3 2>/dev/null || true)"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench_analysis.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT

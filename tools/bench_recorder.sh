@@ -78,15 +78,6 @@ for tool in bazel heaptrack heaptrack_print awk; do
   command -v "$tool" >/dev/null || die "'$tool' not found (tools/setup.sh; apt-get install heaptrack)"
 done
 
-# The real interpreter, not a pyenv shim script (heaprec and heaptrack must
-# trace python itself, not a bash wrapper).
-python_bin=""
-if [ -x /usr/bin/python3 ]; then
-  python_bin="$(readlink -f /usr/bin/python3)"
-elif command -v python3 >/dev/null; then
-  python_bin="$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')"
-fi
-
 echo "bench_recorder: building (bazel build -c opt)..." >&2
 if ! build_log="$(bazel build -c opt //recorder:heaprec //format:trace_dump //tests/bench:all \
   //recorder/benchmarks:all 2>&1)"; then

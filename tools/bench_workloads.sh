@@ -1,7 +1,17 @@
-# Shared by tools/bench_recorder.sh and tools/bench_analysis.sh (sourced):
-# the benchmark workloads. setup_workload NAME sets cmd (array), cmd_dir and
-# cmd_env for alloc_heavy, mt_handoff, python or cppcheck. Needs $bin (Bazel's
-# opt output), $repo, $tmp, $python_bin, $CPPCHECK_REV and a die function.
+# Shared by tools/bench_recorder.sh, bench_analysis.sh and bench_allocators.sh
+# (sourced): the benchmark workloads. setup_workload NAME sets cmd (array),
+# cmd_dir and cmd_env for alloc_heavy, mt_handoff, python or cppcheck. Needs
+# $bin (Bazel's opt output), $repo, $tmp, $CPPCHECK_REV and a die function;
+# sets python_bin.
+
+# The real interpreter, not a pyenv shim script (heaprec and heaptrack must
+# trace python itself, not a bash wrapper).
+python_bin=""
+if [ -x /usr/bin/python3 ]; then
+  python_bin="$(readlink -f /usr/bin/python3)"
+elif command -v python3 >/dev/null; then
+  python_bin="$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')"
+fi
 
 # Sets cmd (array), cmd_dir and cmd_env for workload $1.
 setup_workload() {
