@@ -8,7 +8,10 @@
 #include <gelf.h>
 
 #include <cstdlib>
+#include <memory>
 #include <utility>
+
+#include "analyzers/symtab_index.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -100,12 +103,6 @@ SourceFrame LineAt(Dwarf_Die* cudie, Dwarf_Die* scope, Dwarf_Addr dwarf_pc) {
   return location;
 }
 
-std::string SymtabName(Dwfl_Module* mod, Dwarf_Addr pc) {
-  GElf_Off offset = 0;
-  GElf_Sym sym;
-  return Demangle(dwfl_module_addrinfo(mod, pc, &offset, &sym, nullptr, nullptr, nullptr));
-}
-
 // The scopes containing pc, innermost first, along the DIE tree: each inlined
 // subroutine is followed by what it was inlined into (dwarf_getscopes alone
 // would continue with its abstract origin's scopes). Empty without DWARF.
@@ -166,6 +163,12 @@ std::vector<SourceFrame> DwarfFrames::At(Dwfl_Module* mod, Dwarf_Addr pc) {
     }
   }
   return frames;
+}
+
+std::string DwarfFrames::SymtabName(Dwfl_Module* mod, Dwarf_Addr pc) {
+  std::unique_ptr<SymtabIndex>& index = symtabs_[mod];
+  if (index == nullptr) index = std::make_unique<SymtabIndex>(mod);
+  return index->NameAt(pc);
 }
 
 std::string DwarfFrames::FunctionName(Dwarf_Die* die, int depth) {

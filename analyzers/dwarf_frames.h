@@ -18,10 +18,12 @@
 
 #include <elfutils/libdwfl.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "analyzers/symtab_index.h"
 #include "format/records.h"
 
 namespace heaprec::analyzers {
@@ -34,10 +36,13 @@ class DwarfFrames {
   std::vector<format::SourceFrame> At(Dwfl_Module* mod, Dwarf_Addr pc);
 
  private:
+  // The ELF symbol's name for pc (SymtabIndex), "" if none.
+  std::string SymtabName(Dwfl_Module* mod, Dwarf_Addr pc);
   std::string FunctionName(Dwarf_Die* die, int depth);
   std::string QualifiedName(Dwarf_Die* die, int depth);
 
   std::unordered_map<const void*, std::string> qualified_;  // by Dwarf_Die::addr
+  std::unordered_map<Dwfl_Module*, std::unique_ptr<SymtabIndex>> symtabs_;
 };
 
 }  // namespace heaprec::analyzers
