@@ -87,9 +87,8 @@ const std::string& SymtabIndex::NameAt(Dwarf_Addr pc) {
     --it;
     if (it->start == it->end) {
       if (sizeless == nullptr) sizeless = &*it;
-    } else if (pc < it->end &&
-               (best == nullptr || it->binding > best->binding ||
-                (it->binding == best->binding && it->start == best->start))) {
+    } else if (pc < it->end && (best == nullptr || it->binding > best->binding ||
+                                (it->binding == best->binding && it->start == best->start))) {
       best = &*it;
     }
     if (it->cover <= pc) break;
