@@ -16,28 +16,35 @@ void RssSampler::Start(const Replayer* replayer, uint64_t baseline_rss) {
 void RssSampler::Stop() {
   stop_.store(true);
   if (thread_.joinable()) thread_.join();
+  // The end point, taken here: a replay shorter than the sampler's first
+  // wake-up (a loaded machine) still draws a curve.
+  Sample();
+}
+
+void RssSampler::Sample() {
+  const uint64_t ops = replayer_->OpsRun();
+  const uint64_t rss = StatmRssBytes();
+  const Point p{ops, rss > baseline_ ? rss - baseline_ : 0};
+  if (count_ > 0 && points_[count_ - 1].ops == ops) {  // no progress: keep the higher
+    if (p.bytes > points_[count_ - 1].bytes) points_[count_ - 1] = p;
+    return;
+  }
+  if (count_ == kPoints) {
+    for (size_t i = 0; i < kPoints / 2; ++i) {
+      const Point& a = points_[2 * i];
+      const Point& b = points_[2 * i + 1];
+      points_[i] = a.bytes >= b.bytes ? a : b;
+    }
+    count_ = kPoints / 2;
+    interval_ns_ = interval_ns_ < 500'000'000 ? interval_ns_ * 2 : interval_ns_;
+  }
+  points_[count_++] = p;
 }
 
 void RssSampler::Loop() {
-  timespec interval{0, 1'000'000};
   while (!stop_.load(std::memory_order_relaxed)) {
-    const uint64_t ops = replayer_->OpsRun();
-    const uint64_t rss = StatmRssBytes();
-    const Point p{ops, rss > baseline_ ? rss - baseline_ : 0};
-    if (count_ > 0 && points_[count_ - 1].ops == ops) {  // no progress: keep the higher
-      if (p.bytes > points_[count_ - 1].bytes) points_[count_ - 1] = p;
-    } else {
-      if (count_ == kPoints) {
-        for (size_t i = 0; i < kPoints / 2; ++i) {
-          const Point& a = points_[2 * i];
-          const Point& b = points_[2 * i + 1];
-          points_[i] = a.bytes >= b.bytes ? a : b;
-        }
-        count_ = kPoints / 2;
-        interval.tv_nsec = interval.tv_nsec < 500'000'000 ? interval.tv_nsec * 2 : interval.tv_nsec;
-      }
-      points_[count_++] = p;
-    }
+    Sample();
+    const timespec interval{0, static_cast<long>(interval_ns_)};
     nanosleep(&interval, nullptr);
   }
 }

@@ -4,7 +4,8 @@
 // points merges into the higher one and the interval doubles, so memory is
 // bounded and the peaks stay. Created before the clock starts; costs one
 // short read of /proc/self/statm per millisecond on a core the replay may
-// share. Start/Stop/Curve from the worker's main thread.
+// share. Stop adds a last point, so a curve is never empty. Start/Stop/Curve
+// from the worker's main thread.
 #ifndef HEAPREC_REPLAY_RSS_SAMPLER_H_
 #define HEAPREC_REPLAY_RSS_SAMPLER_H_
 
@@ -32,6 +33,7 @@ class RssSampler {
   static constexpr size_t kPoints = 1024;
 
   void Loop();
+  void Sample();  // one point (the sampler thread, then Stop after the join)
 
   const Replayer* replayer_ = nullptr;
   uint64_t baseline_ = 0;
@@ -39,6 +41,7 @@ class RssSampler {
   std::thread thread_;
   std::array<Point, kPoints> points_{};
   size_t count_ = 0;
+  uint64_t interval_ns_ = 1'000'000;  // doubles each time the points merge
 };
 
 }  // namespace heaprec::replay
