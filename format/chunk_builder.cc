@@ -235,7 +235,7 @@ flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const E
   }
   return fb::CreateEnd(b, e.events, e.allocations, e.frees, e.reallocs, e.bytes_allocated,
                        e.stack_nodes, e.chunks, e.end_time_ns, e.exit_status,
-                       b.CreateVector(counters));
+                       b.CreateVector(counters), e.symbols_complete);
 }
 
 }  // namespace

@@ -570,6 +570,7 @@ EndRecord ToEnd(const fb::End& e) {
   r.chunks = e.chunks();
   r.end_time_ns = e.end_time_ns();
   r.exit_status = e.exit_status();
+  r.symbols_complete = e.symbols_complete();
   if (e.counters()) {
     for (const fb::Counter* c : *e.counters()) {
       r.counters.emplace_back(Str(c->name()), c->value());

@@ -19,7 +19,7 @@ namespace heaprec::format {
 // 1.1: time_unit_ns; 1.2: address_delta_base. 2.0: one zstd stream of
 // length-prefixed chunks; frees name blocks, addresses optional.
 inline constexpr uint16_t kFormatMajor = 2;
-inline constexpr uint16_t kFormatMinor = 0;
+inline constexpr uint16_t kFormatMinor = 1;
 
 inline constexpr size_t kHeaderSize = 24;
 inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;

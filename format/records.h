@@ -146,6 +146,9 @@ struct EndRecord {
   uint64_t end_time_ns = 0;
   int32_t exit_status = -1;
   std::vector<std::pair<std::string, uint64_t>> counters;
+  // The writer symbolized every return address of the stack table and wrote
+  // a Symbol for each it could name: the others have no known name (2.1).
+  bool symbols_complete = false;
   friend bool operator==(const EndRecord&, const EndRecord&) = default;
 };
 

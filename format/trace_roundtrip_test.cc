@@ -92,7 +92,7 @@ TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
       {.seq = 3, .api = Api::kRealloc, .address = 0x2000, .size = 30, .old_address = 0x1000});
   w.AddEvent({.seq = 4, .api = Api::kFree, .address = 0x2000});
   w.AddEvent({.seq = 5, .api = Api::kFree, .address = 0});  // free(NULL)
-  ASSERT_TRUE(w.Finish({.exit_status = 7}));
+  ASSERT_TRUE(w.Finish({.exit_status = 7, .symbols_complete = true}));
   RecordingVisitor v;
   const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
@@ -105,6 +105,7 @@ TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
   EXPECT_EQ(e.bytes_allocated, 40u);
   EXPECT_EQ(e.stack_nodes, 1u);
   EXPECT_EQ(e.exit_status, 7);
+  EXPECT_TRUE(e.symbols_complete);
 }
 
 TEST(TraceRoundTripTest, HugeSequenceGapStartsAFreshChunk) {

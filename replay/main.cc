@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   if (analysis.stop() && !CheckReached(*analysis.stop(), analysis, o.trace, "--at")) return 1;
   if (before && !CheckReached(before->watch(), analysis, o.trace, "--from")) return 1;
   if (after && !CheckReached(after->watch(), analysis, o.trace, "--to")) return 1;
-  report.notes = replay::SymbolizeMissing(&analysis.symbols());
+  report.notes = replay::SymbolizeMissing(&analysis.symbols(), analysis.end());
 
   report.analysis = &analysis;
   report.summary = &summary;
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
     } else {
       analyzers::TraceInfo base_info;
       if (!Read(o.base, base_analysis, &base_info)) return 1;
-      replay::SymbolizeMissing(&base_analysis.symbols());
+      replay::SymbolizeMissing(&base_analysis.symbols(), base_analysis.end());
       d.from = o.base;
       d.across_traces = true;
       d.sites = analyzers::DiffSites(analyzers::LeakSites(base_analysis.heap()),

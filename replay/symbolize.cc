@@ -7,7 +7,9 @@
 
 namespace heaprec::replay {
 
-std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols) {
+std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
+                                          const std::optional<format::EndRecord>& end) {
+  if (end && end->symbols_complete) return {};
   const format::StackTable& stacks = symbols->stacks();
   std::unordered_set<uint64_t> missing;
   for (uint32_t id = 1; id <= stacks.size(); ++id) {

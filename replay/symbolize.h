@@ -1,6 +1,8 @@
 // SymbolizeMissing: names the return addresses a trace holds no symbols for
 // (a trace whose recording was cut before the launcher appended them, or one
-// written without), from the binaries on disk: each module's file if its
+// written without), from the binaries on disk, unless the trace's End says
+// its symbols are complete (the launcher names every address it can; those
+// without a Symbol have no known name): each module's file if its
 // build-id matches, else its separate debug file by build-id under
 // /usr/lib/debug (analyzers/dwarf_symbolizer.h). Adds the Symbols found to
 // the table and returns notes for the report: how many addresses were named
@@ -9,14 +11,17 @@
 #ifndef HEAPREC_REPLAY_SYMBOLIZE_H_
 #define HEAPREC_REPLAY_SYMBOLIZE_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/symbol_table.h"
+#include "format/records.h"
 
 namespace heaprec::replay {
 
-std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols);
+std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
+                                          const std::optional<format::EndRecord>& end);
 
 }  // namespace heaprec::replay
 

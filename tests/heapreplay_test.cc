@@ -3,6 +3,7 @@
 // one line naming the file and a non-zero exit; a truncated trace is analysed
 // up to the cut with a warning.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -351,6 +352,29 @@ TEST(HeapreplayTest, SymbolsFromTheBinariesWhenTheTraceHasNone) {
             std::string::npos)
       << j["notes"];
   EXPECT_TRUE(SiteOf(j["hot"]["sites"], "load_table") != nullptr) << j["hot"].dump(1);
+}
+
+TEST(HeapreplayTest, AFinishedTraceIsNotSymbolizedAgainFromDisk) {
+  // A stripped copy of the program: its functions have no names, so the
+  // launcher writes no Symbol for their addresses and says in the End that
+  // the symbols are complete. With the copy gone, heapreplay must not look
+  // for it on disk (it would note a module it cannot find).
+  const std::string dir = MakeTempDir("stripped");
+  const std::string program = dir + "/phases";
+  ASSERT_EQ(RunProgram({"/bin/cp", Runfile("tests/phases"), program}).exit_code, 0);
+  ASSERT_EQ(RunProgram({"/usr/bin/strip", "--strip-all", program}).exit_code, 0);
+  const std::string trace = dir + "/stripped.zst";
+  const ProcessResult run = RunHeaprec(trace, {program});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(unlink(program.c_str()), 0);
+  const nlohmann::json j = Json({"--leaks", trace});
+  EXPECT_FALSE(j.contains("notes")) << j["notes"];
+  EXPECT_EQ(j["leaks"]["bytes"], 20480);
+  ASSERT_EQ(j["leaks"]["sites"].size(), 1u);
+  // The stripped program's frames are unnamed, with their module.
+  const nlohmann::json& frame = j["leaks"]["sites"][0]["stack"][0];
+  EXPECT_EQ(frame["function"], "??") << frame;
+  EXPECT_EQ(frame["module"], "phases") << frame;
 }
 
 }  // namespace

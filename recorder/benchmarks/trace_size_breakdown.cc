@@ -6,10 +6,10 @@
 // launcher's options: millisecond times, no addresses, default chunking and
 // zstd settings), each time with one event column made constant, and prints a
 // Markdown table of the compressed sizes. What a column costs is the size with it minus the
-// size without it. Re-encoding "as is" gives a size close to the original's
-// (chunk boundaries may differ from the launcher's); "no events" keeps only
-// stacks, modules, symbols and threads. A diagnostic for docs/BENCHMARKS.md,
-// not part of heaprec.
+// size without it ("no frees" drops the frees, "no symbols" the symbols). Re-encoding "as is" gives
+// a size close to the original's (chunk boundaries may differ from the launcher's); "no events"
+// keeps only stacks, modules, symbols and threads. A diagnostic for docs/BENCHMARKS.md, not part of
+// heaprec.
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -45,7 +45,10 @@ enum Blank : unsigned {
   kSize = 1u << 2,
   kStack = 1u << 3,
   kThread = 1u << 4,
-  kEvents = 1u << 5,  // drop events (and markers) altogether
+  kEvents = 1u << 5,        // drop events (and markers) altogether
+  kFrees = 1u << 6,         // drop the frees
+  kSymbols = 1u << 7,       // drop the symbols
+  kEmptySymbols = 1u << 8,  // drop the symbols without frames
 };
 
 // Replays every record into a writer, blanking the chosen columns.
@@ -65,12 +68,17 @@ class Reencoder : public TraceVisitor {
   void OnModuleUnload(const ModuleUnload& u) override { writer_->AddModuleUnload(u); }
   void OnThread(const ThreadInfo& t) override { writer_->AddThread(t); }
   void OnStackNode(const StackNode& n) override { writer_->AddStackNode(n); }
-  void OnSymbol(const Symbol& s) override { writer_->AddSymbol(s); }
+  void OnSymbol(const Symbol& s) override {
+    if ((blank_ & kSymbols) != 0) return;
+    if ((blank_ & kEmptySymbols) != 0 && s.frames.empty()) return;
+    writer_->AddSymbol(s);
+  }
   void OnMarker(const Marker& m) override {
     if ((blank_ & kEvents) == 0) writer_->AddMarker(m);
   }
   void OnEvent(const Event& e) override {
     if ((blank_ & kEvents) != 0) return;
+    if ((blank_ & kFrees) != 0 && e.kind() == EventKind::kFree) return;
     Event c = e;
     if ((blank_ & kTime) != 0) c.time_ns = 0;
     if ((blank_ & kSize) != 0) c.size = 0;
@@ -110,6 +118,9 @@ int main(int argc, char** argv) {
       {"sizes constant", kSize},
       {"stacks constant", kStack},
       {"thread constant", kThread},
+      {"no frees", kFrees},
+      {"no symbols", kSymbols},
+      {"no symbols without frames", kEmptySymbols},
       {"no events", kEvents},
   };
   uint64_t base = 0;

@@ -175,6 +175,10 @@ void TraceBuilder::MaybeFlush(uint64_t now_ns) {
 
 // Picks, for an address first seen at seq, the module that held it then; else
 // one loaded just after (a constructor running inside dlopen); else any.
+// An address without frames (a stripped binary's static function) gets no
+// Symbol (the End says the symbols are complete) unless its module differs
+// from the one a reader finds by address alone, the last loaded that maps it:
+// half of a Python trace's symbols were such empty records (~14 KB).
 void TraceBuilder::AddSymbols() {
   analyzers::DwarfSymbolizer symbolizer;
   for (const format::Module& m : modules_) symbolizer.AddModule(m);
@@ -192,6 +196,7 @@ void TraceBuilder::AddSymbols() {
     }
     const uint32_t module = best != 0 ? best : later != 0 ? later : any;
     format::Symbol s = symbolizer.Symbolize(address, module);
+    if (s.frames.empty() && module == any) continue;
     s.address = address;
     s.module = module;
     writer_->AddSymbol(s);
@@ -216,6 +221,7 @@ format::EndRecord TraceBuilder::EndWithCounters(int exit_status) const {
   add("label_log_full", c.label_log_full.load());
   add("skipped_seqs", region_->skipped_seqs());
   add("unreadable_stacks", dropped_stacks_);
+  end.symbols_complete = true;  // AddSymbols ran before
   return end;
 }
 
