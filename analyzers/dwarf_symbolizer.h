@@ -12,8 +12,10 @@
 // empty); otherwise <debug_dir>/.build-id/<xx>/<rest>.debug; otherwise the
 // module is missing (MissingModules) and its addresses get no frames. Separate
 // debug files (build-id under the debug directory, .gnu_debuglink) are found
-// as libdwfl's dwfl_standard_find_debuginfo does; nothing is downloaded
-// (debuginfod is only consulted if DEBUGINFOD_URLS is set in the environment).
+// as libdwfl's dwfl_standard_find_debuginfo does; nothing is downloaded, and
+// libdwfl's debuginfod client is not even loaded, unless DEBUGINFOD_URLS is
+// set in the environment. Names without DWARF come from the ELF symbol table
+// (SymtabIndex).
 //
 // Each module is opened on its first Symbolize, in its own libdwfl session, so
 // modules that reused the same addresses (dlclose, then dlopen) never mix.

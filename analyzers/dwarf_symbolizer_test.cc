@@ -274,6 +274,40 @@ TEST(DwarfSymbolizerTest, LibcWithoutDebugInfoGetsTheElfSymbolName) {
   EXPECT_EQ(symbol.frames[0].file, "");
   EXPECT_EQ(symbol.frames[0].line, 0u);
   EXPECT_TRUE(symbolizer.MissingModules().empty());
+  // No debuginfod server is configured (bazel passes no DEBUGINFOD_URLS):
+  // the search for libc's debug information stayed local, and libdwfl's
+  // debuginfod client (libdebuginfod, curl, GnuTLS...) was never loaded.
+  ASSERT_EQ(std::getenv("DEBUGINFOD_URLS"), nullptr);
+  void* debuginfod = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_NOLOAD);
+  EXPECT_EQ(debuginfod, nullptr);
+  if (debuginfod != nullptr) dlclose(debuginfod);
+}
+
+TEST(DwarfSymbolizerTest, DebugFileNamedByDebuglinkBesideTheBinaryIsUsed) {
+  // objcopy splits the test binary: a copy without DWARF that names, by
+  // .gnu_debuglink, a debug file beside it (as many builds ship them).
+  int call_line = 0;
+  const uint64_t address = fns::KnownCaller(&call_line);
+  format::Module split = TestBinary(4);
+  const std::string dir = TempDir("debuglink");
+  const std::string debug = dir + "/binary.debug";
+  const std::string stripped = dir + "/binary";
+  ASSERT_EQ(std::system(("objcopy --only-keep-debug '" + split.path + "' '" + debug + "'").c_str()),
+            0);
+  ASSERT_EQ(
+      std::system(("cd '" + dir + "' && objcopy --strip-debug --add-gnu-debuglink=binary.debug '" +
+                   split.path + "' binary")
+                      .c_str()),
+      0);
+  split.path = stripped;
+
+  DwarfSymbolizer symbolizer(TempDir("empty_debug_dir_2"));
+  symbolizer.AddModule(split);
+  const format::Symbol symbol = symbolizer.Symbolize(address, 4);
+  ASSERT_EQ(symbol.frames.size(), 1u);
+  EXPECT_EQ(symbol.frames[0].function,
+            "heaprec::analyzers::symbolizer_test_fns::KnownCaller(int*)");
+  EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(call_line));
 }
 
 TEST(DwarfSymbolizerTest, LibcWithDebugPackageGetsSourceLines) {
