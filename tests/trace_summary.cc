@@ -64,8 +64,14 @@ void SiteStats::Merge(const SiteStats& o) {
   cross_thread_releases += o.cross_thread_releases;
   leaked_blocks += o.leaked_blocks;
   leaked_bytes += o.leaked_bytes;
-  if (o.first_seq != 0 && (first_seq == 0 || o.first_seq < first_seq)) first_seq = o.first_seq;
-  last_seq = std::max(last_seq, o.last_seq);
+  if (o.first_seq != 0 && (first_seq == 0 || o.first_seq < first_seq)) {
+    first_seq = o.first_seq;
+    first_time_ns = o.first_time_ns;
+  }
+  if (o.last_seq > last_seq) {
+    last_seq = o.last_seq;
+    last_time_ns = o.last_time_ns;
+  }
   alignments.insert(o.alignments.begin(), o.alignments.end());
   threads.insert(o.threads.begin(), o.threads.end());
   modules.insert(o.modules.begin(), o.modules.end());
@@ -198,8 +204,14 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
   ++st.out.events;
   const uint64_t site = e.stack != 0 ? st.stacks.Address(e.stack) : 0;
   SiteStats& s = st.by_address[site];
-  if (s.first_seq == 0 || e.seq < s.first_seq) s.first_seq = e.seq;
-  s.last_seq = std::max(s.last_seq, e.seq);
+  if (s.first_seq == 0 || e.seq < s.first_seq) {
+    s.first_seq = e.seq;
+    s.first_time_ns = e.time_ns;
+  }
+  if (e.seq >= s.last_seq) {
+    s.last_seq = e.seq;
+    s.last_time_ns = e.time_ns;
+  }
   s.threads.insert(e.thread);
   const State::PendingMove previous = st.pending[e.thread];
   st.pending[e.thread] = {};

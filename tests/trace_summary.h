@@ -34,7 +34,8 @@
 //   still live after the last event count as leaked_blocks / leaked_bytes
 //   (their size as last allocated). A free of an unknown address counts in
 //   unmatched_frees; free(NULL) in null_frees (both trace-wide).
-// - first_seq / last_seq: smallest and largest seq of the site's events;
+// - first_seq / last_seq: smallest and largest seq of the site's events, and
+//   first_time_ns / last_time_ns the times of those two events;
 //   alignments: the alignment of every aligned alloc-kind event.
 // - The trace's other records are kept as read: process, modules, unloads,
 //   threads (index -> latest name), markers (in order), end, read result.
@@ -72,6 +73,8 @@ struct SiteStats {
   uint64_t leaked_bytes = 0;
   uint64_t first_seq = 0;  // 0 if the site has no events
   uint64_t last_seq = 0;
+  uint64_t first_time_ns = 0;     // Event::time_ns of the first_seq event
+  uint64_t last_time_ns = 0;      // and of the last_seq one
   std::set<uint64_t> alignments;  // alignments asked for by aligned allocations
   std::set<uint32_t> threads;     // Event::thread values seen
   std::set<uint32_t> modules;     // Symbol::module of the frame-0 addresses

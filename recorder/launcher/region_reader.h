@@ -41,6 +41,13 @@ class RegionReader {
   RegionReader& operator=(const RegionReader&) = delete;
 
   const RegionHeader& header() const { return *view_.header(); }
+  // Publishes the time (CLOCK_MONOTONIC, ns) for the producers' records
+  // (RegionHeader::launcher_clock_ns).
+  void PublishClock(uint64_t monotonic_ns) {
+    const uint64_t start = view_.header()->start_monotonic_ns;
+    view_.header()->launcher_clock_ns.store(monotonic_ns > start ? monotonic_ns - start : 1,
+                                            std::memory_order_relaxed);
+  }
   const std::string& path() const { return path_; }
 
   // Copies every record written so far out of the rings; frees the slots of

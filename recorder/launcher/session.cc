@@ -187,6 +187,7 @@ bool Session::Step(uint64_t now_ns, bool scan) {
   bool moved = false;
   for (auto& e : entries_) {
     if (e->reader == nullptr) continue;
+    e->reader->PublishClock(now_ns);
     // Check liveness before draining: a process seen gone has written all.
     const bool gone = Gone(*e);
     moved |= e->reader->Drain() > 0;

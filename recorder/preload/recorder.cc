@@ -52,17 +52,30 @@ std::atomic<uint64_t> g_early_calls{0};
 RegionHeader* Header() { return g_region.header(); }
 Counters& Count() { return g_region.header()->counters; }
 
-// Record times: the trace keeps 1 ms resolution, so the coarse clock (a vDSO
-// read of the last tick, no TSC read) is enough. The region's start is a
-// precise CLOCK_MONOTONIC reading, which the coarse clock may trail by up to
-// a tick: clamp at 0 so that early records never underflow.
-uint64_t NowNs() {
+// The coarse clock (a vDSO read of the last tick, no TSC read) since the
+// region's start, a precise CLOCK_MONOTONIC reading the coarse clock may
+// trail by up to a tick: clamped at 0 so that early records never underflow.
+uint64_t CoarseNowNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
   const uint64_t now =
       static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
   const uint64_t start = Header()->start_monotonic_ns;
   return now > start ? now - start : 0;
+}
+
+// Record times (the trace keeps 1 ms resolution): mostly the launcher's
+// clock from the region header, one load of a line every call reads anyway
+// (launcher_gone), where clock_gettime through the vDSO cost ~7 ns a record
+// (~50 ms of alloc_heavy's 7.2 million). Every 64th record of a thread, and
+// until the launcher publishes, the coarse clock itself: a launcher that
+// falls behind (busy, descheduled) holds a thread's times back by at most 64
+// records. A thread's times never go back.
+uint64_t NowNs(ThreadState& ts) {
+  uint64_t now = Header()->launcher_clock_ns.load(std::memory_order_relaxed);
+  if (now == 0 || (++ts.clock_reads & 63) == 0) now = CoarseNowNs();
+  if (now > ts.clock_ns) ts.clock_ns = now;
+  return ts.clock_ns;
 }
 
 uint32_t ParseUint(const char* s, uint32_t fallback) {
@@ -162,7 +175,7 @@ void WriteThreadStart(ThreadState& ts, int32_t tid) {
   memcpy(&r.size, name, 8);
   memcpy(&r.extra, name + 8, 8);
   r.seq = TakeSeq();
-  r.time_ns = NowNs();
+  r.time_ns = NowNs(ts);
   if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -172,6 +185,7 @@ void ClaimRing(ThreadState& ts) {
   Ring* rings = g_region.rings();
   ts.generation = g_generation.load(std::memory_order_acquire);
   ts.ring_limit = 0;
+  ts.clock_ns = 0;  // times of another region (the parent's, before fork)
   if (!ts.exiting) {
     const uint32_t start = 1 + static_cast<uint32_t>(tid) % (kSlots - 1);
     for (uint32_t i = 0; i < kSlots - 1; ++i) {
@@ -380,7 +394,7 @@ uint32_t CaptureStack() {
 
 void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
                 uint64_t extra, uint32_t stack) {
-  const uint64_t time_ns = NowNs();
+  const uint64_t time_ns = NowNs(ts);
   const bool written = AppendWith(ts, [&](RawRecord& r) {
     r.seq = seq;
     r.time_ns = time_ns;
@@ -436,7 +450,7 @@ void Marker(const char* label) {
     r.address = UINT64_MAX;
   }
   r.seq = TakeSeq();
-  r.time_ns = NowNs();
+  r.time_ns = NowNs(ts);
   if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
   Leave(ts);
 }
@@ -452,7 +466,7 @@ void ThreadRenamed(int32_t tid, const char* name) {
   memcpy(&r.size, buf, 8);
   memcpy(&r.extra, buf + 8, 8);
   r.seq = TakeSeq();
-  r.time_ns = NowNs();
+  r.time_ns = NowNs(ts);
   if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
   Leave(ts);
 }

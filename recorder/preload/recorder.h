@@ -31,6 +31,8 @@ struct ThreadState {
   uint32_t pending_marker;  // a marker signal arrived inside the recorder
   uint32_t exiting;         // the thread-exit destructor ran
   uint64_t ring_limit;      // ring heads below this have room (a tail seen + ring size); 0 = ask
+  uint64_t clock_ns;        // the time of this thread's last record (NowNs); 0 after ClaimRing
+  uint32_t clock_reads;     // NowNs calls, for its periodic real clock read
 };
 
 // The calling thread's state (defined in recorder.cc).

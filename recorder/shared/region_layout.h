@@ -29,7 +29,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 2;
+inline constexpr uint32_t kRegionVersion = 3;
 
 inline constexpr uint32_t kSlots = 512;                   // thread rings; slot 0 is shared
 inline constexpr uint32_t kRingRecords = 16384;           // per ring, a power of two
@@ -142,7 +142,11 @@ struct RegionHeader {
   uint64_t start_monotonic_ns;
   uint64_t parent_fork_seq;                    // fork child: the parent's next seq when it forked
   alignas(64) std::atomic<uint64_t> next_seq;  // the total order; starts at 1
-  alignas(64) std::atomic<uint64_t> launcher_heartbeat_ns;
+  // CLOCK_MONOTONIC - start_monotonic_ns as the launcher last went round its
+  // loop (every 0.2 ms when idle); 0 until it adopted the region. Producers
+  // take event times from it (recorder.cc NowNs); it shares its line with
+  // launcher_gone, which they read on every call anyway.
+  alignas(64) std::atomic<uint64_t> launcher_clock_ns;
   std::atomic<uint32_t> launcher_gone;                 // producers stop recording when set
   std::atomic<uint32_t> exited;                        // set by the process's exit path
   alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
