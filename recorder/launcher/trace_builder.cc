@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "analyzers/dwarf_symbolizer.h"
 #include "format/api.h"
 
 namespace heaprec::recorder::launcher {
@@ -136,7 +135,14 @@ uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
     const auto [node, inserted] = nodes_.try_emplace(NodeKey{parent, *it}, next_node_);
     if (inserted) {
       writer_->AddStackNode({next_node_, parent, *it});
-      address_first_seq_.try_emplace(*it, seq);
+      if (address_first_seq_.try_emplace(*it, seq).second) {
+        const uint32_t module = ModuleOf(*it, seq, /*settled=*/false);
+        if (module != 0) {
+          symbolizer_.Symbolize(*it, module);
+        } else {
+          unsent_.push_back(*it);
+        }
+      }
       ++next_node_;
     }
     parent = node->second;
@@ -166,6 +172,7 @@ void TraceBuilder::PollModules() {
     }
     mod.seq = m->seq;
     writer_->AddModule(mod);
+    symbolizer_.AddModule(mod);
     modules_.push_back(std::move(mod));
   }
 }
@@ -179,31 +186,52 @@ void TraceBuilder::MaybeFlush(uint64_t now_ns) {
 
 // Picks, for an address first seen at seq, the module that held it then; else
 // one loaded just after (a constructor running inside dlopen); else any.
-// An address without frames (a stripped binary's static function) gets no
-// Symbol (the End says the symbols are complete) unless its module differs
-// from the one a reader finds by address alone, the last loaded that maps it:
+// While the process runs (not settled) only the first answer counts: live
+// modules never overlap, so the module that held the address at seq is the
+// only one, whatever is logged later; the others wait for Finish.
+uint32_t TraceBuilder::ModuleOf(uint64_t address, uint64_t seq, bool settled) const {
+  uint32_t best = 0, later = 0, any = 0;
+  for (const format::Module& m : modules_) {
+    bool covers = false;
+    for (const format::MappedRange& r : m.ranges) covers |= address >= r.start && address < r.end;
+    if (!covers) continue;
+    any = m.id;
+    const auto unload = unload_seq_.find(m.id);
+    const uint64_t until = unload == unload_seq_.end() ? UINT64_MAX : unload->second;
+    if (m.seq <= seq && seq < until) best = m.id;
+    if (m.seq > seq && later == 0) later = m.id;
+  }
+  if (!settled) return best;
+  return best != 0 ? best : later != 0 ? later : any;
+}
+
+// The last module logged that maps address (what a reader finds by address
+// alone), or 0.
+uint32_t TraceBuilder::LastModuleMapping(uint64_t address) const {
+  for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
+    for (const format::MappedRange& r : it->ranges) {
+      if (address >= r.start && address < r.end) return it->id;
+    }
+  }
+  return 0;
+}
+
+// Gives the symbolizer what it has not had yet, then writes every address's
+// symbol in address order. An address without frames (a stripped binary's
+// static function) gets no Symbol (the End says the symbols are complete)
+// unless its module differs from the one a reader finds by address alone:
 // half of a Python trace's symbols were such empty records (~14 KB).
 void TraceBuilder::AddSymbols() {
-  analyzers::DwarfSymbolizer symbolizer;
-  for (const format::Module& m : modules_) symbolizer.AddModule(m);
-  for (const auto& [address, seq] : address_first_seq_) {
-    uint32_t best = 0, later = 0, any = 0;
-    for (const format::Module& m : modules_) {
-      bool covers = false;
-      for (const format::MappedRange& r : m.ranges) covers |= address >= r.start && address < r.end;
-      if (!covers) continue;
-      any = m.id;
-      const auto unload = unload_seq_.find(m.id);
-      const uint64_t until = unload == unload_seq_.end() ? UINT64_MAX : unload->second;
-      if (m.seq <= seq && seq < until) best = m.id;
-      if (m.seq > seq && later == 0) later = m.id;
-    }
-    const uint32_t module = best != 0 ? best : later != 0 ? later : any;
-    format::Symbol s = symbolizer.Symbolize(address, module);
-    if (s.frames.empty() && module == any) continue;
-    s.address = address;
-    s.module = module;
-    writer_->AddSymbol(s);
+  for (uint64_t address : unsent_) {
+    symbolizer_.Symbolize(address, ModuleOf(address, address_first_seq_[address], true));
+  }
+  unsent_.clear();
+  std::map<uint64_t, format::Symbol> symbols = symbolizer_.Finish();
+  for (const auto& entry : address_first_seq_) {
+    const auto it = symbols.find(entry.first);
+    if (it == symbols.end()) continue;
+    if (it->second.frames.empty() && it->second.module == LastModuleMapping(entry.first)) continue;
+    writer_->AddSymbol(it->second);
   }
 }
 

@@ -1,9 +1,11 @@
 // TraceBuilder: turns one region's records, in seq order, into a trace file:
 // threads get dense indexes, shared stack entries become nodes of the trace's
 // stack tree, markers get their labels, modules come from the region's log.
-// When the process is gone, Finish() writes out the chunk of the last events,
-// then symbolizes every distinct return address with libdw (DwarfSymbolizer)
-// and writes them with the End record and the recorder's counters.
+// Every distinct return address is symbolized with libdw (DwarfSymbolizer)
+// on a BackgroundSymbolizer thread as soon as its module is known, while the
+// process runs. When the process is gone, Finish() writes out the chunk of
+// the last events, symbolizes what is left, and writes the symbols (in
+// address order) with the End record and the recorder's counters.
 //
 // Not thread-safe; allocates. Used by the launcher, one per process image.
 #ifndef HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
@@ -18,6 +20,7 @@
 
 #include "format/byte_io.h"
 #include "format/trace_writer.h"
+#include "recorder/launcher/background_symbolizer.h"
 #include "recorder/launcher/region_reader.h"
 
 namespace heaprec::recorder::launcher {
@@ -48,6 +51,11 @@ class TraceBuilder : public RecordSink {
   TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink,
                bool keep_addresses);
   uint32_t StackNode(uint32_t shared_id, uint64_t seq);
+  // The module an address first seen at seq belongs to (see the .cc); with
+  // settled = false only a module loaded by then and not unloaded, the one
+  // answer that no module logged later can change; else 0.
+  uint32_t ModuleOf(uint64_t address, uint64_t seq, bool settled) const;
+  uint32_t LastModuleMapping(uint64_t address) const;
   void AddSymbols();
   format::EndRecord EndWithCounters(int exit_status) const;
 
@@ -75,10 +83,12 @@ class TraceBuilder : public RecordSink {
   };
   std::unordered_map<NodeKey, uint32_t, NodeKeyHash> nodes_;
   std::map<uint64_t, uint64_t> address_first_seq_;  // distinct frame addresses
+  std::vector<uint64_t> unsent_;                    // addresses not yet given to symbolizer_
   uint32_t next_node_ = 1;
 
   std::vector<format::Module> modules_;
   std::map<uint32_t, uint64_t> unload_seq_;  // module id -> seq of its unload
+  BackgroundSymbolizer symbolizer_;
   uint64_t last_seq_ = 0;
   uint64_t last_time_ns_ = 0;
   uint64_t last_flush_ns_ = 0;
