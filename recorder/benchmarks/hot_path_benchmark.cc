@@ -4,7 +4,7 @@
 //   BM_UnwBacktrace       libunwind's unw_backtrace, as CaptureStack calls it
 //                         (up to max depth + 8 = 72 frames), `depth` frames
 //                         below the benchmark function;
-//   BM_FastBacktrace      FastBacktrace (what CaptureStack calls now) with
+//   BM_FastBacktrace      FastBacktrace (CaptureStack calls FastBacktraceFrom) with
 //                         the same arguments, from the same call site,
 //                         repeated: the rule walk with prefix reuse;
 //   BM_FastBacktraceNoReuse  the same with prefix reuse off (every frame

@@ -194,17 +194,44 @@ int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uint
   return n;
 }
 
-}  // namespace
+// Frames before start_fp's caller that the slow path may have to drop: it
+// asks libunwind for this many more than wanted.
+constexpr int kFromSlack = 16;
 
-int FastBacktrace(void** ips, int max) {
+// Copies into ips at most max of libunwind's n frames in all, from the caller
+// of start_fp's function on (found among the first kFromSlack: the
+// recorder's own frames), or from the first if that frame is not there.
+int FromStart(void** ips, int max, void* const* all, int n, uintptr_t start_fp) {
+  const uintptr_t first = Load(start_fp + 8);
+  int j = 0;
+  while (j < n && j < kFromSlack && reinterpret_cast<uintptr_t>(all[j]) != first) ++j;
+  if (j == n || j == kFromSlack) j = 0;
+  const int m = n - j < max ? n - j : max;
+  memcpy(ips, all + j, sizeof(void*) * static_cast<size_t>(m));
+  return m;
+}
+
+// FastBacktrace and FastBacktraceFrom, inlined into each: first_ip and
+// own_fp are the entry point's return address and frame; SlowBacktrace must
+// be called directly by the entry point. The walk's first frame is
+// start_fp's function, else the entry point; the slow path then asks
+// libunwind for kFromSlack more frames (into all, kFastUnwindMaxFrames long)
+// and drops those before it.
+__attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr_t start_fp,
+                                                    void** all, uintptr_t first_ip,
+                                                    uintptr_t own_fp) {
   if (max <= 0) return 0;
-  const uintptr_t first_ip = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
-  const uintptr_t fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
+  void** slow_ips = start_fp != 0 ? all : ips;
+  int slow_max = max;
+  if (start_fp != 0) {
+    slow_max = max + kFromSlack < kFastUnwindMaxFrames ? max + kFromSlack : kFastUnwindMaxFrames;
+  }
   UnwindTls& t = t_unwind;
   if (t.busy != 0 || max > kFastUnwindMaxFrames) {
-    const int n = SlowBacktrace(ips, max, first_ip, false, 0, 0, nullptr);
+    const int n = SlowBacktrace(slow_ips, slow_max, first_ip, false, 0, 0, nullptr);
     asm volatile("" ::: "memory");  // keep the call out of tail position
-    return n;
+    return start_fp != 0 ? FromStart(ips, max, all, n, start_fp) : n;
   }
   t.busy = 1;
   ++t.stats.captures;
@@ -219,15 +246,30 @@ int FastBacktrace(void** ips, int max) {
     t.prev_n = 0;
     const bool learn = (!in_range || missed != 0) && !UnwindRulesFull();
     LearnOutcome outcome;
-    n = SlowBacktrace(ips, max, first_ip, learn, gen, missed, &outcome);
+    n = SlowBacktrace(slow_ips, slow_max, first_ip, learn, gen, missed, &outcome);
     if (outcome.covered) {
       if (outcome.stack_hi > t.stack_hi) t.stack_hi = outcome.stack_hi;
-      if (t.stack_lo == 0 || fp < t.stack_lo) t.stack_lo = fp;
+      if (t.stack_lo == 0 || own_fp < t.stack_lo) t.stack_lo = own_fp;
     }
     ++(learn ? t.stats.learned : t.stats.fallback);
+    if (start_fp != 0) n = FromStart(ips, max, all, n, start_fp);
   }
   t.busy = 0;
   return n;
+}
+
+}  // namespace
+
+int FastBacktrace(void** ips, int max) {
+  return Backtrace(ips, max, 0, nullptr, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+}
+
+int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp) {
+  void* all[kFastUnwindMaxFrames];
+  return Backtrace(ips, max, start_fp, all,
+                   reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
 }
 
 void ResetFastUnwindAfterFork() {

@@ -23,8 +23,8 @@
 // rules lock-free); async-signal-safe to the extent libunwind's local
 // unwinding is (a capture nested in a signal handler on the same thread goes
 // straight to libunwind); fork-safe (call ResetFastUnwindAfterFork() in the
-// child). Never allocates from the heap. Called by CaptureStack() in
-// recorder.cc, and by tests and benchmarks.
+// child). Never allocates from the heap. FastBacktraceFrom is called by
+// CaptureStack() in recorder.cc; both by tests and benchmarks.
 #ifndef HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
 #define HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
 
@@ -37,6 +37,14 @@ inline constexpr int kFastUnwindMaxFrames = 272;
 
 // See the file comment. Must be called directly (it reads its own frame).
 __attribute__((noinline)) int FastBacktrace(void** ips, int max);
+
+// The same from further out: start_fp is the frame pointer of a function on
+// this thread's stack, between the caller and here, that keeps one (compiled
+// with frame pointers, as the recorder's own code is); the frames begin at
+// that function's caller: unw_backtrace's answer without the frames before
+// it. The recorder passes its hook's frame, so that its own frames
+// (CaptureStack, RecordAlloc, the hook) are neither walked nor returned.
+__attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp);
 
 // Call in the child after fork() (unwind_learn.cc's learning lock).
 void ResetFastUnwindAfterFork();

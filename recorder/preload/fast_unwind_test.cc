@@ -115,6 +115,47 @@ TEST(FastUnwindTest, RecursionDepths0To100) {
   EXPECT_GT(FastCaptures() - fast_before, 200u);
 }
 
+// The recorder's way: FastBacktraceFrom from two frames down (Inner, then
+// Middle, which has a frame pointer), started at Middle's frame, against
+// libunwind's frames from Middle's caller on.
+__attribute__((noinline)) int Inner(Pair* p, uintptr_t start_fp) {
+  const int n = FastBacktraceFrom(p->ips[0], p->max, start_fp);
+  asm volatile("" ::: "memory");
+  return n;
+}
+
+__attribute__((noinline)) void Middle(void* arg) {
+  Pair* p = static_cast<Pair*>(arg);
+  p->n[0] = Inner(p, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  void* all[kMax + 1];
+  const int n = LibunwindBacktrace(all, p->max + 1);  // from Middle's own resume point
+  p->n[1] = n > 0 ? n - 1 : 0;
+  memcpy(p->ips[1], all + 1, sizeof(void*) * static_cast<size_t>(p->n[1]));
+  asm volatile("" ::: "memory");
+}
+
+TEST(FastUnwindTest, FromAFrameFurtherOut) {
+  const uint64_t fast_before = FastCaptures();
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int depth = 0; depth <= 40; ++depth) {
+      Pair p;
+      FpRecurse(depth, Middle, &p);
+      ASSERT_GT(p.n[1], 0);
+      ASSERT_EQ(Diff(p), "") << "depth " << depth << " rep " << rep;
+      Pair q;  // frames without frame pointers further out
+      NoFpRecurse(depth % 7, FpRecurse, depth, Middle, &q);
+      ASSERT_EQ(Diff(q), "") << "mixed depth " << depth << " rep " << rep;
+    }
+    for (int max : {1, 3, 20}) {
+      Pair p;
+      p.max = max;
+      FpRecurse(10, Middle, &p);
+      ASSERT_EQ(Diff(p), "") << "max " << max;
+    }
+  }
+  EXPECT_GT(FastCaptures() - fast_before, 100u);
+}
+
 TEST(FastUnwindTest, TruncatedAtMax) {
   for (int max : {1, 2, 5, 20}) {
     for (int depth : {0, 10, 30, 10, 0}) {

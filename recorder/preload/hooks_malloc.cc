@@ -31,7 +31,7 @@ void* Alloc(Api api, size_t size, size_t extra, Call call) {
   if (!pre::Enter(ts)) return call();
   void* p = call();
   const int saved = errno;
-  pre::RecordAlloc(ts, api, p, size, extra);
+  pre::RecordAlloc(ts, api, p, size, extra, HEAPREC_HOOK_FRAME());
   errno = saved;
   pre::Leave(ts);
   return p;
@@ -44,7 +44,7 @@ void Free(Api api, void* p, size_t size, size_t alignment) {
   pre::ThreadState& ts = pre::Tls();
   if (!pre::Enter(ts)) return real->free(p);
   const int saved = errno;
-  pre::RecordFree(ts, api, p, size, alignment);
+  pre::RecordFree(ts, api, p, size, alignment, HEAPREC_HOOK_FRAME());
   errno = saved;
   real->free(p);
   pre::Leave(ts);
@@ -70,7 +70,7 @@ void* Realloc(Api api, void* old, size_t size, Call call) {
   const uint64_t before = pre::TakeSeq();
   void* p = call();
   const int saved = errno;
-  const uint32_t stack = pre::CaptureStack();
+  const uint32_t stack = pre::CaptureStack(HEAPREC_HOOK_FRAME());
   const auto o = reinterpret_cast<uint64_t>(old);
   const auto n = reinterpret_cast<uint64_t>(p);
   if (p == nullptr || p == old) {

@@ -39,12 +39,13 @@ void* RawAlloc(size_t size, size_t alignment) {
 }
 
 // Allocates and records; nullptr on failure (after recording the failure).
-void* New(Api api, size_t size, size_t alignment) {
+// hook_frame: the operator's frame (recorder.h CaptureStack).
+void* New(Api api, size_t size, size_t alignment, uintptr_t hook_frame) {
   pre::ThreadState& ts = pre::Tls();
   if (!pre::Enter(ts)) return RawAlloc(size, alignment);
   void* p = RawAlloc(size, alignment);
   const int saved = errno;
-  pre::RecordAlloc(ts, api, p, size, alignment);
+  pre::RecordAlloc(ts, api, p, size, alignment, hook_frame);
   errno = saved;
   pre::Leave(ts);
   return p;
@@ -57,7 +58,7 @@ void Delete(Api api, void* p, size_t size, size_t alignment) {
   pre::ThreadState& ts = pre::Tls();
   if (!pre::Enter(ts)) return real->free(p);
   const int saved = errno;
-  pre::RecordFree(ts, api, p, size, alignment);
+  pre::RecordFree(ts, api, p, size, alignment, HEAPREC_HOOK_FRAME());
   errno = saved;
   real->free(p);
   pre::Leave(ts);
@@ -79,51 +80,56 @@ NewAlignedNothrowFn g_new_aligned_nothrow, g_new_array_aligned_nothrow;
 }  // namespace
 
 HEAPREC_EXPORT void* operator new(size_t size) {
-  if (void* p = New(Api::kNew, size, 0)) return p;
+  if (void* p = New(Api::kNew, size, 0, HEAPREC_HOOK_FRAME())) return p;
   NewFn next = Next(g_new, "_Znwm");
   return next != nullptr ? next(size) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size) {
-  if (void* p = New(Api::kNewArray, size, 0)) return p;
+  if (void* p = New(Api::kNewArray, size, 0, HEAPREC_HOOK_FRAME())) return p;
   NewFn next = Next(g_new_array, "_Znam");
   return next != nullptr ? next(size) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new(size_t size, const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewNothrow, size, 0)) return p;
+  if (void* p = New(Api::kNewNothrow, size, 0, HEAPREC_HOOK_FRAME())) return p;
   NewNothrowFn next = Next(g_new_nothrow, "_ZnwmRKSt9nothrow_t");
   return next != nullptr ? next(size, tag) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size, const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewArrayNothrow, size, 0)) return p;
+  if (void* p = New(Api::kNewArrayNothrow, size, 0, HEAPREC_HOOK_FRAME())) return p;
   NewNothrowFn next = Next(g_new_array_nothrow, "_ZnamRKSt9nothrow_t");
   return next != nullptr ? next(size, tag) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new(size_t size, std::align_val_t al) {
-  if (void* p = New(Api::kNewAligned, size, static_cast<size_t>(al))) return p;
+  if (void* p = New(Api::kNewAligned, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
+    return p;
   NewAlignedFn next = Next(g_new_aligned, "_ZnwmSt11align_val_t");
   return next != nullptr ? next(size, al) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size, std::align_val_t al) {
-  if (void* p = New(Api::kNewArrayAligned, size, static_cast<size_t>(al))) return p;
+  if (void* p = New(Api::kNewArrayAligned, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
+    return p;
   NewAlignedFn next = Next(g_new_array_aligned, "_ZnamSt11align_val_t");
   return next != nullptr ? next(size, al) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new(size_t size, std::align_val_t al,
                                   const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewAlignedNothrow, size, static_cast<size_t>(al))) return p;
+  if (void* p = New(Api::kNewAlignedNothrow, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
+    return p;
   NewAlignedNothrowFn next = Next(g_new_aligned_nothrow, "_ZnwmSt11align_val_tRKSt9nothrow_t");
   return next != nullptr ? next(size, al, tag) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size, std::align_val_t al,
                                     const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewArrayAlignedNothrow, size, static_cast<size_t>(al))) return p;
+  if (void* p =
+          New(Api::kNewArrayAlignedNothrow, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
+    return p;
   NewAlignedNothrowFn next =
       Next(g_new_array_aligned_nothrow, "_ZnamSt11align_val_tRKSt9nothrow_t");
   return next != nullptr ? next(size, al, tag) : nullptr;

@@ -363,11 +363,12 @@ void Leave(ThreadState& ts) {
 
 uint64_t TakeSeq() { return Header()->next_seq.fetch_add(1, std::memory_order_acq_rel); }
 
-uint32_t CaptureStack() {
+uint32_t CaptureStack(uintptr_t hook_frame) {
   void* ips[kMaxDepth + 16];
   const int want = static_cast<int>(g_max_depth) + 8;
-  // The same frames as unw_backtrace(ips, want), mostly without libunwind.
-  const int n = FastBacktrace(ips, want);
+  // The same frames as unw_backtrace(ips, want) from the hook's caller on,
+  // mostly without libunwind.
+  const int n = FastBacktraceFrom(ips, want, hook_frame);
   int skip = 0;
   while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_own_start &&
          reinterpret_cast<uintptr_t>(ips[skip]) < g_own_end) {
@@ -408,17 +409,18 @@ void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address
   if (!written) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
 }
 
-void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra) {
-  const uint32_t stack = CaptureStack();
+void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
+                 uintptr_t hook_frame) {
+  const uint32_t stack = CaptureStack(hook_frame);
   WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(result), size, extra, stack);
 }
 
-void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size,
-                size_t alignment) {
+void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
+                uintptr_t hook_frame) {
   // The seq is taken before the capture, as for any free: the block is still
   // live until the real free below returns.
   const uint64_t seq = TakeSeq();
-  const uint32_t stack = g_free_stacks ? CaptureStack() : 0;
+  const uint32_t stack = g_free_stacks ? CaptureStack(hook_frame) : 0;
   WriteEvent(ts, seq, api, reinterpret_cast<uint64_t>(block), size, alignment, stack);
 }
 

@@ -50,19 +50,28 @@ void Leave(ThreadState& ts);
 uint64_t TakeSeq();
 
 // Captures the caller's stack (without the recorder's frames) and returns its
-// id, or 0.
-uint32_t CaptureStack();
+// id, or 0. hook_frame: __builtin_frame_address(0) of the hook the program
+// called (or of any recorder function between it and here): the capture
+// starts at that function's caller, without walking the recorder's frames
+// (FastBacktrace's start_fp); 0 walks them and drops them.
+uint32_t CaptureStack(uintptr_t hook_frame);
 
 // Writes one event record with the given seq.
 void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
                 uint64_t extra, uint32_t stack);
 
-// Convenience for allocations: seq now, stack now, write.
-void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra);
+// Convenience for allocations: seq now, stack now (CaptureStack(hook_frame)),
+// write.
+void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
+                 uintptr_t hook_frame);
 
 // Convenience for frees (call before the real free): seq now, the stack only
 // with heaprec --free-stacks (else 0), write.
-void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment);
+void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
+                uintptr_t hook_frame);
+
+// The frame of the function this is used in, for hook_frame.
+#define HEAPREC_HOOK_FRAME() reinterpret_cast<uintptr_t>(__builtin_frame_address(0))
 
 // Records a marker with this label (NUL-terminated; cut to fit).
 void Marker(const char* label);
