@@ -46,7 +46,16 @@ uint32_t InternStackCached(StackCache& cache, uint32_t generation, const RegionV
     cache.frames[j] = frame;
     cache.states[j] = h;
   }
-  const uint32_t id = InternStackHashed(region, frames, depth, HashFinish(h, depth), inserted);
+  const uint64_t hash = HashFinish(h, depth);
+  RecentStack& recent = cache.recent[hash >> (64 - kRecentStackBits)];
+  uint32_t id;
+  if (recent.generation == generation && recent.hash == hash &&
+      StackEntryEquals(region, recent.id, frames, depth, hash)) {
+    id = recent.id;
+  } else {
+    id = InternStackHashed(region, frames, depth, hash, inserted);
+    if (id != 0) recent = {hash, id, generation};
+  }
   // frames[0..depth) of the cache now hold this stack; keep it if it has an id.
   cache.depth = depth;
   cache.id = id;

@@ -10,8 +10,14 @@
 // every frame and the depth match, the kept id is the answer: it was
 // returned for exactly these frames in the same region.
 //
+// Besides, the ids of recent stacks by hash (direct-mapped, kRecentStacks):
+// a stack the thread met lately skips the shared index, whose 8 MiB are
+// mostly cache misses (Python's and cppcheck's ever-changing stacks), and is
+// checked against its arena entry only.
+//
 // Exactness: the cache only saves hashing and the table probe; an id comes
-// either from the word-by-word equal previous stack or from InternStackHashed
+// from the word-by-word equal previous stack, from a recent entry whose
+// arena entry equals the stack word by word, or from InternStackHashed
 // (which compares the entry). A cache from another region (the child after
 // fork gets a new region and generation) is ignored.
 //
@@ -30,14 +36,23 @@ namespace heaprec::recorder::preload {
 
 // Deeper stacks are interned without the cache.
 inline constexpr uint32_t kStackCacheFrames = 128;
+// Recent stacks kept per thread (16 bytes each).
+inline constexpr uint32_t kRecentStackBits = 10;
+
+struct RecentStack {
+  uint64_t hash;
+  uint32_t id;
+  uint32_t generation;  // 0 = empty
+};
 
 struct StackCache {
   uint32_t generation;  // region generation of id; 0 = empty
   uint32_t depth;       // frames kept
   uint32_t id;          // the previous stack's id (never 0 when kept)
   uint32_t pad;
-  uint64_t frames[kStackCacheFrames];  // outermost first
-  uint64_t states[kStackCacheFrames];  // hash state after frames[0..i]
+  uint64_t frames[kStackCacheFrames];          // outermost first
+  uint64_t states[kStackCacheFrames];          // hash state after frames[0..i]
+  RecentStack recent[1u << kRecentStackBits];  // by the hash's top bits
 };
 
 // InternStack(region, frames, depth, inserted) through the cache; generation

@@ -93,6 +93,30 @@ TEST(StackCacheTest, RandomSequencesMatchTheTable) {
   }
 }
 
+TEST(StackCacheTest, ARecentEntryIsCheckedAgainstTheArena) {
+  // A recent entry with a's hash but b's id (as a hash collision between two
+  // stacks sharing a slot would leave it): the cache must not answer b.
+  Region r;
+  StackCache cache = {};
+  const std::vector<uint64_t> a = MakeStack(1, 10);
+  const std::vector<uint64_t> b = MakeStack(2, 10);
+  const std::vector<uint64_t> c = MakeStack(3, 10);
+  bool inserted = false;
+  const uint32_t ia = InternStack(r.view(), a.data(), 10, &inserted);
+  const uint32_t ib = InternStack(r.view(), b.data(), 10, &inserted);
+  ASSERT_NE(ia, ib);
+  ExpectSameAsTable(cache, 1, r.view(), c);  // the previous stack is c, not a
+  const uint64_t ha = HashFrames(a.data(), 10);
+  cache.recent[ha >> (64 - kRecentStackBits)] = {ha, ib, 1};
+  inserted = false;
+  EXPECT_EQ(InternStackCached(cache, 1, r.view(), a.data(), 10, &inserted), ia);
+  EXPECT_FALSE(inserted);
+  // And the honest entry it left answers the next time, after another stack.
+  ExpectSameAsTable(cache, 1, r.view(), c);
+  EXPECT_EQ(cache.recent[ha >> (64 - kRecentStackBits)].id, ia);
+  EXPECT_EQ(InternStackCached(cache, 1, r.view(), a.data(), 10, &inserted), ia);
+}
+
 TEST(StackCacheTest, DeepStacksBypassAndReset) {
   Region r;
   StackCache cache = {};

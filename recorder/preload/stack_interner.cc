@@ -23,6 +23,11 @@ bool SameStack(const uint64_t* entry, uint64_t hash, const uint64_t* frames, uin
 
 }  // namespace
 
+bool StackEntryEquals(const RegionView& region, uint32_t id, const uint64_t* frames, uint32_t depth,
+                      uint64_t hash) {
+  return SameStack(region.stack_arena() + id, hash, frames, depth);
+}
+
 uint64_t HashFrames(const uint64_t* frames, uint32_t depth) {
   uint64_t h = kStackHashSeed;
   for (uint32_t i = depth; i > 0; --i) h = HashStep(h, frames[i - 1]);

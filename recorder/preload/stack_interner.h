@@ -49,6 +49,11 @@ uint32_t InternStack(const RegionView& region, const uint64_t* frames, uint32_t 
 uint32_t InternStackHashed(const RegionView& region, const uint64_t* frames, uint32_t depth,
                            uint64_t hash, bool* inserted);
 
+// True if entry id (an id InternStack returned) holds exactly
+// frames[0..depth), whose hash is hash.
+bool StackEntryEquals(const RegionView& region, uint32_t id, const uint64_t* frames, uint32_t depth,
+                      uint64_t hash);
+
 }  // namespace heaprec::recorder::preload
 
 #endif  // HEAPREC_RECORDER_PRELOAD_STACK_INTERNER_H_
