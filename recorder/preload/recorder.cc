@@ -86,17 +86,22 @@ uint32_t ParseUint(const char* s, uint32_t fallback) {
 }
 
 // Waits until the ring has room for the record at head, and notes in
-// ts.ring_limit up to where it has. False if the launcher is gone.
+// ts.ring_limit up to where it has. False if the launcher is gone. Room: all
+// kRingRecords for a thread alone, kRingSharedCapacity while other threads
+// own rings too (region_layout.h).
 //
 // A short spin (the launcher is usually mid-drain), then sleeps on the ring's
 // futex until the launcher moves tail (ring_futex.h). A sleep that times out
 // means the launcher has not drained for 10 ms: then check that it lives.
 bool WaitForSpace(ThreadState& ts, Ring* ring, uint64_t head) {
   constexpr uint64_t kSleepNs = 10 * 1000 * 1000;
+  const uint64_t capacity = Header()->rings_owned.load(std::memory_order_relaxed) <= 1
+                                ? kRingRecords
+                                : kRingSharedCapacity;
   for (uint32_t round = 0;; ++round) {
     const uint64_t tail = ring->tail.load(std::memory_order_seq_cst);
-    if (head - tail < kRingRecords) {
-      ts.ring_limit = tail + kRingRecords;
+    if (head - tail < capacity) {
+      ts.ring_limit = tail + capacity;
       return true;
     }
     if (Header()->launcher_gone.load(std::memory_order_relaxed)) return false;
@@ -105,7 +110,7 @@ bool WaitForSpace(ThreadState& ts, Ring* ring, uint64_t head) {
       continue;
     }
     ring->waiting.store(1, std::memory_order_seq_cst);
-    if (head - ring->tail.load(std::memory_order_seq_cst) < kRingRecords) continue;
+    if (head - ring->tail.load(std::memory_order_seq_cst) < capacity) continue;
     if (!SleepWhileWaiting(&ring->waiting, kSleepNs) && kill(g_launcher_pid, 0) != 0 &&
         errno == ESRCH) {
       Header()->launcher_gone.store(1, std::memory_order_relaxed);
@@ -195,6 +200,7 @@ void ClaimRing(ThreadState& ts) {
                                                     std::memory_order_acq_rel)) {
         rings[slot].tid.store(tid, std::memory_order_relaxed);
         rings[slot].generation++;
+        Header()->rings_owned.fetch_add(1, std::memory_order_relaxed);
         ts.slot = slot;
         ts.ring = &rings[slot];
         pthread_setspecific(g_exit_key, reinterpret_cast<void*>(1));
@@ -218,6 +224,7 @@ void OnThreadExit(void*) {
   if (ts.ring != nullptr && ts.slot != 0 &&
       ts.generation == g_generation.load(std::memory_order_acquire)) {
     static_cast<Ring*>(ts.ring)->state.store(kSlotRetired, std::memory_order_release);
+    Header()->rings_owned.fetch_sub(1, std::memory_order_relaxed);
   }
   ts.ring = nullptr;
 }

@@ -29,10 +29,17 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 3;
+inline constexpr uint32_t kRegionVersion = 4;
 
-inline constexpr uint32_t kSlots = 512;                   // thread rings; slot 0 is shared
-inline constexpr uint32_t kRingRecords = 16384;           // per ring, a power of two
+inline constexpr uint32_t kSlots = 512;          // thread rings; slot 0 is shared
+inline constexpr uint32_t kRingRecords = 32768;  // per ring, a power of two
+// Records a producer may have unread in its ring while other threads own
+// rings too; a lone thread may fill all kRingRecords. One thread gets the
+// room to run on while the launcher compresses a chunk (alloc_heavy: 947 ->
+// 831 ms; it waited on a full ring ~100 times with 16384); several threads
+// on few cores run better when they wait early and leave the launcher its
+// time (mt_handoff: 1142 -> 1250 ms with 32768 for all).
+inline constexpr uint32_t kRingSharedCapacity = 16384;
 inline constexpr uint32_t kStackIndexSlots = 1u << 21;    // hash index, a power of two
 inline constexpr uint64_t kStackArenaWords = 1ull << 25;  // 256 MiB of frames
 inline constexpr uint32_t kMaxDepth = 256;                // frames a stack may hold
@@ -152,6 +159,7 @@ struct RegionHeader {
   alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
   std::atomic<uint32_t> module_count;
   std::atomic<uint32_t> label_count;
+  std::atomic<uint32_t> rings_owned;  // thread rings owned now (slot 0 not counted)
   alignas(64) Counters counters;
   uint32_t cmdline_bytes;  // NUL-separated argv
   char exe[kExeBytes];     // readlink /proc/self/exe
