@@ -25,8 +25,10 @@ TEST(TimedTest, RecordTimesFollowTheClockAcrossAPause) {
   ASSERT_NE(after, nullptr);
   ASSERT_NE(burst, nullptr);
   EXPECT_EQ(burst->allocations, 2000u);
-  // The trace keeps milliseconds; the coarse clock may trail by a tick.
-  EXPECT_GE(after->first_time_ns, before->first_time_ns + 290 * kMs)
+  // The trace keeps milliseconds; the coarse clock may trail by a tick and
+  // the launcher's by its last round (more on a loaded machine): a frozen
+  // clock would give ~0.
+  EXPECT_GE(after->first_time_ns, before->first_time_ns + 200 * kMs)
       << before->first_time_ns << " " << after->first_time_ns;
   EXPECT_LT(after->first_time_ns, before->first_time_ns + 3000 * kMs);
   // The second burst comes after the pause, in time too.
