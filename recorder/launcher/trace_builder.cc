@@ -149,7 +149,13 @@ uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
   }
   if (shared_id >= stack_ids_.size()) stack_ids_.resize(shared_id + 1 + shared_id / 2, 0);
   stack_ids_[shared_id] = parent;
-  ++distinct_stacks_;
+  // The recorder may name one stack by several ids (stack_interner.h): count
+  // the stacks, not the ids.
+  if (parent >= counted_.size()) counted_.resize(parent + 1 + parent / 2, 0);
+  if (counted_[parent] == 0) {
+    counted_[parent] = 1;
+    ++distinct_stacks_;
+  }
   return parent;
 }
 

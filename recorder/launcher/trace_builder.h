@@ -71,6 +71,7 @@ class TraceBuilder : public RecordSink {
 
   std::vector<uint32_t> stack_ids_;  // shared id (arena offset) -> node id; 0 = not yet
   size_t distinct_stacks_ = 0;
+  std::vector<uint8_t> counted_;  // by node: a stack ending there was counted
   struct NodeKey {
     uint32_t parent;
     uint64_t address;

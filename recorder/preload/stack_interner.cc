@@ -41,9 +41,15 @@ uint32_t InternStack(const RegionView& region, const uint64_t* frames, uint32_t 
 
 uint32_t InternStackHashed(const RegionView& region, const uint64_t* frames, uint32_t depth,
                            uint64_t hash, bool* inserted) {
-  std::atomic<uint32_t>* index = region.stack_index();
+  RegionHeader* header = region.header();
+  const uint32_t level = header->stack_index_level.load(std::memory_order_acquire);
+  const uint32_t bits = kStackIndexFirstBits + level;
+  const uint32_t mask = (1u << bits) - 1;
+  // This level's table, after the smaller ones.
+  std::atomic<uint32_t>* index =
+      region.stack_index() + ((1u << bits) - (1u << kStackIndexFirstBits));
   uint64_t* arena = region.stack_arena();
-  uint32_t slot = static_cast<uint32_t>(hash) & (kStackIndexSlots - 1);
+  uint32_t slot = static_cast<uint32_t>(hash) & mask;
   uint32_t mine = 0;  // our inserted copy, if any
   for (uint32_t probe = 0; probe < kMaxProbes; ++probe) {
     uint32_t id = index[slot].load(std::memory_order_acquire);
@@ -61,12 +67,22 @@ uint32_t InternStackHashed(const RegionView& region, const uint64_t* frames, uin
       }
       if (index[slot].compare_exchange_strong(id, mine, std::memory_order_acq_rel)) {
         *inserted = true;
+        // Half full: the next level takes the new stacks (and again the old
+        // ones as they come, under new ids).
+        const uint32_t n = header->stack_index_entries.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (level + 1 < kStackIndexLevels && n > (mask >> 1)) {
+          uint32_t expected = level;
+          if (header->stack_index_level.compare_exchange_strong(expected, level + 1,
+                                                                std::memory_order_acq_rel)) {
+            header->stack_index_entries.store(0, std::memory_order_relaxed);
+          }
+        }
         return mine;
       }
       // Lost the race: id now holds the winner's entry; compare it below.
     }
     if (SameStack(arena + id, hash, frames, depth)) return id;
-    slot = (slot + 1) & (kStackIndexSlots - 1);
+    slot = (slot + 1) & mask;
   }
   return 0;
 }

@@ -4,8 +4,15 @@
 // Lock-free: lookups are plain loads; an insert bump-allocates from the arena
 // and publishes with one compare-and-swap on the hash index, so concurrent
 // threads inserting the same stack may both store it (the loser's copy is
-// unused) but always agree on the id that the index holds. An id is returned
-// only for an entry whose depth and frames equal the caller's, word by word.
+// unused) but agree on the id that the index holds. An id is returned only
+// for an entry whose depth and frames equal the caller's, word by word.
+//
+// The index grows by levels (region_layout.h): when the current level is
+// half full, new lookups go to the next, twice as large, and a stack met
+// again there is stored again under a new id. So one stack may have a few
+// ids (at most one per level); each id's entry holds exactly its frames, and
+// the launcher, which builds the trace's stack tree from the frames, gives
+// them all one node.
 //
 // The hash runs from the outermost frame inward (HashStep per frame, then
 // HashFinish with the depth), so a caller that knows the hash state after a

@@ -60,5 +60,51 @@ TEST(StackInternerTest, ConcurrentInsertsAgreeOnIds) {
   EXPECT_EQ(distinct.size(), static_cast<size_t>(kStacks));
 }
 
+bool EntryHolds(const RegionView& region, uint32_t id, const uint64_t* frames, uint32_t depth) {
+  const uint64_t* entry = region.stack_arena() + id;
+  if (id == 0 || entry[1] != depth) return false;
+  for (uint32_t i = 0; i < depth; ++i) {
+    if (entry[kStackEntryHeaderWords + i] != frames[i]) return false;
+  }
+  return true;
+}
+
+TEST(StackInternerTest, TheIndexGrowsAndEveryIdStillHoldsItsStack) {
+  // Enough stacks to fill levels 0..3 past half (16K, 32K, 64K, 128K slots).
+  Region r;
+  constexpr uint32_t kStacks = 200000;
+  std::vector<uint32_t> first(kStacks);
+  bool inserted = false;
+  for (uint32_t i = 0; i < kStacks; ++i) {
+    const uint64_t frames[] = {0x1000u + i, 0x2000u + i % 97, 0x3000};
+    first[i] = InternStack(r.view(), frames, 3, &inserted);
+    ASSERT_TRUE(EntryHolds(r.view(), first[i], frames, 3)) << i;
+  }
+  const uint32_t level = r.view().header()->stack_index_level.load();
+  EXPECT_GE(level, 3u);
+  EXPECT_LT(level, kStackIndexLevels);
+  // Asked again, pass after pass: every answer holds the stack; a stack met
+  // before a growth is stored again (which may grow the index again), until
+  // a pass stores nothing and the next one gives the very same ids.
+  std::vector<uint32_t> ids(kStacks);
+  bool settled = false;
+  for (uint32_t pass = 0; pass <= kStackIndexLevels && !settled; ++pass) {
+    settled = true;
+    for (uint32_t i = 0; i < kStacks; ++i) {
+      const uint64_t frames[] = {0x1000u + i, 0x2000u + i % 97, 0x3000};
+      inserted = false;
+      ids[i] = InternStack(r.view(), frames, 3, &inserted);
+      ASSERT_TRUE(EntryHolds(r.view(), ids[i], frames, 3)) << i << " pass " << pass;
+      settled &= !inserted;
+    }
+  }
+  ASSERT_TRUE(settled);
+  for (uint32_t i = 0; i < kStacks; ++i) {
+    const uint64_t frames[] = {0x1000u + i, 0x2000u + i % 97, 0x3000};
+    ASSERT_EQ(InternStack(r.view(), frames, 3, &inserted), ids[i]) << i;
+  }
+  EXPECT_GT(r.view().header()->stack_index_level.load(), level);
+}
+
 }  // namespace
 }  // namespace heaprec::recorder::preload
