@@ -39,36 +39,62 @@ uint32_t InternStack(const RegionView& region, const uint64_t* frames, uint32_t 
   return InternStackHashed(region, frames, depth, HashFrames(frames, depth), inserted);
 }
 
+namespace {
+
+// Level `level` of the index (region_layout.h): its table and slot mask.
+std::atomic<uint32_t>* LevelTable(const RegionView& region, uint32_t level, uint32_t* mask) {
+  const uint32_t bits = kStackIndexFirstBits + level;
+  *mask = (1u << bits) - 1;
+  return region.stack_index() + ((1u << bits) - (1u << kStackIndexFirstBits));
+}
+
+// The id level holds for the stack, or 0; reads only.
+uint32_t FindInLevel(const RegionView& region, uint32_t level, const uint64_t* frames,
+                     uint32_t depth, uint64_t hash) {
+  uint32_t mask = 0;
+  const std::atomic<uint32_t>* index = LevelTable(region, level, &mask);
+  uint32_t slot = static_cast<uint32_t>(hash) & mask;
+  for (uint32_t probe = 0; probe < kMaxProbes; ++probe) {
+    const uint32_t id = index[slot].load(std::memory_order_acquire);
+    if (id == 0) return 0;
+    if (SameStack(region.stack_arena() + id, hash, frames, depth)) return id;
+    slot = (slot + 1) & mask;
+  }
+  return 0;
+}
+
+}  // namespace
+
 uint32_t InternStackHashed(const RegionView& region, const uint64_t* frames, uint32_t depth,
                            uint64_t hash, bool* inserted) {
   RegionHeader* header = region.header();
   const uint32_t level = header->stack_index_level.load(std::memory_order_acquire);
-  const uint32_t bits = kStackIndexFirstBits + level;
-  const uint32_t mask = (1u << bits) - 1;
-  // This level's table, after the smaller ones.
-  std::atomic<uint32_t>* index =
-      region.stack_index() + ((1u << bits) - (1u << kStackIndexFirstBits));
+  uint32_t mask = 0;
+  std::atomic<uint32_t>* index = LevelTable(region, level, &mask);
   uint64_t* arena = region.stack_arena();
   uint32_t slot = static_cast<uint32_t>(hash) & mask;
-  uint32_t mine = 0;  // our inserted copy, if any
+  uint32_t mine = 0;  // the id to publish: the previous level's, or our new copy
+  bool copied = false;
   for (uint32_t probe = 0; probe < kMaxProbes; ++probe) {
     uint32_t id = index[slot].load(std::memory_order_acquire);
     if (id == 0) {
+      // Not at this level: a stack the previous level holds moves up with
+      // its id; only a stack neither holds gets a new entry.
+      if (mine == 0 && level > 0) mine = FindInLevel(region, level - 1, frames, depth, hash);
       if (mine == 0) {
         const uint64_t words = kStackEntryHeaderWords + depth;
-        const uint64_t at =
-            region.header()->stack_arena_used.fetch_add(words, std::memory_order_relaxed);
+        const uint64_t at = header->stack_arena_used.fetch_add(words, std::memory_order_relaxed);
         if (at + words > kStackArenaWords || at > UINT32_MAX - words) return 0;
         uint64_t* entry = arena + at;
         entry[0] = hash;
         entry[1] = depth;
         for (uint32_t i = 0; i < depth; ++i) entry[kStackEntryHeaderWords + i] = frames[i];
         mine = static_cast<uint32_t>(at);
+        copied = true;
       }
       if (index[slot].compare_exchange_strong(id, mine, std::memory_order_acq_rel)) {
-        *inserted = true;
-        // Half full: the next level takes the new stacks (and again the old
-        // ones as they come, under new ids).
+        if (copied) *inserted = true;
+        // Half full: the next level takes the stacks from now on.
         const uint32_t n = header->stack_index_entries.fetch_add(1, std::memory_order_relaxed) + 1;
         if (level + 1 < kStackIndexLevels && n > (mask >> 1)) {
           uint32_t expected = level;

@@ -8,11 +8,11 @@
 // for an entry whose depth and frames equal the caller's, word by word.
 //
 // The index grows by levels (region_layout.h): when the current level is
-// half full, new lookups go to the next, twice as large, and a stack met
-// again there is stored again under a new id. So one stack may have a few
-// ids (at most one per level); each id's entry holds exactly its frames, and
-// the launcher, which builds the trace's stack tree from the frames, gives
-// them all one node.
+// half full, lookups go to the next, twice as large; a stack the previous
+// level holds moves up with its id, so a stack in use keeps its id. One met
+// again only after two growths is stored again under a new id: a stack may
+// have a few ids, each entry holds exactly its frames, and the launcher,
+// which builds the trace's stack tree from the frames, gives them one node.
 //
 // The hash runs from the outermost frame inward (HashStep per frame, then
 // HashFinish with the depth), so a caller that knows the hash state after a
