@@ -124,7 +124,11 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
 }
 
 uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
-  if (shared_id < stack_ids_.size() && stack_ids_[shared_id] != 0) return stack_ids_[shared_id];
+  const size_t page = shared_id / kStackIdPage;
+  const size_t at = shared_id % kStackIdPage;
+  if (page < stack_ids_.size() && stack_ids_[page] != nullptr && stack_ids_[page][at] != 0) {
+    return stack_ids_[page][at];
+  }
   std::vector<uint64_t> frames;
   if (!region_->ReadStack(shared_id, &frames)) {
     ++dropped_stacks_;
@@ -147,8 +151,9 @@ uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
     }
     parent = node->second;
   }
-  if (shared_id >= stack_ids_.size()) stack_ids_.resize(shared_id + 1 + shared_id / 2, 0);
-  stack_ids_[shared_id] = parent;
+  if (page >= stack_ids_.size()) stack_ids_.resize(page + 1);
+  if (stack_ids_[page] == nullptr) stack_ids_[page] = std::make_unique<uint32_t[]>(kStackIdPage);
+  stack_ids_[page][at] = parent;
   // The recorder may name one stack by several ids (stack_interner.h): count
   // the stacks, not the ids.
   if (parent >= counted_.size()) counted_.resize(parent + 1 + parent / 2, 0);
