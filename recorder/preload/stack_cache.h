@@ -10,10 +10,10 @@
 // every frame and the depth match, the kept id is the answer: it was
 // returned for exactly these frames in the same region.
 //
-// Besides, the ids of recent stacks by hash (direct-mapped, kRecentStacks):
-// a stack the thread met lately skips the shared index, whose 8 MiB are
-// mostly cache misses (Python's and cppcheck's ever-changing stacks), and is
-// checked against its arena entry only.
+// Besides, the ids of recent stacks by hash (direct-mapped,
+// kRecentStackBits): a stack the thread met lately skips the shared index,
+// whose probes are mostly cache misses on Python's and cppcheck's
+// ever-changing stacks, and is checked against its arena entry only.
 //
 // Exactness: the cache only saves hashing and the table probe; an id comes
 // from the word-by-word equal previous stack, from a recent entry whose
