@@ -2,7 +2,6 @@
 // dwarf_frames.h).
 #include "analyzers/dwarf_frames.h"
 
-#include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -11,6 +10,7 @@
 #include <memory>
 #include <utility>
 
+#include "analyzers/demangle.h"
 #include "analyzers/symtab_index.h"
 
 namespace heaprec::analyzers {
@@ -21,20 +21,6 @@ using format::SourceFrame;
 // Bounds the walks along DIE references and enclosing functions, against
 // malformed (cyclic) DWARF.
 constexpr int kMaxDepth = 16;
-
-std::string Demangle(const char* name) {
-  if (name == nullptr) return "";
-  if (name[0] == '_' && name[1] == 'Z') {
-    int status = 0;
-    char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-    if (demangled != nullptr) {
-      std::string result(demangled);
-      std::free(demangled);
-      return result;
-    }
-  }
-  return name;
-}
 
 const char* StringAttr(Dwarf_Die* die, unsigned int name) {
   Dwarf_Attribute attr;

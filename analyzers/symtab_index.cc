@@ -2,11 +2,11 @@
 // (symtab_index.h).
 #include "analyzers/symtab_index.h"
 
-#include <cxxabi.h>
 #include <gelf.h>
 
 #include <algorithm>
-#include <cstdlib>
+
+#include "analyzers/demangle.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -27,19 +27,6 @@ int BindingRank(const GElf_Sym& sym) {
 bool IsCode(const GElf_Sym& sym) {
   const int type = GELF_ST_TYPE(sym.st_info);
   return type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_NOTYPE;
-}
-
-std::string Demangle(const char* name) {
-  if (name[0] == '_' && name[1] == 'Z') {
-    int status = 0;
-    char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-    if (demangled != nullptr) {
-      std::string result(demangled);
-      std::free(demangled);
-      return result;
-    }
-  }
-  return name;
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 //   - else the highest sizeless label (assembly) at or below pc, in pc's
 //     section, unless a sized symbol starting at or below pc ends above the
 //     label (pc then lies after that symbol's end, not in the label's code).
-// Names are demangled once per symbol.
+// Names are demangled (demangle.h) once per symbol.
 //
 // Built from libdwfl (dwfl_module_getsymtab / dwfl_module_getsym_info), so
 // it covers .symtab, .dynsym and the MiniDebugInfo table alike. Valid while

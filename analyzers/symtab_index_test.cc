@@ -3,26 +3,16 @@
 // name the same function for each, or the launcher's symbols would change.
 #include "analyzers/symtab_index.h"
 
-#include <cxxabi.h>
 #include <gelf.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "analyzers/demangle.h"
+
 namespace heaprec::analyzers {
 namespace {
-
-std::string Demangled(const char* name) {
-  if (name == nullptr) return "";
-  int status = 0;
-  char* d = name[0] == '_' && name[1] == 'Z' ? abi::__cxa_demangle(name, nullptr, nullptr, &status)
-                                             : nullptr;
-  std::string out = d != nullptr ? d : name;
-  std::free(d);
-  return out;
-}
 
 bool InCode(Dwfl_Module* mod, Dwarf_Addr pc) {
   Dwarf_Addr address = pc;
@@ -83,7 +73,7 @@ size_t CompareOn(const char* path) {
     GElf_Off offset = 0;
     GElf_Sym sym;
     const std::string want =
-        Demangled(dwfl_module_addrinfo(mod, pc, &offset, &sym, nullptr, nullptr, nullptr));
+        Demangle(dwfl_module_addrinfo(mod, pc, &offset, &sym, nullptr, nullptr, nullptr));
     const std::string got = index.NameAt(pc);
     ++compared;
     if (got != want && ++differ <= 10) {
