@@ -65,19 +65,10 @@ allocators=(glibc tcmalloc jemalloc mimalloc)
 # "library"; replay/allocators.cc is the one list): read after each replay.
 declare -A lib=()
 
-echo "bench_allocators: building (bazel build -c opt)..." >&2
-if ! build_log="$(bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all 2>&1)"; then
-  echo "$build_log" | tail -30 >&2
-  die "build failed"
-fi
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+. "$repo/tools/bench_workloads.sh"
+bench_build bench_allocators //recorder:heaprec //replay:heapreplay //tests/bench:all
 heaprec="$bin/recorder/heaprec"
 heapreplay="$bin/replay/heapreplay"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench_allocators.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
-. "$repo/tools/bench_workloads.sh"
 
 echo "## Machine"
 echo

@@ -38,18 +38,11 @@ for tool in bazel heaptrack heaptrack_print awk; do
 done
 [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time): it measures peak RSS"
 
-echo "bench_analysis: building..." >&2
-bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all >/dev/null 2>&1 ||
-  die "build failed (run: bazel build -c opt //recorder:heaprec //replay:heapreplay //tests/bench:all)"
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
-heaprec="$bin/recorder/heaprec"
-heapreplay="$bin/replay/heapreplay"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench_analysis.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
 CPPCHECK_REV="${CPPCHECK_REV:-b362e97}"
 . "$repo/tools/bench_workloads.sh"
+bench_build bench_analysis //recorder:heaprec //replay:heapreplay //tests/bench:all
+heaprec="$bin/recorder/heaprec"
+heapreplay="$bin/replay/heapreplay"
 
 # Runs "$@"; prints "wall_s peak_rss_kib".
 measure() {

@@ -78,18 +78,13 @@ for tool in bazel heaptrack heaptrack_print awk; do
   command -v "$tool" >/dev/null || die "'$tool' not found (tools/setup.sh; apt-get install heaptrack)"
 done
 
-echo "bench_recorder: building (bazel build -c opt)..." >&2
-if ! build_log="$(bazel build -c opt //recorder:heaprec //format:trace_dump //tests/bench:all \
-  //recorder/benchmarks:all 2>&1)"; then
-  echo "$build_log" | tail -30 >&2
-  die "build failed"
-fi
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+# setup_workload NAME: sets cmd, cmd_dir, cmd_env; bench_build
+# (tools/bench_workloads.sh).
+. "$repo/tools/bench_workloads.sh"
+bench_build bench_recorder //recorder:heaprec //format:trace_dump //tests/bench:all \
+  //recorder/benchmarks:all
 heaprec="$bin/recorder/heaprec"
 trace_dump="$bin/format/trace_dump"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench_recorder.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
 
 now() { echo "$EPOCHREALTIME"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
@@ -110,8 +105,6 @@ echo "- heaprec at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- forma
 echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-# setup_workload NAME: sets cmd, cmd_dir, cmd_env (tools/bench_workloads.sh).
-. "$repo/tools/bench_workloads.sh"
 
 # Runs "$@" in $cmd_dir with $cmd_env; prints the wall seconds. Output goes
 # to $tmp/out; a failure shows it and stops.

@@ -2,7 +2,8 @@
 # (sourced): the benchmark workloads. setup_workload NAME sets cmd (array),
 # cmd_dir and cmd_env for alloc_heavy, mt_handoff, python or cppcheck. Needs
 # $bin (Bazel's opt output), $repo, $tmp, $CPPCHECK_REV and a die function;
-# sets python_bin.
+# sets python_bin. bench_build NAME TARGET... builds the targets and sets
+# $bin and $tmp.
 
 # The real interpreter, not a pyenv shim script (heaprec and heaptrack must
 # trace python itself, not a bash wrapper).
@@ -39,3 +40,19 @@ setup_workload() {
   esac
 }
 
+# bench_build NAME TARGET...: builds the targets with -c opt (the log's tail
+# and die on failure), then sets bin (Bazel's opt output) and tmp (a scratch
+# folder named after NAME, removed when the script exits).
+bench_build() {
+  local name="$1"
+  shift
+  echo "$name: building (bazel build -c opt)..." >&2
+  local build_log
+  if ! build_log="$(bazel build -c opt "$@" 2>&1)"; then
+    echo "$build_log" | tail -30 >&2
+    die "build failed"
+  fi
+  bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")"
+  trap 'rm -rf "$tmp"' EXIT
+}
