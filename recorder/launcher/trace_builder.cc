@@ -216,12 +216,13 @@ uint32_t TraceBuilder::ModuleOf(uint64_t address, uint64_t seq, bool settled) co
   return best != 0 ? best : later != 0 ? later : any;
 }
 
-// The last module logged that maps address (what a reader finds by address
-// alone), or 0.
+// The last module logged that maps the call before the return address,
+// address - 1: what a reader finds for an address without a Symbol
+// (analyzers::SymbolTable::ModuleOf's rule), or 0.
 uint32_t TraceBuilder::LastModuleMapping(uint64_t address) const {
   for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
     for (const format::MappedRange& r : it->ranges) {
-      if (address >= r.start && address < r.end) return it->id;
+      if (address - 1 >= r.start && address - 1 < r.end) return it->id;
     }
   }
   return 0;
