@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "format/block_numbers.h"
+#include "format/large_buffers.h"
 #include "format/records.h"
 
 namespace flatbuffers {
@@ -94,7 +95,7 @@ class ChunkBuilder {
     uint64_t seq = 0, units = 0, size = 0, d = 0, passed = 0;
     uint64_t address = 0, old_address = 0, alignment = 0;
   };
-  std::vector<Pending> pending_;
+  std::vector<Pending, LargeBufferAllocator<Pending>> pending_;  // 5 MiB per chunk
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
   std::unique_ptr<uint8_t[]> scratch_;  // Encode's varint columns before they are appended

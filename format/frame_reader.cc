@@ -9,6 +9,8 @@
 #include <cstring>
 #include <utility>
 
+#include "format/large_buffers.h"
+
 namespace heaprec::format {
 namespace {
 
@@ -24,7 +26,7 @@ uint32_t Le32(const uint8_t* p) {
 FrameReader::FrameReader(std::unique_ptr<ByteSource> source, size_t max_chunk_bytes)
     : source_(std::move(source)),
       max_chunk_bytes_(max_chunk_bytes),
-      dctx_(ZSTD_createDCtx()),
+      dctx_(ZSTD_createDCtx_advanced({AllocateLargeBuffer, FreeLargeBuffer, nullptr})),
       in_(kReadBlock) {
   // Format 2 streams keep up to 2^27 bytes of history (TraceWriter uses 2^25).
   ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, 27);

@@ -1,4 +1,5 @@
 // TraceWriter: chunks -> one zstd stream -> sink (see trace_writer.h).
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_createCCtx_advanced (exported)
 #include "format/trace_writer.h"
 
 #include <flatbuffers/flatbuffers.h>
@@ -7,11 +8,14 @@
 #include <vector>
 
 #include "format/format_version.h"
+#include "format/large_buffers.h"
 
 namespace heaprec::format {
 
 TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Options& options)
-    : sink_(sink), options_(options), cctx_(ZSTD_createCCtx()) {
+    : sink_(sink),
+      options_(options),
+      cctx_(ZSTD_createCCtx_advanced({AllocateLargeBuffer, FreeLargeBuffer, nullptr})) {
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, options_.zstd_level);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_windowLog, options_.window_log);

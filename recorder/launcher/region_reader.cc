@@ -50,41 +50,58 @@ RegionReader::~RegionReader() { munmap(view_.base, kRegionBytes); }
 
 size_t RegionReader::Drain() {
   size_t moved = 0;
-  Ring* rings = view_.rings();
-  for (uint32_t slot = 0; slot < kSlots; ++slot) {
-    Ring& ring = rings[slot];
-    const uint32_t state = ring.state.load(std::memory_order_acquire);
-    if (slot != 0 && state == kSlotFree) continue;
-    const uint64_t head = ring.head.load(std::memory_order_acquire);
-    uint64_t tail = ring.tail.load(std::memory_order_relaxed);
-    if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
-    if (head != tail) {
-      Queue& q = queues_[slot];
-      if (q.head > 0 && q.head * 2 >= q.records.size()) {  // drop what was emitted (amortized)
-        q.records.erase(q.records.begin(), q.records.begin() + static_cast<std::ptrdiff_t>(q.head));
-        q.head = 0;
-      }
-      moved += head - tail;
-      // At most two contiguous pieces of the ring.
-      while (tail != head) {
-        const uint64_t at = tail & (kRingRecords - 1);
-        const uint64_t n = std::min<uint64_t>(head - tail, kRingRecords - at);
-        q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
-        tail += n;
-      }
-      ring.tail.store(head, std::memory_order_seq_cst);
-      WakeWaiting(&ring.waiting);  // a producer asleep on a full ring
-      if (!in_heap_[slot]) {
-        fronts_.push({q.front().seq, slot});
-        in_heap_[slot] = true;
-      }
-    }
-    if (state == kSlotRetired && ring.head.load(std::memory_order_acquire) == head) {
-      uint32_t expected = kSlotRetired;
-      ring.state.compare_exchange_strong(expected, kSlotFree, std::memory_order_acq_rel);
+  for (uint32_t word = 0; word < kSlots / 64; ++word) {
+    uint64_t bits = view_.header()->slots_in_use[word].load(std::memory_order_acquire);
+    if (word == 0) bits |= 1;  // the shared ring, always
+    while (bits != 0) {
+      const uint32_t slot = word * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      moved += DrainSlot(slot);
     }
   }
   queued_ += moved;
+  return moved;
+}
+
+size_t RegionReader::DrainSlot(uint32_t slot) {
+  Ring& ring = view_.rings()[slot];
+  const uint32_t state = ring.state.load(std::memory_order_acquire);
+  if (slot != 0 && state == kSlotFree) return 0;
+  const uint64_t head = ring.head.load(std::memory_order_acquire);
+  uint64_t tail = ring.tail.load(std::memory_order_relaxed);
+  if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
+  const size_t moved = head - tail;
+  if (moved != 0) {
+    Queue& q = queues_[slot];
+    if (q.head > 0 && q.head * 2 >= q.records.size()) {  // drop what was emitted (amortized)
+      q.records.erase(q.records.begin(), q.records.begin() + static_cast<std::ptrdiff_t>(q.head));
+      q.head = 0;
+    }
+    // At most two contiguous pieces of the ring.
+    while (tail != head) {
+      const uint64_t at = tail & (kRingRecords - 1);
+      const uint64_t n = std::min<uint64_t>(head - tail, kRingRecords - at);
+      q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
+      tail += n;
+    }
+    ring.tail.store(head, std::memory_order_seq_cst);
+    WakeWaiting(&ring.waiting);  // a producer asleep on a full ring
+    if (!in_heap_[slot]) {
+      fronts_.push({q.front().seq, slot});
+      in_heap_[slot] = true;
+    }
+  }
+  if (state == kSlotRetired && ring.head.load(std::memory_order_acquire) == head) {
+    // Out of the set first: once free, a new owner may claim it and set
+    // its bit again.
+    std::atomic<uint64_t>& word = view_.header()->slots_in_use[slot / 64];
+    const uint64_t bit = uint64_t{1} << (slot % 64);
+    word.fetch_and(~bit, std::memory_order_acq_rel);
+    uint32_t expected = kSlotRetired;
+    if (!ring.state.compare_exchange_strong(expected, kSlotFree, std::memory_order_acq_rel)) {
+      word.fetch_or(bit, std::memory_order_acq_rel);
+    }
+  }
   return moved;
 }
 

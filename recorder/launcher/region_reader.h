@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "format/large_buffers.h"
 #include "recorder/shared/region_layout.h"
 
 namespace heaprec::recorder::launcher {
@@ -69,6 +70,8 @@ class RegionReader {
 
  private:
   RegionReader(std::string path, RegionView view) : path_(std::move(path)), view_(view) {}
+  // Drain() for one ring (its bit is set in slots_in_use, or it is slot 0).
+  size_t DrainSlot(uint32_t slot);
 
   struct Front {
     uint64_t seq;
@@ -81,7 +84,7 @@ class RegionReader {
   // Records taken from a ring and not yet emitted: records[head..] (a vector
   // refilled in bulk, so draining is a memcpy per ring, not a push per record).
   struct Queue {
-    std::vector<RawRecord> records;
+    std::vector<RawRecord, format::LargeBufferAllocator<RawRecord>> records;
     size_t head = 0;
     bool empty() const { return head == records.size(); }
     const RawRecord& front() const { return records[head]; }

@@ -36,6 +36,7 @@ class FakeRegion {
   void Write(uint32_t slot, uint64_t seq) {
     Ring& ring = view_.rings()[slot];
     ring.state.store(kSlotOwned);
+    view_.header()->slots_in_use[slot / 64].fetch_or(uint64_t{1} << (slot % 64));
     const uint64_t head = ring.head.load();
     RawRecord r = {};
     r.seq = seq;
@@ -78,6 +79,39 @@ TEST(RegionReaderTest, MergesRingsInSeqOrder) {
   EXPECT_TRUE(reader->idle());
   // The rings were emptied: the producer may reuse the space.
   EXPECT_EQ(region.view().rings()[3].tail.load(), 5u);
+}
+
+TEST(RegionReaderTest, DrainsTheRingsInUseAndFreesRetiredOnesOnceEmpty) {
+  FakeRegion region;
+  RegionHeader* h = region.view().header();
+  Ring* rings = region.view().rings();
+  region.Write(5, 1);
+  region.Write(70, 2);  // in the second word of slots_in_use
+  region.Write(70, 3);
+  // Records in a ring whose owner has not yet said it is in use wait.
+  rings[200].state.store(kSlotOwned);
+  rings[200].records[0].seq = 4;
+  rings[200].head.store(1);
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr) << error;
+  EXPECT_EQ(reader->Drain(), 3u);
+  h->slots_in_use[200 / 64].fetch_or(uint64_t{1} << (200 % 64));
+  EXPECT_EQ(reader->Drain(), 1u);
+  Collect out;
+  EXPECT_EQ(reader->Emit(out, false, 1), 4u);
+  EXPECT_EQ(out.slots, (std::vector<uint32_t>{5, 70, 70, 200}));
+
+  // Ring 70's thread exits with one more record: drained, then freed.
+  region.Write(70, 5);
+  rings[70].state.store(kSlotRetired);
+  EXPECT_EQ(reader->Drain(), 1u);
+  EXPECT_EQ(rings[70].state.load(), static_cast<uint32_t>(kSlotFree));
+  EXPECT_EQ(h->slots_in_use[1].load() & (uint64_t{1} << (70 % 64)), 0u);
+  EXPECT_EQ(rings[5].state.load(), static_cast<uint32_t>(kSlotOwned));
+  EXPECT_NE(h->slots_in_use[0].load() & (uint64_t{1} << 5), 0u);
+  EXPECT_EQ(reader->Emit(out, false, 2), 1u);
+  EXPECT_EQ(out.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
 }
 
 TEST(RegionReaderTest, AGapWaitsThenTimesOutOrEndsAtExit) {

@@ -200,6 +200,8 @@ void ClaimRing(ThreadState& ts) {
                                                     std::memory_order_acq_rel)) {
         rings[slot].tid.store(tid, std::memory_order_relaxed);
         rings[slot].generation++;
+        Header()->slots_in_use[slot / 64].fetch_or(uint64_t{1} << (slot % 64),
+                                                   std::memory_order_release);
         Header()->rings_owned.fetch_add(1, std::memory_order_relaxed);
         ts.slot = slot;
         ts.ring = &rings[slot];

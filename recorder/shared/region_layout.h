@@ -29,7 +29,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 5;
+inline constexpr uint32_t kRegionVersion = 6;
 
 inline constexpr uint32_t kSlots = 512;          // thread rings; slot 0 is shared
 inline constexpr uint32_t kRingRecords = 32768;  // per ring, a power of two
@@ -169,6 +169,12 @@ struct RegionHeader {
   std::atomic<uint32_t> rings_owned;          // thread rings owned now (slot 0 not counted)
   std::atomic<uint32_t> stack_index_level;    // the stack index's current level
   std::atomic<uint32_t> stack_index_entries;  // stacks inserted at that level (about)
+  // Bit slot % 64 of word slot / 64: ring `slot` may hold records (set by
+  // its owner right after claiming it, before its first record; cleared by
+  // the launcher just before it frees the drained slot). The launcher goes
+  // through these instead of reading every ring's state, each on a page
+  // (and a TLB entry) of its own.
+  alignas(64) std::atomic<uint64_t> slots_in_use[kSlots / 64];
   alignas(64) Counters counters;
   uint32_t cmdline_bytes;  // NUL-separated argv
   char exe[kExeBytes];     // readlink /proc/self/exe
