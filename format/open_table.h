@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "format/large_buffers.h"
+
 namespace heaprec::format {
 
 template <typename V>
@@ -83,7 +85,7 @@ class OpenTable {
     return i;
   }
   void Grow() {
-    std::vector<Slot> old(slots_.size() * 2);
+    std::vector<Slot, LargeBufferAllocator<Slot>> old(slots_.size() * 2);
     old.swap(slots_);
     --shift_;
     for (const Slot& s : old) {
@@ -92,7 +94,9 @@ class OpenTable {
   }
 
   unsigned shift_ = 64 - 10;  // 64 - log2(slot count)
-  std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  // Grows to tens of MiB with a program's live blocks: huge pages.
+  std::vector<Slot, LargeBufferAllocator<Slot>> slots_ =
+      std::vector<Slot, LargeBufferAllocator<Slot>>(1024);
   size_t live_ = 0;
 };
 
