@@ -1,9 +1,13 @@
 // Traces written by earlier versions keep reading: format/testdata holds
 // traces written by format 1.0 and 1.2 (1.2 with address_delta_by_kind) of
 // the sample of test_traces.h (60 events, a flush every 7, seed 11, no block
-// reuse). Never regenerate them; add a new file for a new version instead.
-// Blocks are numbered from their addresses, as for format 2.
+// reuse; blocks are numbered from their addresses, as for format 2), and by
+// format 2.1 (200 events, a flush every 7, seed 11, with block reuse: frees
+// name blocks by global block refs, three threads free each other's blocks).
+// Never regenerate them; add a new file for a new version instead.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "format/test_traces.h"
 #include "format/trace_reader.h"
@@ -39,6 +43,35 @@ TEST(OldTraceTest, Version1Dot0ReadsAsWritten) {
 
 TEST(OldTraceTest, Version1Dot2ReadsAsWritten) {
   ExpectSample("format/testdata/trace_v1_2.zst", 2);
+}
+
+TEST(OldTraceTest, Version2Dot1ReadsAsWritten) {
+  testing::Records want;
+  testing::SampleTraceBytes(200, 7, 11, &want);
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceFile("format/testdata/trace_v2_1.zst", v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.major, 2);
+  EXPECT_EQ(r.version.minor, 1);
+  EXPECT_EQ(v.r.events, want.events);
+  EXPECT_EQ(v.r.order, want.order);
+  EXPECT_EQ(v.r.stack_nodes, want.stack_nodes);
+  EXPECT_EQ(v.r.threads, want.threads);
+  EXPECT_EQ(v.r.markers, want.markers);
+  EXPECT_EQ(v.r.symbols, want.symbols);
+  EXPECT_EQ(v.r.ends, want.ends);
+  size_t frees = 0, cross = 0;  // the sample frees across threads
+  std::map<uint64_t, uint32_t> maker;
+  for (const Event& e : v.r.events) {
+    if (e.kind() != EventKind::kFree && e.block != 0) maker[e.block] = e.thread;
+    const uint64_t released = e.kind() == EventKind::kFree ? e.block : e.old_block;
+    if (released != 0) {
+      ++frees;
+      cross += maker[released] != e.thread;
+    }
+  }
+  EXPECT_GT(frees, 30u);
+  EXPECT_GT(cross, 10u);
 }
 
 }  // namespace
