@@ -53,11 +53,13 @@ void ChunkBuilder::AddEvent(const Event& e) {
   p.stack = e.stack;
   p.size = e.size;
   if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-    const uint64_t released = kind == EventKind::kFree ? block : old_block;
-    // d: 0 = unknown (then the address passed in is kept), else the d-th
-    // most recently made block.
-    p.d = released == 0 ? 0 : made_before - released + 1;
+    Ref(kind == EventKind::kFree ? block : old_block, made_before, e.thread, &p);
     p.passed = kind == EventKind::kFree ? e.address : e.old_address;
+  }
+  if (made_ != made_before) {
+    thread_blocks_.Made(e.thread, made_);
+    if (recent_.empty()) recent_.resize(kRecentBlocks);
+    recent_[made_ & (kRecentBlocks - 1)] = {made_, thread_blocks_.count(e.thread), e.thread};
   }
   p.address = e.address;
   p.old_address = e.old_address;
@@ -66,6 +68,28 @@ void ChunkBuilder::AddEvent(const Event& e) {
   last_time_ = last_raw_units_ * time_unit_;
   // Most columns take a byte or two per event; a close enough guess.
   approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);
+}
+
+// How a free or realloc names the block it released (FORMAT.md, "Blocks"):
+// by its maker's count while the block is among the maker's last
+// ThreadBlocks::kWindow (form 1 when the maker is the caller, else 2), else
+// by d (form 0; d = 0 for a block the trace never saw made).
+void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const {
+  p->form = 0;
+  p->d = released == 0 ? 0 : made_before - released + 1;
+  if (released == 0 || made_before - released >= kRecentBlocks || recent_.empty()) return;
+  const Made& m = recent_[released & (kRecentBlocks - 1)];
+  if (m.block != released) return;
+  const uint64_t count = thread_blocks_.count(m.thread);
+  if (count - m.idx >= ThreadBlocks::kWindow) return;
+  if (m.thread == thread) {
+    p->form = 1;
+    p->d = count - m.idx + 1;  // k: the caller's k-th most recent block
+  } else {
+    p->form = 2;
+    p->d = m.idx;
+    p->maker = m.thread;
+  }
 }
 
 // Writes the pending events' columns grouped by thread (each thread's events
@@ -117,9 +141,17 @@ void ChunkBuilder::Encode() {
   api_.resize(api_at + n);
   uint8_t* api_p = api_.data() + api_at;
   uint64_t prev_seq = base_seq_, prev_units = base_time_ / time_unit_, prev_d = 0;
+  uint64_t prev_k = 0, prev_i = 0;  // forms 1 and 2: from 0 where the thread changes
   uint64_t prev_address = base_address_;
+  uint32_t column_thread = 0;
+  bool first = true;
   for (const uint32_t i : order_) {
     const Pending& p = pending_[i];
+    if (first || p.thread != column_thread) {
+      column_thread = p.thread;
+      first = false;
+      prev_k = prev_i = 0;
+    }
     const Api api = static_cast<Api>(p.api & 0x7f);
     const EventKind kind = KindOf(api);
     *api_p++ = p.api;
@@ -129,10 +161,21 @@ void ChunkBuilder::Encode() {
     prev_units = p.units;
     thread_p = WriteVarint(thread_p, p.thread);
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-      // Stored as a change from the previous d: it changes little.
-      ref_p = WriteVarint(ref_p, ZigzagDelta(prev_d, p.d));
-      prev_d = p.d;
-      if (p.d == 0) raw_address_.push_back(p.passed);
+      // Stored as a change from the previous value of the same form: it
+      // changes little.
+      ref_form_.push_back(p.form);
+      if (p.form == 1) {
+        ref_p = WriteVarint(ref_p, ZigzagDelta(prev_k, p.d));
+        prev_k = p.d;
+      } else if (p.form == 2) {
+        ref_p = WriteVarint(ref_p, ZigzagDelta(prev_i, p.d));
+        prev_i = p.d;
+        PutVarint(&ref_thread_, ZigzagDelta(p.thread, p.maker));
+      } else {
+        ref_p = WriteVarint(ref_p, ZigzagDelta(prev_d, p.d));
+        prev_d = p.d;
+        if (p.d == 0) raw_address_.push_back(p.passed);
+      }
     }
     if (keep_addresses_) {
       address_p = WriteVarint(address_p, ZigzagDelta(prev_address, p.address));
@@ -248,6 +291,8 @@ void ChunkBuilder::ClearRecords() {
   thread_.clear();
   address_delta_.clear();
   block_ref_.clear();
+  ref_form_.clear();
+  ref_thread_.clear();
   raw_address_.clear();
   size_.clear();
   stack_.clear();
@@ -316,6 +361,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   const auto thread = b.CreateVector(thread_);
   const auto address_delta = b.CreateVector(address_delta_);
   const auto block_ref = b.CreateVector(block_ref_);
+  const auto ref_form = b.CreateVector(ref_form_);
+  const auto ref_thread = b.CreateVector(ref_thread_);
   const auto raw_address = b.CreateVector(raw_address_);
   const auto size = b.CreateVector(size_);
   const auto stack = b.CreateVector(stack_);
@@ -346,6 +393,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_time_unit_ns(time_unit_);
   chunk.add_base_block(base_block_);
   chunk.add_block_ref(block_ref);
+  chunk.add_ref_form(ref_form);
+  chunk.add_ref_thread_v(ref_thread);
   chunk.add_raw_address(raw_address);
   chunk.add_stack_parent_v(stack_parent);
   chunk.add_stack_address_v(stack_address);

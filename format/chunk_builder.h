@@ -16,6 +16,7 @@
 #include "format/block_numbers.h"
 #include "format/large_buffers.h"
 #include "format/records.h"
+#include "format/thread_blocks.h"
 
 namespace flatbuffers {
 class FlatBufferBuilder;
@@ -25,7 +26,7 @@ namespace heaprec::format {
 
 class ChunkBuilder {
  public:
-  // Builds chunk 0 of a format 2 trace; StartNext() moves on to the next.
+  // Builds chunk 0 of a format 3 trace; StartNext() moves on to the next.
   // time_unit_ns: resolution of event times; they are rounded down to it.
   // keep_addresses: also store every event's addresses (else only those of
   // frees and reallocs of blocks the trace never saw made).
@@ -86,15 +87,27 @@ class ChunkBuilder {
   uint64_t last_raw_time_ = 0, last_raw_units_ = 0;  // the last event's time, and in units
   uint32_t last_stack_id_ = 0;
 
-  // An event as added, with what seq order decided (block ref d, no-block
-  // flag); encoded at Finish.
+  // An event as added, with what seq order decided (block ref form and
+  // value, no-block flag); encoded at Finish.
   struct Pending {
-    uint8_t api = 0;  // with the no-block bit
+    uint8_t api = 0;   // with the no-block bit
+    uint8_t form = 0;  // ref form (trace.fbs ref_form); d is then d, k or i
     uint32_t thread = 0;
     uint32_t stack = 0;
+    uint32_t maker = 0;  // form 2: the thread that made the block
     uint64_t seq = 0, units = 0, size = 0, d = 0, passed = 0;
     uint64_t address = 0, old_address = 0, alignment = 0;
   };
+  // The last kRecentBlocks blocks made: by which thread, as its how-many-th.
+  struct Made {
+    uint64_t block = 0;
+    uint64_t idx = 0;
+    uint32_t thread = 0;
+  };
+  static constexpr uint64_t kRecentBlocks = uint64_t{1} << 18;
+  void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
+  std::vector<Made, LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
+  ThreadBlocks thread_blocks_;                                   // spans chunks
   std::vector<Pending, LargeBufferAllocator<Pending>> pending_;  // 5 MiB per chunk
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
@@ -112,6 +125,8 @@ class ChunkBuilder {
   std::vector<uint64_t> alignment_;
   std::vector<uint64_t> old_address_;
   std::vector<uint8_t> block_ref_;
+  std::vector<uint8_t> ref_form_;
+  std::vector<uint8_t> ref_thread_;
   std::vector<uint64_t> raw_address_;
   std::vector<uint8_t> stack_parent_;
   std::vector<uint8_t> stack_address_;

@@ -119,21 +119,53 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
        {&k->seq, &k->units, &k->d, &k->passed, &k->alignment, &k->old_address, &k->address}) {
     v->resize(n);
   }
+  k->form.resize(n);
+  k->maker.resize(n);
   uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, d = 0, address = c.base_address();
-  size_t ref = 0, raw = 0, aligned = 0, old = 0;
+  uint64_t ref_k = 0, ref_i = 0;  // forms 1 and 2: from 0 where the thread changes
+  size_t ref = 0, raw = 0, aligned = 0, old = 0, makers = 0;
   const size_t n_raw = Len(c.raw_address()), n_aligned = Len(c.alignment());
   const size_t n_old = Len(c.old_address());
+  const bool forms = Len(c.ref_form()) > 0;  // else all refs have form 0
   for (size_t i = 0; i < n; ++i) {
     const Api api = ApiOf(c.api()->Get(i), true);
     const EventKind kind = KindOf(api);
+    if (i == 0 || k->thread[i] != k->thread[i - 1]) ref_k = ref_i = 0;
     k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
     k->units[i] = units = ApplyZigzagDelta(units, k->time_delta[i]);
     k->d[i] = k->passed[i] = k->alignment[i] = k->old_address[i] = k->address[i] = 0;
+    k->form[i] = 0;
+    k->maker[i] = 0;
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-      k->d[i] = d = ApplyZigzagDelta(d, k->block_ref[ref++]);
-      if (d == 0) {
-        if (raw == n_raw) break;  // reported below
-        k->passed[i] = c.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw++));
+      const uint8_t form = forms ? c.ref_form()->Get(static_cast<flatbuffers::uoffset_t>(ref)) : 0;
+      const uint64_t x = k->block_ref[ref++];
+      k->form[i] = form;
+      if (form == 1) {
+        k->d[i] = ref_k = ApplyZigzagDelta(ref_k, x);
+        if (ref_k == 0) {
+          *error = "event " + std::to_string(i) + " names its thread's 0th block";
+          return false;
+        }
+      } else if (form == 2) {
+        k->d[i] = ref_i = ApplyZigzagDelta(ref_i, x);
+        const uint64_t maker = makers < k->ref_thread.size()
+                                   ? ApplyZigzagDelta(k->thread[i], k->ref_thread[makers])
+                                   : 0;
+        ++makers;
+        if (ref_i == 0 || maker > UINT32_MAX) {
+          *error = "event " + std::to_string(i) + " names a block of no thread";
+          return false;
+        }
+        k->maker[i] = static_cast<uint32_t>(maker);
+      } else if (form == 0) {
+        k->d[i] = d = ApplyZigzagDelta(d, x);
+        if (d == 0) {
+          if (raw == n_raw) break;  // reported below
+          k->passed[i] = c.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw++));
+        }
+      } else {
+        *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(form);
+        return false;
       }
     }
     if (HasAlignment(api) && aligned < n_aligned) {
@@ -149,9 +181,10 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
   size_t want_raw = 0;
   for (size_t i = 0; i < n; ++i) {
     const EventKind kind = KindOf(ApiOf(c.api()->Get(i), true));
-    want_raw += (kind == EventKind::kFree || kind == EventKind::kRealloc) && k->d[i] == 0;
+    want_raw += (kind == EventKind::kFree || kind == EventKind::kRealloc) && k->form[i] == 0 &&
+                k->d[i] == 0;
   }
-  if (raw != n_raw || want_raw != n_raw) {
+  if (raw != n_raw || want_raw != n_raw || makers != k->ref_thread.size()) {
     *error = "sparse columns do not match the events";
     return false;
   }
@@ -208,7 +241,9 @@ bool LoadColumns(const fb::Chunk& c, bool v2, uint32_t last_stack_id,
     const EventKind kind = KindOf(ApiOf(c.api()->Get(i), true));
     refs += kind == EventKind::kFree || kind == EventKind::kRealloc;
   }
-  if (!Varints(c.block_ref(), refs, &k->block_ref)) {
+  if (!Varints(c.block_ref(), refs, &k->block_ref) ||
+      (Len(c.ref_form()) != 0 && Len(c.ref_form()) != refs) ||
+      !Varints(c.ref_thread_v(), SIZE_MAX, &k->ref_thread)) {
     *error = "sparse columns do not match the events";
     return false;
   }
@@ -300,8 +335,10 @@ bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32
 }
 
 // Format 2: block refs name blocks already made; returns the blocks made
-// after the chunk in *made.
-bool CheckBlocks(const fb::Chunk& c, const Columns& k, uint64_t* made, std::string* error) {
+// after the chunk in *made. Format 3: refs of forms 1 and 2 become d here,
+// in seq order, from each thread's recent blocks (kept in *threads).
+bool CheckBlocks(const fb::Chunk& c, Columns& k, uint64_t* made, ThreadBlocks* threads,
+                 std::string* error) {
   if (c.base_block() != *made) {
     *error = "blocks do not continue (base " + std::to_string(c.base_block()) + ", expected " +
              std::to_string(*made) + ")";
@@ -311,12 +348,24 @@ bool CheckBlocks(const fb::Chunk& c, const Columns& k, uint64_t* made, std::stri
   for (const uint32_t i : k.order) {
     const uint8_t b = c.api()->Get(i);
     const EventKind kind = KindOf(ApiOf(b, true));
-    if (kind != EventKind::kAlloc && k.d[i] > m) {
+    const auto thread = static_cast<uint32_t>(k.thread[i]);
+    if (kind != EventKind::kAlloc && k.form[i] != 0) {
+      // k-th most recent of the caller's blocks, or the maker's i-th.
+      const uint64_t count = threads->count(thread);
+      const uint64_t block = k.form[i] == 1
+                                 ? (k.d[i] > count ? 0 : threads->Block(thread, count - k.d[i] + 1))
+                                 : threads->Block(k.maker[i], k.d[i]);
+      if (block == 0) {
+        *error = "event " + std::to_string(i) + " names a block its thread did not make lately";
+        return false;
+      }
+      k.d[i] = m - block + 1;
+    } else if (kind != EventKind::kAlloc && k.d[i] > m) {
       *error = "event " + std::to_string(i) + " names block ref " + std::to_string(k.d[i]) +
                " of only " + std::to_string(m) + " made";
       return false;
     }
-    if (kind != EventKind::kFree && (b & kNoBlock) == 0) ++m;
+    if (kind != EventKind::kFree && (b & kNoBlock) == 0) threads->Made(thread, ++m);
   }
   *made = m;
   return true;
@@ -614,7 +663,9 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   if (!CheckEvents(c, k, last_seq_, max_stack, v2, error)) return false;
   if (!CheckMarkers(c, last_seq_, error)) return false;
   uint64_t made_after = blocks_made_;
-  if (v2 ? !CheckBlocks(c, k, &made_after, error) : !CheckAddresses(c, k, error)) return false;
+  if (v2 ? !CheckBlocks(c, k, &made_after, &thread_blocks_, error) : !CheckAddresses(c, k, error)) {
+    return false;
+  }
 
   if (c.process()) DeliverProcess(*c.process(), visitor);
   DeliverTables(c, visitor);

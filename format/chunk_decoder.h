@@ -17,6 +17,7 @@
 
 #include "format/block_numbers.h"
 #include "format/format_version.h"
+#include "format/thread_blocks.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::format {
@@ -29,11 +30,16 @@ namespace detail {
 struct Columns {
   size_t n = 0;  // events
   std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
+  std::vector<uint64_t> ref_thread;  // format 3: per ref of form 2
   std::vector<uint64_t> stack_parent, stack_address;
   // Format 2, per event in column order, resolved: absolute seq, time units,
-  // block ref d, the address passed for d = 0, alignment, old address,
-  // address (if kept); and the events' indexes in seq order.
+  // block ref d (format 3: k or i for refs of form 1 or 2, made d by
+  // CheckBlocks), the address passed for d = 0, alignment, old address,
+  // address (if kept); ref form and maker (form 2); and the events' indexes
+  // in seq order.
   std::vector<uint64_t> seq, units, d, passed, alignment, old_address, address;
+  std::vector<uint8_t> form;
+  std::vector<uint32_t> maker;
   std::vector<uint32_t> order;
   std::vector<uint32_t> merge_buffer;  // scratch for sorting order
 };
@@ -58,6 +64,7 @@ class ChunkDecoder {
   FormatVersion version_;
   BlockNumbers blocks_;                  // format 1: blocks from addresses
   uint64_t blocks_made_ = 0;             // format 2: blocks made before the next chunk
+  ThreadBlocks thread_blocks_;           // format 3: each thread's recent blocks
   std::vector<uint64_t> size_by_stack_;  // format 2: the last size per stack id
   detail::Columns columns_;
   uint32_t next_index_ = 0;

@@ -17,9 +17,11 @@
 namespace heaprec::format {
 
 // 1.1: time_unit_ns; 1.2: address_delta_base. 2.0: one zstd stream of
-// length-prefixed chunks; frees name blocks, addresses optional.
-inline constexpr uint16_t kFormatMajor = 2;
-inline constexpr uint16_t kFormatMinor = 1;
+// length-prefixed chunks; frees name blocks, addresses optional; 2.1:
+// End.symbols_complete. 3.0: a free may name a block by the thread that made
+// it (Chunk.ref_form, ref_thread_v).
+inline constexpr uint16_t kFormatMajor = 3;
+inline constexpr uint16_t kFormatMinor = 0;
 
 inline constexpr size_t kHeaderSize = 24;
 inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;

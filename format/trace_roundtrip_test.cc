@@ -6,11 +6,15 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <string>
 
 #include "format/byte_io.h"
+#include "format/chunk_builder.h"
 #include "format/test_traces.h"
+#include "format/thread_blocks.h"
+#include "format/trace_generated.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
 
@@ -353,6 +357,138 @@ TEST(TraceRoundTripTest, BlockRefsReplaceAddressesAndShrinkTheTrace) {
     sizes[keep] = sink.bytes().size();
   }
   EXPECT_LT(sizes[0], sizes[1]) << sizes[0] << " vs " << sizes[1];
+}
+
+// Four threads each keep a window of blocks and free them in turn; every
+// 8th block is handed to the next thread, which frees it at least 200 of its
+// own steps later. Each thread does the same whatever the interleaving:
+// `slice` steps of a thread run before the next thread's (1: finely
+// interleaved, at most 100). Addresses are unique, so blocks pair by
+// address; some frees name addresses never allocated.
+std::vector<Event> HandoffEvents(int slice) {
+  auto address = [](uint32_t t, uint64_t step) { return 0x1000000ull * (t + 1) + 16 * step; };
+  std::vector<uint64_t> window[4];
+  uint64_t taken[4] = {};  // handed blocks freed, per taker
+  std::vector<Event> out;
+  uint64_t seq = 0;
+  for (uint64_t first = 0; first < 3000; first += static_cast<uint64_t>(slice)) {
+    for (uint32_t t = 0; t < 4; ++t) {
+      const uint32_t giver = (t + 3) % 4;
+      for (uint64_t n = first; n < first + static_cast<uint64_t>(slice); ++n) {
+        Event e = {.seq = ++seq, .thread = t + 1, .api = Api::kFree};
+        if (n % 3 != 2) {
+          e.api = Api::kMalloc;
+          e.address = address(t, n);
+          e.size = 24;
+          if (n % 8 != 0) window[t].push_back(e.address);  // else handed on
+        } else if (n % 2 == 0 && 8 * taken[t] + 200 <= n) {
+          e.address = address(giver, 8 * taken[t]++);  // the giver's handed block
+        } else if (window[t].size() > 16) {
+          e.address = window[t].front();
+          window[t].erase(window[t].begin());
+        } else {
+          e.address = 0x777770 + n;  // never allocated
+        }
+        out.push_back(e);
+      }
+    }
+  }
+  return out;
+}
+
+// The refs of one chunk holding all of events, as written.
+struct RefColumns {
+  std::vector<uint8_t> block_ref, ref_form, ref_thread;
+};
+RefColumns RefsOf(const std::vector<Event>& events) {
+  ChunkBuilder chunk(1, /*keep_addresses=*/false);
+  chunk.SetProcess(testing::SampleProcess());
+  for (const Event& e : events) chunk.AddEvent(e);
+  const std::vector<uint8_t> bytes = chunk.Finish();
+  const fb::Chunk& c = *fb::GetChunk(bytes.data());
+  RefColumns r;
+  if (c.block_ref()) r.block_ref.assign(c.block_ref()->begin(), c.block_ref()->end());
+  if (c.ref_form()) r.ref_form.assign(c.ref_form()->begin(), c.ref_form()->end());
+  if (c.ref_thread_v()) r.ref_thread.assign(c.ref_thread_v()->begin(), c.ref_thread_v()->end());
+  return r;
+}
+
+std::vector<Event> WriteAndRead(const std::vector<Event>& events, size_t chunk_events) {
+  StringSink sink;
+  TraceWriter::Options options;
+  options.keep_addresses = false;
+  options.max_chunk_events = chunk_events;
+  TraceWriter w(&sink, testing::SampleProcess(), options);
+  for (const Event& e : events) w.AddEvent(e);
+  EXPECT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  EXPECT_EQ(r.status, ReadResult::kComplete) << r.message;
+  return v.r.events;
+}
+
+size_t CountForm(const RefColumns& r, uint8_t form) {
+  return static_cast<size_t>(std::count(r.ref_form.begin(), r.ref_form.end(), form));
+}
+
+// Format 3: a free names its block by the thread that made it (its own: k-th
+// most recent; another's: that thread's i-th), so the refs are the same bytes
+// however finely the threads interleave, and read back to the same blocks.
+TEST(TraceRoundTripTest, FreesNameBlocksByTheirThreadWhateverTheInterleaving) {
+  const std::vector<Event> coarse = HandoffEvents(100), fine = HandoffEvents(1);
+  ASSERT_EQ(coarse.size(), fine.size());
+  for (const auto* events : {&coarse, &fine}) {
+    const std::vector<Event> want = testing::AsRead(*events, false);
+    EXPECT_EQ(WriteAndRead(*events, 1000), want);
+    size_t frees = 0, handed = 0, unknown = 0;
+    std::map<uint64_t, uint32_t> maker;
+    for (const Event& e : want) {
+      if (e.kind() == EventKind::kAlloc) maker[e.block] = e.thread;
+      if (e.kind() != EventKind::kFree) continue;
+      ++frees;
+      if (e.block == 0) {
+        ++unknown;
+      } else {
+        handed += maker[e.block] != e.thread;
+      }
+    }
+    EXPECT_GT(handed, 500u);
+    EXPECT_GT(unknown, 100u);
+    EXPECT_GT(frees, handed + unknown + 1000);
+  }
+  const RefColumns a = RefsOf(coarse), b = RefsOf(fine);
+  EXPECT_EQ(a.ref_form, b.ref_form);
+  EXPECT_EQ(a.block_ref, b.block_ref);
+  EXPECT_EQ(a.ref_thread, b.ref_thread);
+  EXPECT_GT(CountForm(a, 0), 100u);  // the unknown addresses
+  EXPECT_GT(CountForm(a, 1), 1000u);
+  EXPECT_GT(CountForm(a, 2), 500u);
+}
+
+// A block its maker made ThreadBlocks::kWindow or more blocks ago is named
+// by d (form 0), whichever thread frees it; blocks read back right.
+TEST(TraceRoundTripTest, OldBlocksAreNamedByDistance) {
+  std::vector<Event> events;
+  uint64_t seq = 0;
+  const uint64_t n = ThreadBlocks::kWindow + 100;
+  for (uint64_t i = 0; i < n; ++i) {
+    events.push_back(
+        {.seq = ++seq, .thread = 1, .api = Api::kMalloc, .address = 0x1000 + 16 * i, .size = 8});
+    events.push_back(
+        {.seq = ++seq, .thread = 2, .api = Api::kMalloc, .address = 0x900000 + 16 * i, .size = 8});
+  }
+  size_t frees = 0;
+  for (uint64_t i = 0; i < n; i += 7) {  // oldest first: i < 100 are past both windows
+    events.push_back({.seq = ++seq, .thread = 1, .api = Api::kFree, .address = 0x1000 + 16 * i});
+    events.push_back({.seq = ++seq, .thread = 1, .api = Api::kFree, .address = 0x900000 + 16 * i});
+    frees += 2;
+  }
+  EXPECT_EQ(WriteAndRead(events, 1000), testing::AsRead(events, false));
+  const RefColumns r = RefsOf(events);
+  EXPECT_EQ(r.ref_form.size(), frees);
+  EXPECT_EQ(CountForm(r, 0), 2u * 15);  // i = 0, 7, ..., 98
+  EXPECT_EQ(CountForm(r, 1) + CountForm(r, 2), frees - 2 * 15);
+  EXPECT_EQ(CountForm(r, 1), CountForm(r, 2));
 }
 
 }  // namespace

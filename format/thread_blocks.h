@@ -1,0 +1,74 @@
+// ThreadBlocks: for each thread, the block numbers of the last kWindow
+// blocks it made, numbered per thread from 1 (format 3 block refs; see
+// format/FORMAT.md, "Blocks").
+//
+// Format 3 names a freed block by the thread that made it and its place
+// among that thread's blocks, not only by its distance among all blocks: a
+// thread's own frees then read the same however the threads interleave.
+// Writer (ChunkBuilder) and reader (ChunkDecoder) keep the same ThreadBlocks,
+// fed the same events in seq order, so that both agree on what a ref can name:
+// a thread's idx-th block while it is among the thread's last kWindow.
+//
+// Memory: up to kWindow block numbers (32 KiB) per thread that made that
+// many, allocated as the thread makes them. Not thread-safe.
+#ifndef HEAPREC_FORMAT_THREAD_BLOCKS_H_
+#define HEAPREC_FORMAT_THREAD_BLOCKS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace heaprec::format {
+
+class ThreadBlocks {
+ public:
+  static constexpr uint64_t kWindow = 4096;  // a power of two
+
+  // Thread t made block b (its count goes up by one).
+  void Made(uint32_t t, uint64_t b) {
+    Blocks& o = Of(t);
+    if (o.count == o.ring.size() && o.ring.size() < kWindow) {
+      o.ring.resize(o.ring.empty() ? 8 : o.ring.size() * 2);
+    }
+    o.ring[o.count & (o.ring.size() - 1)] = b;
+    ++o.count;
+  }
+  // Blocks thread t made so far.
+  uint64_t count(uint32_t t) const {
+    const Blocks* o = Find(t);
+    return o == nullptr ? 0 : o->count;
+  }
+  // The block number of thread t's idx-th block (from 1), or 0 if t made
+  // fewer or it is no longer among t's last kWindow.
+  uint64_t Block(uint32_t t, uint64_t idx) const {
+    const Blocks* o = Find(t);
+    if (o == nullptr || idx == 0 || idx > o->count || o->count - idx >= kWindow) return 0;
+    return o->ring[(idx - 1) & (o->ring.size() - 1)];
+  }
+
+ private:
+  struct Blocks {
+    std::vector<uint64_t> ring;  // block of idx at (idx - 1) % size; size grows to kWindow
+    uint64_t count = 0;
+  };
+  static constexpr uint32_t kDense = 1u << 16;  // thread indexes kept in a vector
+  Blocks& Of(uint32_t t) {
+    if (t < kDense) {
+      if (t >= dense_.size()) dense_.resize(static_cast<size_t>(t) + 1 + t / 2);
+      return dense_[t];
+    }
+    return sparse_[t];
+  }
+  const Blocks* Find(uint32_t t) const {
+    if (t < kDense) return t < dense_.size() ? &dense_[t] : nullptr;
+    const auto it = sparse_.find(t);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
+  std::vector<Blocks> dense_;
+  std::unordered_map<uint32_t, Blocks> sparse_;  // other writers' thread numbers
+};
+
+}  // namespace heaprec::format
+
+#endif  // HEAPREC_FORMAT_THREAD_BLOCKS_H_
