@@ -140,23 +140,27 @@ void ChunkBuilder::Encode() {
   const size_t api_at = api_.size();
   api_.resize(api_at + n);
   uint8_t* api_p = api_.data() + api_at;
-  uint64_t prev_seq = base_seq_, prev_units = base_time_ / time_unit_, prev_d = 0;
+  uint64_t prev_units = base_time_ / time_unit_, prev_d = 0;
   uint64_t prev_k = 0, prev_i = 0;  // forms 1 and 2: from 0 where the thread changes
   uint64_t prev_address = base_address_;
-  uint32_t column_thread = 0;
+  uint32_t column_thread = 0, rank = 0;
   bool first = true;
+  rank_.resize(n);
   for (const uint32_t i : order_) {
     const Pending& p = pending_[i];
     if (first || p.thread != column_thread) {
+      if (!first) ++rank;
       column_thread = p.thread;
       first = false;
       prev_k = prev_i = 0;
     }
+    rank_[i] = rank;
     const Api api = static_cast<Api>(p.api & 0x7f);
     const EventKind kind = KindOf(api);
     *api_p++ = p.api;
-    seq_p = WriteVarint(seq_p, ZigzagDelta(prev_seq, p.seq));
-    prev_seq = p.seq;
+    // The seqs skipped since the previous event in seq order (pending_ is
+    // in seq order); the order itself goes into seq_run_ below.
+    seq_p = WriteVarint(seq_p, p.seq - (i == 0 ? base_seq_ : pending_[i - 1].seq) - 1);
     time_p = WriteVarint(time_p, ZigzagDelta(prev_units, p.units));
     prev_units = p.units;
     thread_p = WriteVarint(thread_p, p.thread);
@@ -189,6 +193,23 @@ void ChunkBuilder::Encode() {
     size_by_stack_[p.stack] = p.size;
     stack_p = WriteVarint(stack_p, p.stack);
     if (HasAlignment(api)) alignment_.push_back(p.alignment);
+  }
+  // The seq order as runs of one thread's events: (rank of its group in the
+  // columns, events). One thread: the columns are in seq order, no runs.
+  if (!one_thread_) {
+    uint32_t run_rank = rank_[0];
+    uint64_t run = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (rank_[i] != run_rank) {
+        PutVarint(&seq_run_, run_rank);
+        PutVarint(&seq_run_, run);
+        run_rank = rank_[i];
+        run = 0;
+      }
+      ++run;
+    }
+    PutVarint(&seq_run_, run_rank);
+    PutVarint(&seq_run_, run);
   }
   seq_delta_.insert(seq_delta_.end(), base, seq_p);
   time_delta_.insert(time_delta_.end(), base + n * 10, time_p);
@@ -292,6 +313,7 @@ void ChunkBuilder::ClearRecords() {
   address_delta_.clear();
   block_ref_.clear();
   ref_form_.clear();
+  seq_run_.clear();
   ref_thread_.clear();
   raw_address_.clear();
   size_.clear();
@@ -362,6 +384,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   const auto address_delta = b.CreateVector(address_delta_);
   const auto block_ref = b.CreateVector(block_ref_);
   const auto ref_form = b.CreateVector(ref_form_);
+  const auto seq_run = b.CreateVector(seq_run_);
   const auto ref_thread = b.CreateVector(ref_thread_);
   const auto raw_address = b.CreateVector(raw_address_);
   const auto size = b.CreateVector(size_);
@@ -394,6 +417,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_base_block(base_block_);
   chunk.add_block_ref(block_ref);
   chunk.add_ref_form(ref_form);
+  chunk.add_seq_run_v(seq_run);
   chunk.add_ref_thread_v(ref_thread);
   chunk.add_raw_address(raw_address);
   chunk.add_stack_parent_v(stack_parent);

@@ -127,6 +127,8 @@ class ChunkBuilder {
   std::vector<uint8_t> block_ref_;
   std::vector<uint8_t> ref_form_;
   std::vector<uint8_t> ref_thread_;
+  std::vector<uint8_t> seq_run_;
+  std::vector<uint32_t> rank_;  // per pending event: its thread's group in the columns
   std::vector<uint64_t> raw_address_;
   std::vector<uint8_t> stack_parent_;
   std::vector<uint8_t> stack_address_;

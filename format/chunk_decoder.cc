@@ -109,7 +109,56 @@ void SortBySeq(const std::vector<uint64_t>& seqs, std::vector<uint32_t>* order,
 // Format 2: the columns are in thread order; resolves each event's seq,
 // time, block ref and sparse fields in that order, then sorts the events by
 // seq (k->order). Checks the sparse columns' lengths and that no seq repeats.
-bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
+// Format 3: puts the events' column indexes in seq order from seq_run_v
+// (runs of a column group's events) into k->order and gives each event its
+// seq from the skips in k->seq_delta.
+bool OrderByRuns(const fb::Chunk& c, Columns* k, std::string* error) {
+  const size_t n = k->n;
+  k->order.resize(n);
+  if (Len(c.seq_run_v()) == 0) {
+    for (size_t i = 0; i < n; ++i) k->order[i] = static_cast<uint32_t>(i);
+  } else {
+    // Each group's next event (merge_buffer: the groups' starts, then cursors).
+    std::vector<uint32_t>& next = k->merge_buffer;
+    next.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (i == 0 || k->thread[i] != k->thread[i - 1]) next.push_back(static_cast<uint32_t>(i));
+    }
+    const size_t groups = next.size();
+    next.push_back(static_cast<uint32_t>(n));
+    std::vector<uint64_t>& runs = k->seq_run;
+    if (!Varints(c.seq_run_v(), SIZE_MAX, &runs) || runs.size() % 2 != 0) {
+      *error = "seq runs do not decode";
+      return false;
+    }
+    size_t j = 0;
+    for (size_t r = 0; r < runs.size(); r += 2) {
+      const uint64_t group = runs[r], count = runs[r + 1];
+      if (group >= groups || count > next[group + 1] - next[group] || count == 0) {
+        *error = "seq runs do not match the columns";
+        return false;
+      }
+      for (uint64_t m = 0; m < count; ++m) k->order[j++] = next[group]++;
+    }
+    if (j != n) {  // then every group was taken whole
+      *error = "seq runs do not match the columns";
+      return false;
+    }
+  }
+  uint64_t seq = c.base_seq();
+  for (size_t j = 0; j < n; ++j) {
+    const uint32_t i = k->order[j];
+    const uint64_t next_seq = seq + 1 + k->seq_delta[i];
+    if (next_seq <= seq) {
+      *error = "sequence numbers overflow";
+      return false;
+    }
+    k->seq[i] = seq = next_seq;
+  }
+  return true;
+}
+
+bool Resolve(const fb::Chunk& c, bool runs, Columns* k, std::string* error) {
   const size_t n = k->n;
   const uint64_t unit = c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
   const bool addresses = !k->address_delta.empty();
@@ -131,7 +180,7 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
     const Api api = ApiOf(c.api()->Get(i), true);
     const EventKind kind = KindOf(api);
     if (i == 0 || k->thread[i] != k->thread[i - 1]) ref_k = ref_i = 0;
-    k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
+    if (!runs) k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
     k->units[i] = units = ApplyZigzagDelta(units, k->time_delta[i]);
     k->d[i] = k->passed[i] = k->alignment[i] = k->old_address[i] = k->address[i] = 0;
     k->form[i] = 0;
@@ -188,6 +237,7 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
     *error = "sparse columns do not match the events";
     return false;
   }
+  if (runs) return OrderByRuns(c, k, error);  // seqs increase by construction
   k->order.resize(n);
   for (size_t i = 0; i < n; ++i) k->order[i] = static_cast<uint32_t>(i);
   const std::vector<uint64_t>& seqs = k->seq;
@@ -203,7 +253,7 @@ bool Resolve(const fb::Chunk& c, Columns* k, std::string* error) {
 
 // last_stack_id: the highest stack id of the chunks before (this chunk's
 // base_stack_id is checked against it later; until then it is not trusted).
-bool LoadColumns(const fb::Chunk& c, bool v2, uint32_t last_stack_id,
+bool LoadColumns(const fb::Chunk& c, bool v2, bool v3, uint32_t last_stack_id,
                  std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
   const size_t n = Len(c.api());
   k->n = n;
@@ -275,7 +325,7 @@ bool LoadColumns(const fb::Chunk& c, bool v2, uint32_t last_stack_id,
     last = ApplyZigzagDelta(last, k->size[i]);
     k->size[i] = last;
   }
-  return Resolve(c, k, error);
+  return Resolve(c, v3, k, error);
 }
 
 // Checks the event columns and the sparse columns' lengths.
@@ -657,7 +707,8 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   }
   const bool v2 = version_.major >= 2;
   Columns& k = columns_;
-  if (!LoadColumns(c, v2, last_stack_id_, &size_by_stack_, &k, error)) return false;
+  const bool v3 = version_.major >= 3;
+  if (!LoadColumns(c, v2, v3, last_stack_id_, &size_by_stack_, &k, error)) return false;
   if (!CheckStacks(c, k, last_stack_id_, error)) return false;
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
   if (!CheckEvents(c, k, last_seq_, max_stack, v2, error)) return false;

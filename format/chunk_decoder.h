@@ -31,6 +31,7 @@ struct Columns {
   size_t n = 0;  // events
   std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
   std::vector<uint64_t> ref_thread;  // format 3: per ref of form 2
+  std::vector<uint64_t> seq_run;     // format 3: (group, count) pairs
   std::vector<uint64_t> stack_parent, stack_address;
   // Format 2, per event in column order, resolved: absolute seq, time units,
   // block ref d (format 3: k or i for refs of form 1 or 2, made d by

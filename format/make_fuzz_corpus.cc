@@ -14,7 +14,7 @@
 
 namespace {
 
-// The chunks of a whole format 2 trace: its zstd stream decompressed, split
+// The chunks of a whole format 2 or 3 trace: its zstd stream decompressed, split
 // into records (u32 size, u32 CRC-32, chunk bytes).
 std::vector<std::string> Chunks(const std::string& trace) {
   const std::string stream = trace.substr(heaprec::format::kHeaderSize);
@@ -51,10 +51,12 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) {
     const std::string bytes =
         heaprec::format::testing::SampleTraceBytes(s.events, s.flush_every, 11, nullptr);
-    // v2_: format 2 (the format 1 seeds from earlier builds stay as they are).
-    std::ofstream(dir + "/fuzz_corpus/v2_" + s.name + ".zst", std::ios::binary) << bytes;
-    std::ofstream(dir + "/fuzz_corpus/v2_" + s.name + "_cut.zst", std::ios::binary)
-        << bytes.substr(0, bytes.size() * 2 / 3);
+    // v<major>_: this format (the seeds of earlier formats, from earlier
+    // builds, stay as they are).
+    const std::string prefix =
+        dir + "/fuzz_corpus/v" + std::to_string(heaprec::format::kFormatMajor) + "_" + s.name;
+    std::ofstream(prefix + ".zst", std::ios::binary) << bytes;
+    std::ofstream(prefix + "_cut.zst", std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
   }
   // chunk_decoder_fuzzer takes u32 length + first chunk + second chunk.
   const std::vector<std::string> chunks =

@@ -254,7 +254,7 @@ TEST(TraceRoundTripTest, ThreadsInterleavedComeBackInSeqOrder) {
     const uint32_t threads[] = {2, far, 2, 1, far, far, 1, 2};
     for (uint64_t i = 0; i < 400; ++i) {
       const uint64_t a = 0x1000 + 16 * (i / 2);
-      events.push_back({.seq = i + 1,
+      events.push_back({.seq = 4 * i + 1 + i % 3,  // with seqs skipped between
                         .time_ns = i * 1000,
                         .thread = threads[i % 8],
                         .api = i % 2 == 0 ? Api::kMalloc : Api::kFree,
