@@ -42,8 +42,10 @@ void ChunkBuilder::AddEvent(const Event& e) {
   }
   if (pending_.empty()) {
     one_thread_ = true;
+    max_thread_ = e.thread;
   } else if (e.thread != pending_.back().thread) {
     one_thread_ = false;
+    max_thread_ = std::max(max_thread_, e.thread);
   }
   Pending& p = pending_.emplace_back();
   p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0));
@@ -101,8 +103,7 @@ void ChunkBuilder::Encode() {
   if (pending_.empty()) return;
   order_.resize(pending_.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
-  uint32_t max_thread = 0;
-  for (const Pending& p : pending_) max_thread = std::max(max_thread, p.thread);
+  const uint32_t max_thread = max_thread_;
   if (one_thread_) {
     // Already in order.
   } else if (max_thread > (1u << 20)) {

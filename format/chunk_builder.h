@@ -107,13 +107,14 @@ class ChunkBuilder {
   static constexpr uint64_t kRecentBlocks = uint64_t{1} << 18;
   void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
   std::vector<Made, LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
-  ThreadBlocks thread_blocks_;                                   // spans chunks
+  ThreadBlocks thread_blocks_{/*keep_blocks=*/false};            // counts; spans chunks
   std::vector<Pending, LargeBufferAllocator<Pending>> pending_;  // 5 MiB per chunk
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
   std::unique_ptr<uint8_t[]> scratch_;  // Encode's varint columns before they are appended
   size_t scratch_size_ = 0;
   bool one_thread_ = true;
+  uint32_t max_thread_ = 0;  // of the pending events
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;
   std::vector<uint8_t> seq_delta_;

@@ -25,13 +25,17 @@ class ThreadBlocks {
  public:
   static constexpr uint64_t kWindow = 4096;  // a power of two
 
+  // keep_blocks = false: counts only (a writer needs no block numbers back;
+  // Block() then answers 0).
+  explicit ThreadBlocks(bool keep_blocks = true) : keep_blocks_(keep_blocks) {}
+
   // Thread t made block b (its count goes up by one).
   void Made(uint32_t t, uint64_t b) {
-    Blocks& o = Of(t);
-    if (o.count == o.ring.size() && o.ring.size() < kWindow) {
-      o.ring.resize(o.ring.empty() ? 8 : o.ring.size() * 2);
+    Blocks& o = t < dense_.size() ? dense_[t] : Of(t);
+    if (keep_blocks_) {
+      if (o.count == o.ring.size() && o.ring.size() < kWindow) Grow(&o);
+      o.ring[o.count & (o.ring.size() - 1)] = b;
     }
-    o.ring[o.count & (o.ring.size() - 1)] = b;
     ++o.count;
   }
   // Blocks thread t made so far.
@@ -43,7 +47,10 @@ class ThreadBlocks {
   // fewer or it is no longer among t's last kWindow.
   uint64_t Block(uint32_t t, uint64_t idx) const {
     const Blocks* o = Find(t);
-    if (o == nullptr || idx == 0 || idx > o->count || o->count - idx >= kWindow) return 0;
+    if (o == nullptr || o->ring.empty() || idx == 0 || idx > o->count ||
+        o->count - idx >= kWindow) {
+      return 0;
+    }
     return o->ring[(idx - 1) & (o->ring.size() - 1)];
   }
 
@@ -53,6 +60,7 @@ class ThreadBlocks {
     uint64_t count = 0;
   };
   static constexpr uint32_t kDense = 1u << 16;  // thread indexes kept in a vector
+  static void Grow(Blocks* o) { o->ring.resize(o->ring.empty() ? 8 : o->ring.size() * 2); }
   Blocks& Of(uint32_t t) {
     if (t < kDense) {
       if (t >= dense_.size()) dense_.resize(static_cast<size_t>(t) + 1 + t / 2);
@@ -65,6 +73,7 @@ class ThreadBlocks {
     const auto it = sparse_.find(t);
     return it == sparse_.end() ? nullptr : &it->second;
   }
+  bool keep_blocks_;
   std::vector<Blocks> dense_;
   std::unordered_map<uint32_t, Blocks> sparse_;  // other writers' thread numbers
 };
