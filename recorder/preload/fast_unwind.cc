@@ -89,7 +89,8 @@ int Verify(const UnwindTls& t, int from, int n) {
 
 // The rule walk from FastBacktrace's frame at fp. Returns the frame count,
 // or -1 (then *missed is the IP without a rule, or 0) for libunwind to redo.
-int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed) {
+int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
+             uintptr_t* missed_sp, uintptr_t* missed_rbp) {
   // This capture's frames, kept for the next one.
   uintptr_t sps[kPrevFrames], rbps[kPrevFrames];
   int32_t cells[kPrevFrames];
@@ -122,6 +123,8 @@ int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uint
     }
     if (r.kind != RuleKind::kCfaRsp && r.kind != RuleKind::kCfaRbp) {
       *missed = r.kind == RuleKind::kNone ? ip : 0;
+      *missed_sp = sp;
+      *missed_rbp = rbp;
       return -1;
     }
     if (pn > 0) {
@@ -194,6 +197,9 @@ int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uint
   return n;
 }
 
+// Frames learned one at a time in a capture before it takes the slow path.
+constexpr int kLearnAtMost = 8;
+
 // Frames before start_fp's caller that the slow path may have to drop: it
 // asks libunwind for this many more than wanted.
 constexpr int kFromSlack = 16;
@@ -237,9 +243,17 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   ++t.stats.captures;
   const uint32_t gen = UnwindGeneration();
   int n = -1;
-  uintptr_t missed = 0;
+  uintptr_t missed = 0, missed_sp = 0, missed_rbp = 0;
   const bool in_range = t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
-  if (in_range) n = RuleWalk(t, ips, max, gen, fp, &missed);
+  if (in_range) n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp);
+  // An IP without a rule on a stack already walked: learn that frame's rule
+  // alone and walk again (a few times at most), rather than the whole stack.
+  for (int i = 0; n < 0 && missed != 0 && i < kLearnAtMost && !UnwindRulesFull(); ++i) {
+    if (!LearnAt(missed, missed_sp, missed_rbp, gen)) break;
+    ++t.stats.frames_learned;
+    missed = 0;
+    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp);
+  }
   if (n >= 0) {
     ++t.stats.fast;
   } else {

@@ -51,11 +51,12 @@ void ResetFastUnwindAfterFork();
 
 // What the calling thread's captures did so far (tests, benchmarks).
 struct FastUnwindStats {
-  uint64_t captures;  // FastBacktrace calls
-  uint64_t fast;      // answered by the rule walk (with or without reuse)
-  uint64_t reused;    // of those, with a prefix copied from the previous capture
-  uint64_t learned;   // answered by libunwind, learning rules on the way
-  uint64_t fallback;  // answered by libunwind, nothing to learn
+  uint64_t captures;        // FastBacktrace calls
+  uint64_t fast;            // answered by the rule walk (with or without reuse)
+  uint64_t reused;          // of those, with a prefix copied from the previous capture
+  uint64_t learned;         // answered by libunwind, learning rules on the way
+  uint64_t fallback;        // answered by libunwind, nothing to learn
+  uint64_t frames_learned;  // rules learned one frame at a time (LearnAt), in fast captures
 };
 FastUnwindStats FastUnwindThreadStats();
 

@@ -167,6 +167,33 @@ TEST(FastUnwindTest, TruncatedAtMax) {
   }
 }
 
+// A stack walked before, entered through frames never seen: the rule walk
+// stops at each new return address, learns that frame's rule alone
+// (LearnAt) and goes on, with libunwind's answer; no whole slow walk.
+TEST(FastUnwindTest, NewFramesOnAKnownStackAreLearnedOneByOne) {
+  for (int i = 0; i < 3; ++i) {
+    Pair p;
+    FpRecurse(3, CaptureBoth, &p);  // this test's own frames are learned
+    ASSERT_EQ(Diff(p), "");
+  }
+  FastUnwindStats prev = FastUnwindThreadStats();
+  for (int i = 0; i < 2; ++i) {
+    Pair p;
+    FpOnce(CaptureBoth, &p);  // FpOnce, FpOnceInner and this call site: new at first
+    ASSERT_EQ(Diff(p), "") << "call " << i;
+    const FastUnwindStats now = FastUnwindThreadStats();
+    EXPECT_EQ(now.fast - prev.fast, 1u) << "call " << i;
+    EXPECT_EQ(now.learned, prev.learned) << "call " << i;
+    if (i == 0) {
+      EXPECT_GE(now.frames_learned - prev.frames_learned, 2u);
+      EXPECT_LE(now.frames_learned - prev.frames_learned, 3u);
+    } else {
+      EXPECT_EQ(now.frames_learned, prev.frames_learned);  // known now
+    }
+    prev = now;
+  }
+}
+
 TEST(FastUnwindTest, AlternatingChainsRejectStalePrefix) {
   const FastUnwindStats before = FastUnwindThreadStats();
   for (int i = 0; i < 40; ++i) {

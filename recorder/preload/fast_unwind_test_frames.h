@@ -16,6 +16,8 @@ void FpRecurse(int depth, UnwindProbe probe, void* arg);
 void FpChainF(int which, UnwindProbe probe, void* arg);
 // A variable-length array of `bytes` (RBP-based CFA), then probe.
 void FpAlloca(int bytes, UnwindProbe probe, void* arg);
+// Two frames, then probe; called by one test only (its IPs are new there).
+void FpOnce(UnwindProbe probe, void* arg);
 
 // fast_unwind_test_frames_nofp.cc (-fomit-frame-pointer): depth frames that
 // keep many values live across their call (so RBP holds data), then probe,

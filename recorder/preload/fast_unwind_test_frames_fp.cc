@@ -40,6 +40,16 @@ __attribute__((noinline)) void FpChainF(int which, UnwindProbe probe, void* arg)
   g_sink = 4;
 }
 
+__attribute__((noinline)) void FpOnceInner(UnwindProbe probe, void* arg) {
+  probe(arg);
+  g_sink = 5;
+}
+
+__attribute__((noinline)) void FpOnce(UnwindProbe probe, void* arg) {
+  FpOnceInner(probe, arg);
+  g_sink = 6;
+}
+
 __attribute__((noinline)) void FpAlloca(int bytes, UnwindProbe probe, void* arg) {
   volatile char buffer[bytes];  // NOLINT: a VLA on purpose (RBP-based CFA)
   buffer[0] = 1;

@@ -219,6 +219,34 @@ bool IsStandard(const UnwindRule& r) {
   return r.kind == RuleKind::kCfaRsp || r.kind == RuleKind::kCfaRbp;
 }
 
+// LearnWalk's end once every IP left has a rule: frames ips[j..n) from
+// frame j's RSP and RBP, as the rule walk would go (no libunwind steps, ~1 us
+// each, and their memory checks), checking that each return address read is
+// the one unw_backtrace found. Returns whether all is covered, as LearnWalk.
+bool FinishWithRules(const void* const* ips, int j, int n, int max, uint32_t gen, uintptr_t sp,
+                     uintptr_t rbp, bool covered, uintptr_t* stack_hi) {
+  for (int k = j; k < n; ++k) {
+    const bool last_output = k == n - 1;
+    if (last_output && n == max) break;  // truncated: nothing beyond to check against
+    const UnwindRule r = LookupUnwindRule(reinterpret_cast<uintptr_t>(ips[k]), gen);
+    if (r.kind == RuleKind::kLast) {
+      if (!last_output) return false;  // the rules end where unw_backtrace went on
+      break;
+    }
+    if (!IsStandard(r) || last_output) {
+      covered = false;  // uncacheable, or unw_backtrace stopped where the rules go on
+      break;
+    }
+    const uintptr_t cfa = (r.kind == RuleKind::kCfaRsp ? sp : rbp) + r.cfa_offset;
+    if (cfa <= sp || (cfa & 15) != 0) return false;
+    if (StackCell(cfa - 8) != reinterpret_cast<uintptr_t>(ips[k + 1])) return false;
+    if (r.rbp_saved) rbp = StackCell(cfa + static_cast<intptr_t>(r.rbp_offset));
+    sp = cfa;
+  }
+  *stack_hi = sp;
+  return covered;
+}
+
 // Walks the stack with unw_step in lockstep with ips[0..n) (unw_backtrace's
 // answer), learning a rule for each IP not yet known. Returns whether the
 // learned rules cover every output frame (LearnOutcome). skip = frames from
@@ -233,10 +261,21 @@ __attribute__((noinline)) bool LearnWalk(const void* const* ips, int n, int max,
   }
   FrameObs cur;
   if (!Observe(&c, &cur)) return false;
+  // Past the last IP without a rule, libunwind has nothing to teach: the
+  // rules finish the walk (FinishWithRules).
+  int last_unknown = -1;
+  for (int j = 0; j < n; ++j) {
+    if (LookupUnwindRule(reinterpret_cast<uintptr_t>(ips[j]), gen).kind == RuleKind::kNone) {
+      last_unknown = j;
+    }
+  }
   bool covered = true;
   bool after_signal = false;  // the first frame's callee is FastBacktrace
   for (int j = 0; j < n; ++j) {
     if (cur.ip != reinterpret_cast<uintptr_t>(ips[j])) return false;  // disagrees: stop
+    if (j > last_unknown && !after_signal) {
+      return FinishWithRules(ips, j, n, max, gen, cur.sp, cur.rbp, covered, stack_hi);
+    }
     const bool last_output = j == n - 1;
     if (last_output && n == max) break;  // truncated: nothing beyond to check against
     const UnwindRule known = LookupUnwindRule(cur.ip, gen);
@@ -287,6 +326,48 @@ __attribute__((noinline)) bool LearnWalk(const void* const* ips, int n, int max,
 }
 
 }  // namespace
+
+bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen) {
+  uint32_t expected = 0;
+  if (!g_learning.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return false;
+  UnwindRule rule;  // kNone: nothing learned
+  {
+    const SignalHold hold;  // libunwind's own sigprocmask pairs cost no system call
+    unw_context_t uc;
+    unw_cursor_t c;
+    FrameObs cur;
+    if (unw_getcontext(&uc) == 0) {
+      // Other registers keep this function's values: a rule uses only RSP
+      // and RBP, and a CFI row that uses others fails the probes.
+      greg_t* g = uc.uc_mcontext.gregs;
+      g[REG_RIP] = static_cast<greg_t>(ip);
+      g[REG_RSP] = static_cast<greg_t>(sp);
+      g[REG_RBP] = static_cast<greg_t>(rbp);
+      if (unw_init_local(&c, &uc) >= 0 && Observe(&c, &cur) && cur.ip == ip && cur.sp == sp) {
+        unw_cursor_t at_cur = c;  // for unw_get_proc_info in Classify
+        const int ret = unw_step(&c);
+        FrameObs next;
+        if (ret > 0 && Observe(&c, &next)) {
+          rule = Classify(uc, &at_cur, cur, next);
+        } else if (ret == 0) {
+          // The outermost frame, if the CFI says so (as LearnWalk decides).
+          unw_save_loc_t rip_loc, rbp_loc;
+          unw_proc_info_t pi;
+          const bool cfi_says_end =
+              unw_get_save_loc(&c, UNW_X86_64_RIP, &rip_loc) == 0 &&
+              unw_get_save_loc(&c, UNW_X86_64_RBP, &rbp_loc) == 0 &&
+              (rip_loc.type == UNW_SLT_NONE || rbp_loc.type == UNW_SLT_NONE) && !cur.signal &&
+              unw_get_proc_info(&at_cur, &pi) == 0 && pi.format != UNW_INFO_FORMAT_DYNAMIC;
+          rule = Uncacheable();
+          if (cfi_says_end) rule.kind = RuleKind::kLast;
+        }
+      }
+    }
+    if (rule.kind != RuleKind::kNone) InsertUnwindRule(ip, gen, rule);
+  }
+  g_learning.store(0, std::memory_order_release);
+  return rule.kind != RuleKind::kNone && LookupUnwindRule(ip, gen).kind != RuleKind::kNone;
+}
 
 int SlowBacktrace(void** ips, int max, uintptr_t first_ip, bool learn, uint32_t gen,
                   uintptr_t missed_ip, LearnOutcome* outcome) {

@@ -40,6 +40,17 @@ __attribute__((noinline)) int SlowBacktrace(void** ips, int max, uintptr_t first
                                             uint32_t gen, uintptr_t missed_ip,
                                             LearnOutcome* outcome);
 
+// Learns the rule of one return address, ip, whose frame has RSP sp and RBP
+// rbp: where a rule walk of this thread's stack stopped for want of a rule.
+// One libunwind step from that state, classified as a whole learned walk
+// classifies each frame (a rule, kLast, or kUncacheable). Returns whether ip
+// now has a rule of generation gen; false also when another thread holds
+// the learning scratch or libunwind could not start there (then the caller
+// takes the slow path). Much cheaper than SlowBacktrace with learning: one
+// step instead of unw_backtrace and a whole unw_step walk, each step ~1 us
+// of CFI lookup plus libunwind's memory checks (system calls).
+bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen);
+
 // Frees the learning lock (in a fork child, whoever held it is gone).
 void ResetUnwindLearnAfterFork();
 
