@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "recorder/preload/populate.h"
+
 namespace heaprec::recorder::preload {
 namespace {
 
@@ -102,6 +104,10 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->parent_fork_seq = settings.parent_fork_seq;
   h->next_seq.store(1, std::memory_order_relaxed);
   h->stack_arena_used.store(1, std::memory_order_relaxed);  // id 0 = none
+  // Written from the start (the arena, then the next 256 KiB as entries
+  // reach it: stack_interner.cc) and at random (the index's first level).
+  PopulateForWrite(view.stack_arena(), 2 * 32768 * sizeof(uint64_t));
+  PopulateForWrite(view.stack_index(), (size_t{1} << kStackIndexFirstBits) * sizeof(uint32_t));
   const ssize_t n = readlink("/proc/self/exe", h->exe, kExeBytes - 1);
   h->exe[n > 0 ? n : 0] = '\0';
   utsname u;

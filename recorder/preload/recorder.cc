@@ -16,6 +16,7 @@
 
 #include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/module_scan.h"
+#include "recorder/preload/populate.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/stack_cache.h"
@@ -137,6 +138,9 @@ bool Append(ThreadState& ts, const RawRecord& record);
 // waits for every pending store. Measured on alloc_heavy: 1.24 s -> 0.96 s
 // (docs/BENCHMARKS.md).
 constexpr uint64_t kPrefetchAhead = 8;
+// On a ring's first lap, its pages are mapped this many records ahead, this
+// many at a time (populate.h).
+constexpr uint64_t kPopulateRecords = 1024;  // 48 KiB
 
 inline void PrefetchForWrite(const void* p) {
 #if defined(__x86_64__)
@@ -166,6 +170,10 @@ inline bool AppendWith(ThreadState& ts, Fill fill) {
     fill(ring->records[head & (kRingRecords - 1)]);
     ring->head.store(head + 1, std::memory_order_release);
     PrefetchForWrite(&ring->records[(head + kPrefetchAhead) & (kRingRecords - 1)]);
+    if ((head & (kPopulateRecords - 1)) == 0 && head + 2 * kPopulateRecords <= kRingRecords) {
+      PopulateForWrite(&ring->records[head + kPopulateRecords],
+                       kPopulateRecords * sizeof(RawRecord));
+    }
   }
   if (shared) ring->lock.store(0, std::memory_order_release);
   return room;
@@ -205,6 +213,12 @@ void ClaimRing(ThreadState& ts) {
         Header()->rings_owned.fetch_add(1, std::memory_order_relaxed);
         ts.slot = slot;
         ts.ring = &rings[slot];
+        // Its first lap's pages are mapped ahead of the writes (AppendWith).
+        const uint64_t head = rings[slot].head.load(std::memory_order_relaxed);
+        if (head < kRingRecords) {
+          PopulateForWrite(&rings[slot].records[head & ~(kPopulateRecords - 1)],
+                           kPopulateRecords * sizeof(RawRecord));
+        }
         pthread_setspecific(g_exit_key, reinterpret_cast<void*>(1));
         WriteThreadStart(ts, tid);
         return;

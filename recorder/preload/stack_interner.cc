@@ -1,10 +1,15 @@
 // StackInterner: open addressing over the shared index, entries in the arena.
 #include "recorder/preload/stack_interner.h"
 
+#include "recorder/preload/populate.h"
+
 namespace heaprec::recorder::preload {
 namespace {
 
 constexpr uint32_t kMaxProbes = 256;
+// The arena is written in order: an entry that crosses into the next
+// kPopulateWords maps the ones after in one call (populate.h).
+constexpr uint64_t kPopulateWords = 32768;  // 256 KiB
 
 bool SameStack(const uint64_t* entry, uint64_t hash, const uint64_t* frames, uint32_t depth) {
   if (entry[0] != hash || entry[1] != depth) return false;
@@ -85,6 +90,11 @@ uint32_t InternStackHashed(const RegionView& region, const uint64_t* frames, uin
         const uint64_t words = kStackEntryHeaderWords + depth;
         const uint64_t at = header->stack_arena_used.fetch_add(words, std::memory_order_relaxed);
         if (at + words > kStackArenaWords || at > UINT32_MAX - words) return 0;
+        const uint64_t next = (at + words) / kPopulateWords + 1;
+        if (at / kPopulateWords != (at + words) / kPopulateWords &&
+            (next + 1) * kPopulateWords <= kStackArenaWords) {
+          PopulateForWrite(arena + next * kPopulateWords, kPopulateWords * sizeof(uint64_t));
+        }
         uint64_t* entry = arena + at;
         entry[0] = hash;
         entry[1] = depth;
@@ -101,6 +111,9 @@ uint32_t InternStackHashed(const RegionView& region, const uint64_t* frames, uin
           if (header->stack_index_level.compare_exchange_strong(expected, level + 1,
                                                                 std::memory_order_acq_rel)) {
             header->stack_index_entries.store(0, std::memory_order_relaxed);
+            uint32_t next_mask = 0;  // its slots are probed at random: map them all now
+            const std::atomic<uint32_t>* next = LevelTable(region, level + 1, &next_mask);
+            PopulateForWrite(next, (size_t{next_mask} + 1) * sizeof(uint32_t));
           }
         }
         return mine;

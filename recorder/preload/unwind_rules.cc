@@ -26,8 +26,9 @@ uint64_t EncodeRule(const UnwindRule& r, uint32_t gen) {
 Slot* Table() {
   Slot* table = g_table.load(std::memory_order_acquire);
   if (table != nullptr) return table;
+  // Populated: rules land at random in it, each page would fault on its own.
   void* p = mmap(nullptr, sizeof(Slot) * kSlots, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_POPULATE, -1, 0);
   if (p == MAP_FAILED) return nullptr;
   Slot* mine = static_cast<Slot*>(p);
   if (!g_table.compare_exchange_strong(table, mine, std::memory_order_acq_rel)) {
