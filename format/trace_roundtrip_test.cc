@@ -41,6 +41,21 @@ void ExpectSame(const Records& want, const Records& got) {
   EXPECT_EQ(got.ends, want.ends);
 }
 
+// Events written without addresses, max chunk_events a chunk, and read back.
+std::vector<Event> WriteAndRead(const std::vector<Event>& events, size_t chunk_events) {
+  StringSink sink;
+  TraceWriter::Options options;
+  options.keep_addresses = false;
+  options.max_chunk_events = chunk_events;
+  TraceWriter w(&sink, testing::SampleProcess(), options);
+  for (const Event& e : events) w.AddEvent(e);
+  EXPECT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  EXPECT_EQ(r.status, ReadResult::kComplete) << r.message;
+  return v.r.events;
+}
+
 TEST(TraceRoundTripTest, EveryRecordKindInOneChunk) {
   Records want;
   const std::string bytes = SampleTraceBytes(200, 0, 1, &want);
@@ -261,17 +276,7 @@ TEST(TraceRoundTripTest, ThreadsInterleavedComeBackInSeqOrder) {
                         .address = a,
                         .size = i % 2 == 0 ? 8 + i % 5 : 0});
     }
-    StringSink sink;
-    TraceWriter::Options options;
-    options.keep_addresses = false;
-    options.max_chunk_events = 64;
-    TraceWriter w(&sink, testing::SampleProcess(), options);
-    for (const Event& e : events) w.AddEvent(e);
-    ASSERT_TRUE(w.Finish({}));
-    RecordingVisitor v;
-    const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
-    ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
-    EXPECT_EQ(v.r.events, testing::AsRead(events, false)) << "far thread " << far;
+    EXPECT_EQ(WriteAndRead(events, 64), testing::AsRead(events, false)) << "far thread " << far;
   }
 }
 
@@ -288,17 +293,7 @@ TEST(TraceRoundTripTest, ManyThreadsPerChunkComeBackInSeqOrder) {
                         .address = 0x1000 + 16 * i,
                         .size = 8 + i % 9});
     }
-    StringSink sink;
-    TraceWriter::Options options;
-    options.keep_addresses = false;
-    options.max_chunk_events = 1000;
-    TraceWriter w(&sink, testing::SampleProcess(), options);
-    for (const Event& e : events) w.AddEvent(e);
-    ASSERT_TRUE(w.Finish({}));
-    RecordingVisitor v;
-    const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
-    ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
-    EXPECT_EQ(v.r.events, testing::AsRead(events, false)) << threads << " threads";
+    EXPECT_EQ(WriteAndRead(events, 1000), testing::AsRead(events, false)) << threads << " threads";
   }
 }
 
@@ -411,20 +406,6 @@ RefColumns RefsOf(const std::vector<Event>& events) {
   if (c.ref_form()) r.ref_form.assign(c.ref_form()->begin(), c.ref_form()->end());
   if (c.ref_thread_v()) r.ref_thread.assign(c.ref_thread_v()->begin(), c.ref_thread_v()->end());
   return r;
-}
-
-std::vector<Event> WriteAndRead(const std::vector<Event>& events, size_t chunk_events) {
-  StringSink sink;
-  TraceWriter::Options options;
-  options.keep_addresses = false;
-  options.max_chunk_events = chunk_events;
-  TraceWriter w(&sink, testing::SampleProcess(), options);
-  for (const Event& e : events) w.AddEvent(e);
-  EXPECT_TRUE(w.Finish({}));
-  RecordingVisitor v;
-  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
-  EXPECT_EQ(r.status, ReadResult::kComplete) << r.message;
-  return v.r.events;
 }
 
 size_t CountForm(const RefColumns& r, uint8_t form) {
