@@ -3,9 +3,12 @@
 // Why the rule walk returns what unw_backtrace returns: each rule reproduces
 // one unw_step transition for its IP (unwind_learn.cc proves the rule's form
 // for that IP before inserting it), and a walk that meets an IP without a
-// current rule, an uncacheable IP, a CFA that does not rise, is misaligned
-// or above the learned stack top, or a return address below 0x4000 (where
-// libunwind's own fast trace stops) hands the whole capture to libunwind.
+// current rule first learns that one frame's rule from the state it reached
+// there (LearnAt: the same proof, from one libunwind step; a few frames at
+// most) and walks again; a walk that still fails (an uncacheable IP, a CFA
+// that does not rise, is misaligned or above the learned stack top, a
+// return address below 0x4000, where libunwind's own fast trace stops)
+// hands the whole capture to libunwind.
 // A garbage CFA would read a garbage return address, which then misses the
 // cache: the walk checks itself as it goes.
 //

@@ -8,11 +8,13 @@
 // libunwind (the fallback and first source).
 //
 // How (details in fast_unwind.cc and unwind_learn.cc):
-//   1. A walk with cached per-return-address rules (unwind_rules.h), learned
-//      from libunwind on a miss (unwind_learn.cc). Every IP followed must
-//      hit the cache, reads stay in [this frame, the thread's learned stack
-//      top], each CFA is 16-byte aligned and above the previous one; else
-//      the whole capture is redone by libunwind.
+//   1. A walk with cached per-return-address rules (unwind_rules.h; the
+//      thread's last 256 in its own cache), learned from libunwind on a
+//      miss (unwind_learn.cc: the missing frame alone once the thread's
+//      stack is known, else a whole walk). Every IP followed must have a
+//      rule, reads stay in [this frame, the thread's learned stack top],
+//      each CFA is 16-byte aligned and above the previous one; else the
+//      whole capture is redone by libunwind.
 //   2. Prefix reuse: the thread's previous capture is kept as (SP, IP, RBP)
 //      per frame; once the walk reaches a frame equal to one of those, the
 //      rest is copied after checking that every memory cell the rule walk
