@@ -9,24 +9,12 @@
 
 #include <map>
 
+#include "format/records_expect.h"
 #include "format/test_traces.h"
 #include "format/trace_reader.h"
 
 namespace heaprec::format {
 namespace {
-
-// Every record read equals the sample's.
-void ExpectRecords(const testing::Records& got, const testing::Records& want) {
-  EXPECT_EQ(got.events, want.events);
-  EXPECT_EQ(got.order, want.order);
-  EXPECT_EQ(got.stack_nodes, want.stack_nodes);
-  EXPECT_EQ(got.modules, want.modules);
-  EXPECT_EQ(got.threads, want.threads);
-  EXPECT_EQ(got.markers, want.markers);
-  EXPECT_EQ(got.symbols, want.symbols);
-  EXPECT_EQ(got.processes, want.processes);
-  EXPECT_EQ(got.ends, want.ends);
-}
 
 void ExpectSample(const char* path, int minor) {
   testing::Records want;
@@ -37,7 +25,7 @@ void ExpectSample(const char* path, int minor) {
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
   EXPECT_EQ(r.version.major, 1);
   EXPECT_EQ(r.version.minor, minor);
-  ExpectRecords(v.r, want);
+  testing::ExpectSameRecords(want, v.r);
   size_t made = 0;  // numbered from the addresses
   for (const Event& e : v.r.events) made += e.kind() != EventKind::kFree && e.block != 0;
   EXPECT_GT(made, 10u);
@@ -59,7 +47,7 @@ TEST(OldTraceTest, Version2Dot1ReadsAsWritten) {
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
   EXPECT_EQ(r.version.major, 2);
   EXPECT_EQ(r.version.minor, 1);
-  ExpectRecords(v.r, want);
+  testing::ExpectSameRecords(want, v.r);
   size_t frees = 0, cross = 0;  // the sample frees across threads
   std::map<uint64_t, uint32_t> maker;
   for (const Event& e : v.r.events) {

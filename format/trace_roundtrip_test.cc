@@ -12,6 +12,7 @@
 
 #include "format/byte_io.h"
 #include "format/chunk_builder.h"
+#include "format/records_expect.h"
 #include "format/test_traces.h"
 #include "format/thread_blocks.h"
 #include "format/trace_generated.h"
@@ -24,22 +25,6 @@ namespace {
 using testing::RecordingVisitor;
 using testing::Records;
 using testing::SampleTraceBytes;
-
-void ExpectSame(const Records& want, const Records& got) {
-  EXPECT_EQ(got.processes, want.processes);
-  EXPECT_EQ(got.modules, want.modules);
-  EXPECT_EQ(got.unloads, want.unloads);
-  EXPECT_EQ(got.threads, want.threads);
-  EXPECT_EQ(got.stack_nodes, want.stack_nodes);
-  EXPECT_EQ(got.symbols, want.symbols);
-  EXPECT_EQ(got.markers, want.markers);
-  ASSERT_EQ(got.events.size(), want.events.size());
-  for (size_t i = 0; i < want.events.size(); ++i) {
-    ASSERT_EQ(got.events[i], want.events[i]) << "event " << i;
-  }
-  EXPECT_EQ(got.order, want.order);
-  EXPECT_EQ(got.ends, want.ends);
-}
 
 // Events written without addresses, max chunk_events a chunk, and read back.
 std::vector<Event> WriteAndRead(const std::vector<Event>& events, size_t chunk_events) {
@@ -65,7 +50,7 @@ TEST(TraceRoundTripTest, EveryRecordKindInOneChunk) {
   EXPECT_EQ(r.chunks, 1u);
   EXPECT_EQ(r.events, 200u);
   EXPECT_EQ(r.version.major, kFormatMajor);
-  ExpectSame(want, v.r);
+  testing::ExpectSameRecords(want, v.r);
   // Every Api made it through, with its sparse columns.
   std::set<Api> seen;
   for (const Event& e : v.r.events) seen.insert(e.api);
@@ -82,7 +67,7 @@ TEST(TraceRoundTripTest, ManyChunks) {
   EXPECT_EQ(r.chunks, ends.size());
   EXPECT_GT(r.chunks, 130u);
   EXPECT_EQ(r.bytes, bytes.size());
-  ExpectSame(want, v.r);
+  testing::ExpectSameRecords(want, v.r);
   EXPECT_EQ(v.r.ends.at(0).events, 5000u);
   EXPECT_EQ(v.r.ends.at(0).chunks, ends.size());
 }

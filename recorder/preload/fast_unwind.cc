@@ -191,7 +191,7 @@ int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uint
       }
     }
 
-    const uintptr_t cfa = (r.kind == RuleKind::kCfaRsp ? sp : rbp) + r.cfa_offset;
+    const uintptr_t cfa = CfaOf(r, sp, rbp);
     if (cfa <= sp || (cfa & 15) != 0 || cfa > t.stack_hi) return -1;
     const uintptr_t next_ip = Load(cfa - 8);
     if (r.rbp_saved) {

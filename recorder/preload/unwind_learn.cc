@@ -215,6 +215,23 @@ UnwindRule Classify(const unw_context_t& base, unw_cursor_t* at_cur, const Frame
   return rule;
 }
 
+// The rule for cur's IP where unw_step from it returned ret <= 0 (c is the
+// cursor after that step, at_cur before it): kLast when libunwind stopped
+// because the CFI says so (return address or RBP undefined), not because of
+// the data it read; else kUncacheable.
+UnwindRule EndRule(int ret, unw_cursor_t* c, unw_cursor_t* at_cur, const FrameObs& cur) {
+  unw_save_loc_t rip_loc, rbp_loc;
+  unw_proc_info_t pi;
+  UnwindRule r = Uncacheable();
+  if (ret == 0 && unw_get_save_loc(c, UNW_X86_64_RIP, &rip_loc) == 0 &&
+      unw_get_save_loc(c, UNW_X86_64_RBP, &rbp_loc) == 0 &&
+      (rip_loc.type == UNW_SLT_NONE || rbp_loc.type == UNW_SLT_NONE) && !cur.signal &&
+      unw_get_proc_info(at_cur, &pi) == 0 && pi.format != UNW_INFO_FORMAT_DYNAMIC) {
+    r.kind = RuleKind::kLast;
+  }
+  return r;
+}
+
 bool IsStandard(const UnwindRule& r) {
   return r.kind == RuleKind::kCfaRsp || r.kind == RuleKind::kCfaRbp;
 }
@@ -237,7 +254,7 @@ bool FinishWithRules(const void* const* ips, int j, int n, int max, uint32_t gen
       covered = false;  // uncacheable, or unw_backtrace stopped where the rules go on
       break;
     }
-    const uintptr_t cfa = (r.kind == RuleKind::kCfaRsp ? sp : rbp) + r.cfa_offset;
+    const uintptr_t cfa = CfaOf(r, sp, rbp);
     if (cfa <= sp || (cfa & 15) != 0) return false;
     if (StackCell(cfa - 8) != reinterpret_cast<uintptr_t>(ips[k + 1])) return false;
     if (r.rbp_saved) rbp = StackCell(cfa + static_cast<intptr_t>(r.rbp_offset));
@@ -285,17 +302,9 @@ __attribute__((noinline)) bool LearnWalk(const void* const* ips, int n, int max,
       // libunwind ends here; unw_backtrace must have ended here too.
       if (!last_output) return false;
       if (known.kind == RuleKind::kNone && !after_signal) {
-        unw_save_loc_t rip_loc, rbp_loc;
-        unw_proc_info_t pi;
-        const bool cfi_says_end = ret == 0 && unw_get_save_loc(&c, UNW_X86_64_RIP, &rip_loc) == 0 &&
-                                  unw_get_save_loc(&c, UNW_X86_64_RBP, &rbp_loc) == 0 &&
-                                  (rip_loc.type == UNW_SLT_NONE || rbp_loc.type == UNW_SLT_NONE) &&
-                                  !cur.signal && unw_get_proc_info(&at_cur, &pi) == 0 &&
-                                  pi.format != UNW_INFO_FORMAT_DYNAMIC;
-        UnwindRule r = Uncacheable();
-        if (cfi_says_end) r.kind = RuleKind::kLast;
+        const UnwindRule r = EndRule(ret, &c, &at_cur, cur);
         InsertUnwindRule(cur.ip, gen, r);
-        covered = covered && cfi_says_end;
+        covered = covered && r.kind == RuleKind::kLast;
       } else {
         covered = covered && known.kind == RuleKind::kLast;
       }
@@ -350,16 +359,7 @@ bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen) {
         if (ret > 0 && Observe(&c, &next)) {
           rule = Classify(uc, &at_cur, cur, next);
         } else if (ret == 0) {
-          // The outermost frame, if the CFI says so (as LearnWalk decides).
-          unw_save_loc_t rip_loc, rbp_loc;
-          unw_proc_info_t pi;
-          const bool cfi_says_end =
-              unw_get_save_loc(&c, UNW_X86_64_RIP, &rip_loc) == 0 &&
-              unw_get_save_loc(&c, UNW_X86_64_RBP, &rbp_loc) == 0 &&
-              (rip_loc.type == UNW_SLT_NONE || rbp_loc.type == UNW_SLT_NONE) && !cur.signal &&
-              unw_get_proc_info(&at_cur, &pi) == 0 && pi.format != UNW_INFO_FORMAT_DYNAMIC;
-          rule = Uncacheable();
-          if (cfi_says_end) rule.kind = RuleKind::kLast;
+          rule = EndRule(ret, &c, &at_cur, cur);  // the outermost frame?
         }
       }
     }

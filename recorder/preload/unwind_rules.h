@@ -98,6 +98,11 @@ inline UnwindRule LookupUnwindRule(uintptr_t ip, uint32_t gen) {
   return {};
 }
 
+// The CFA a kCfaRsp or kCfaRbp rule gives for a frame with RSP sp, RBP rbp.
+inline uintptr_t CfaOf(const UnwindRule& r, uintptr_t sp, uintptr_t rbp) {
+  return (r.kind == RuleKind::kCfaRsp ? sp : rbp) + r.cfa_offset;
+}
+
 // Publishes rule for ip in generation gen unless ip already has a rule of
 // that generation. False if the table is full (or cannot be mapped).
 bool InsertUnwindRule(uintptr_t ip, uint32_t gen, const UnwindRule& rule);
