@@ -37,6 +37,11 @@ class BlockNumbers {
   // The same for an event that stays as it is: its block numbers go to
   // *block and *old_block (e's own block fields are ignored).
   void Assign(const Event& e, uint64_t* block, uint64_t* old_block);
+  // A hint that an event at address comes soon: its table line is asked
+  // for ahead (the table outgrows the caches; each event touches one line).
+  void Prefetch(uint64_t address) const {
+    if (address != 0) live_.Prefetch(address);
+  }
   // Blocks made so far.
   uint64_t made() const { return made_; }
   size_t live() const { return live_.size(); }

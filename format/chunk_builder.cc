@@ -61,7 +61,8 @@ void ChunkBuilder::AddEvent(const Event& e) {
   if (made_ != made_before) {
     thread_blocks_.Made(e.thread, made_);
     if (recent_.empty()) recent_.resize(kRecentBlocks);
-    recent_[made_ & (kRecentBlocks - 1)] = {made_, thread_blocks_.count(e.thread), e.thread};
+    recent_[made_ & (kRecentBlocks - 1)] = {static_cast<uint32_t>(thread_blocks_.count(e.thread)),
+                                            e.thread};
   }
   p.address = e.address;
   p.old_address = e.old_address;
@@ -81,15 +82,15 @@ void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread,
   p->d = released == 0 ? 0 : made_before - released + 1;
   if (released == 0 || made_before - released >= kRecentBlocks || recent_.empty()) return;
   const Made& m = recent_[released & (kRecentBlocks - 1)];
-  if (m.block != released) return;
   const uint64_t count = thread_blocks_.count(m.thread);
-  if (count - m.idx >= ThreadBlocks::kWindow) return;
+  const uint32_t back = static_cast<uint32_t>(count) - m.idx;  // blocks m.thread made since
+  if (back >= ThreadBlocks::kWindow) return;
   if (m.thread == thread) {
     p->form = 1;
-    p->d = count - m.idx + 1;  // k: the caller's k-th most recent block
+    p->d = back + 1;  // k: the caller's k-th most recent block
   } else {
     p->form = 2;
-    p->d = m.idx;
+    p->d = count - back;  // i: the maker's i-th block
     p->maker = m.thread;
   }
 }

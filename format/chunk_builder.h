@@ -39,6 +39,15 @@ class ChunkBuilder {
   // blocks_given, their block fields are ignored: blocks are numbered from
   // the addresses.
   void AddEvent(const Event& e);
+  // A free names its block by its maker (forms 1 and 2) only while the block
+  // is among the last kRecentBlocks made (and its maker's last
+  // ThreadBlocks::kWindow); older blocks by d.
+  static constexpr uint64_t kRecentBlocks = uint64_t{1} << 18;
+  // A hint: an event at address (or freeing, or reallocating from it) comes
+  // soon. Changes nothing written; lets the block table's line arrive first.
+  void Prefetch(uint64_t address) const {
+    if (!blocks_given_) blocks_.Prefetch(address);
+  }
   // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
   void AddStackNode(const StackNode& n);
   void SetProcess(const ProcessInfo& p) { process_ = p; }
@@ -98,13 +107,16 @@ class ChunkBuilder {
     uint64_t seq = 0, units = 0, size = 0, d = 0, passed = 0;
     uint64_t address = 0, old_address = 0, alignment = 0;
   };
-  // The last kRecentBlocks blocks made: by which thread, as its how-many-th.
+  // The last kRecentBlocks blocks made: by which thread, as its how-many-th
+  // (the low 32 bits: a block still here is less than kRecentBlocks blocks
+  // old, so its maker's count has moved on by less than that). Block b is at
+  // b % kRecentBlocks; no block number is kept, as the entry there is b's
+  // whenever made_ - b < kRecentBlocks (a later block with the same slot
+  // would be at least b + kRecentBlocks). 8 bytes: the table stays 2 MiB.
   struct Made {
-    uint64_t block = 0;
-    uint64_t idx = 0;
+    uint32_t idx = 0;
     uint32_t thread = 0;
   };
-  static constexpr uint64_t kRecentBlocks = uint64_t{1} << 18;
   void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
   std::vector<Made, LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
   ThreadBlocks thread_blocks_{/*keep_blocks=*/false};            // counts; spans chunks

@@ -28,7 +28,8 @@ FrameReader::FrameReader(std::unique_ptr<ByteSource> source, size_t max_chunk_by
       max_chunk_bytes_(max_chunk_bytes),
       dctx_(ZSTD_createDCtx_advanced({AllocateLargeBuffer, FreeLargeBuffer, nullptr})),
       in_(kReadBlock) {
-  // Format 2 streams keep up to 2^27 bytes of history (TraceWriter uses 2^25).
+  // Format 2 streams keep up to 2^27 bytes of history (the heaprec launcher writes 2^24, 2^25
+  // before).
   ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, 27);
 }
 

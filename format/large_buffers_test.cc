@@ -29,7 +29,7 @@ TEST(LargeBuffersTest, SmallBlocksComeFromMallocLargeOnesAreMapped) {
 }
 
 TEST(LargeBuffersTest, ZstdRoundTripsThroughIt) {
-  // A 2^25 window and level 7, as TraceWriter: its tables are mapped.
+  // A 2^25 window and level 7 (a context of ~40 MiB): its tables are mapped.
   std::vector<uint8_t> data(6 << 20);
   uint64_t x = 12345;
   for (size_t i = 0; i < data.size(); ++i) {

@@ -457,5 +457,50 @@ TEST(TraceRoundTripTest, OldBlocksAreNamedByDistance) {
   EXPECT_EQ(CountForm(r, 1), CountForm(r, 2));
 }
 
+// A block its maker made last, but more than ChunkBuilder::kRecentBlocks
+// blocks ago (other threads made them), is named by d; one just inside that
+// range by its maker. Blocks read back right across the table's wrap.
+TEST(TraceRoundTripTest, BlocksPastTheRecentTableAreNamedByDistance) {
+  std::vector<Event> events;
+  uint64_t seq = 0;
+  auto alloc = [&](uint32_t thread, uint64_t address) {
+    events.push_back(
+        {.seq = ++seq, .thread = thread, .api = Api::kMalloc, .address = address, .size = 8});
+  };
+  auto release = [&](uint32_t thread, uint64_t address) {
+    events.push_back({.seq = ++seq, .thread = thread, .api = Api::kFree, .address = address});
+  };
+  alloc(1, 0x10);  // block 1: ChunkBuilder::kRecentBlocks + 1 blocks before the frees
+  alloc(1, 0x20);  // block 2: just inside the range
+  for (uint64_t i = 0; i + 1 < ChunkBuilder::kRecentBlocks; ++i) alloc(2, 0x100000 + 16 * i);
+  release(1, 0x10);      // thread 1 made nothing since, but the table has wrapped
+  release(3, 0x20);      // another thread frees thread 1's 2nd block
+  release(1, 0x100000);  // thread 2's first block, past its maker's window
+  EXPECT_EQ(WriteAndRead(events, events.size()), testing::AsRead(events, false));
+  const RefColumns r = RefsOf(events);                     // columns go thread by thread
+  EXPECT_EQ(r.ref_form, (std::vector<uint8_t>{0, 0, 2}));  // thread 1's two frees, thread 3's
+}
+
+// Prefetch hints change nothing written.
+TEST(TraceRoundTripTest, PrefetchHintsLeaveTheBytesAlone) {
+  const std::vector<Event> events = HandoffEvents(3);
+  std::string with, without;
+  for (const bool hint : {false, true}) {
+    StringSink sink;
+    TraceWriter::Options options;
+    options.keep_addresses = false;
+    TraceWriter w(&sink, testing::SampleProcess(), options);
+    for (size_t i = 0; i < events.size(); ++i) {
+      if (hint && i + 4 < events.size()) w.Prefetch(events[i + 4].address);
+      if (hint) w.Prefetch(0x7fff0000 + i);  // any address, even one never seen
+      w.AddEvent(events[i]);
+    }
+    EXPECT_TRUE(w.Finish({}));
+    (hint ? with : without) = sink.bytes();
+  }
+  EXPECT_FALSE(without.empty());
+  EXPECT_EQ(with, without);
+}
+
 }  // namespace
 }  // namespace heaprec::format

@@ -49,7 +49,7 @@ class TraceWriter {
     // numbered from the addresses.
     bool blocks_given = false;
     // zstd history, log2 bytes. A reader allocates this much per trace; the
-    // heaprec launcher asks for 25 (32 MiB), which is what makes repeated
+    // heaprec launcher asks for 24 (16 MiB), which is what makes repeated
     // patterns minutes apart cheap. The small default suits small traces.
     int window_log = 20;
     bool long_distance_matching = true;  // zstd's long-range mode
@@ -64,6 +64,9 @@ class TraceWriter {
   TraceWriter& operator=(const TraceWriter&) = delete;
 
   void AddEvent(const Event& e);
+  // A hint that an event at address (or freeing, or reallocating from it)
+  // comes soon; see ChunkBuilder::Prefetch.
+  void Prefetch(uint64_t address) const { chunk_->Prefetch(address); }
   void AddStackNode(const StackNode& n);
   void AddModule(const Module& m);
   void AddModuleUnload(const ModuleUnload& u);

@@ -61,7 +61,7 @@ class Reencoder : public TraceVisitor {
     options.time_unit_ns = 1000 * 1000;  // as the launcher writes
     options.keep_addresses = false;
     options.blocks_given = true;  // the trace may hold no addresses
-    options.window_log = 25;      // as the launcher writes
+    options.window_log = 24;      // as the launcher writes
     writer_ = std::make_unique<TraceWriter>(sink_, p, options);
   }
   void OnModule(const Module& m) override { writer_->AddModule(m); }

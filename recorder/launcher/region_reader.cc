@@ -120,6 +120,7 @@ size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
     // Emit the run of consecutive seqs at this queue's front without going
     // back to the heap (one thread allocating alone is one long run).
     do {
+      if (const RawRecord* later = q.ahead(kPrefetchAhead)) sink.Prefetch(*later);
       const RawRecord& r = q.front();
       if (r.seq >= next_seq_) {
         skipped_seqs_ += r.seq - next_seq_;

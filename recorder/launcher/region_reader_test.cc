@@ -114,6 +114,36 @@ TEST(RegionReaderTest, DrainsTheRingsInUseAndFreesRetiredOnesOnceEmpty) {
   EXPECT_EQ(out.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
 }
 
+// Records "R<seq>" and "P<seq>" in call order.
+struct CallLog : RecordSink {
+  void OnRecord(uint32_t, const RawRecord& r) override {
+    calls.push_back("R" + std::to_string(r.seq));
+  }
+  void Prefetch(const RawRecord& r) override { calls.push_back("P" + std::to_string(r.seq)); }
+  std::vector<std::string> calls;
+};
+
+TEST(RegionReaderTest, HintsEachRecordOfARunBeforeItComes) {
+  FakeRegion region;
+  constexpr uint64_t kRun = 20;  // one ring's records 1..20, then 21 from another
+  for (uint64_t seq = 1; seq <= kRun; ++seq) region.Write(3, seq);
+  region.Write(5, kRun + 1);
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr) << error;
+  reader->Drain();
+  CallLog log;
+  EXPECT_EQ(reader->Emit(log, false, 1), kRun + 1);
+  std::vector<std::string> want;
+  const uint64_t ahead = RegionReader::kPrefetchAhead;
+  for (uint64_t seq = 1; seq <= kRun; ++seq) {
+    if (seq + ahead <= kRun) want.push_back("P" + std::to_string(seq + ahead));
+    want.push_back("R" + std::to_string(seq));
+  }
+  want.push_back("R" + std::to_string(kRun + 1));  // a run of one: nothing ahead
+  EXPECT_EQ(log.calls, want);
+}
+
 TEST(RegionReaderTest, AGapWaitsThenTimesOutOrEndsAtExit) {
   FakeRegion region;
   for (uint64_t seq : {1, 2, 4, 5}) region.Write(2, seq);  // 3 is still being written

@@ -34,6 +34,7 @@ class TraceBuilder : public RecordSink {
                                               bool keep_addresses, std::string* error);
 
   void OnRecord(uint32_t slot, const RawRecord& record) override;
+  void Prefetch(const RawRecord& record) override;
   // Adds modules logged since the last call.
   void PollModules();
   // Writes what is buffered if the last flush is older than a second.
