@@ -289,8 +289,9 @@ void BM_ClockMonotonicCoarse(benchmark::State& state) {
 }
 BENCHMARK(BM_ClockMonotonicCoarse);
 
-// TakeSeq(): one fetch_add on the region's next_seq per record; here on a
-// private line with one thread (no other core touching it).
+// TakeSeq() once a second thread records: one fetch_add on the region's
+// next_seq per record; here on a private line with one thread (no other
+// core touching it). A thread recording alone counts with plain stores.
 void BM_SeqFetchAdd(benchmark::State& state) {
   alignas(64) static std::atomic<uint64_t> seq{1};
   for (auto _ : state) benchmark::DoNotOptimize(seq.fetch_add(1, std::memory_order_acq_rel));
@@ -373,9 +374,9 @@ bool RecorderOn(benchmark::State& state) {
 class SeqCounter {
  public:
   explicit SeqCounter(const RegionView& region)
-      : header_(region.header()), start_(header_->next_seq.load()) {}
+      : header_(region.header()), start_(CurrentSeq(*header_)) {}
   double PerIteration(const benchmark::State& state) const {
-    const uint64_t n = header_->next_seq.load() - start_;
+    const uint64_t n = CurrentSeq(*header_) - start_;
     return state.iterations() == 0 ? 0.0 : static_cast<double>(n) / state.iterations();
   }
 

@@ -181,7 +181,7 @@ void ScanModules(const RegionView& region) {
   LoaderCounts(&adds, &subs);
   g_adds.store(adds, std::memory_order_relaxed);
   g_subs.store(subs, std::memory_order_relaxed);
-  ScanContext ctx{&region, region.header()->next_seq.load(std::memory_order_acquire)};
+  ScanContext ctx{&region, CurrentSeq(*region.header())};
   for (uint32_t i = 0; i < g_known_count; ++i) g_known[i].seen = false;
   dl_iterate_phdr(OnObject, &ctx);
   // Whatever was not seen was unloaded.

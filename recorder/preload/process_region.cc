@@ -103,6 +103,8 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->start_monotonic_ns = start_monotonic;
   h->parent_fork_seq = settings.parent_fork_seq;
   h->next_seq.store(1, std::memory_order_relaxed);
+  h->solo_seq.store(1, std::memory_order_relaxed);
+  h->seq_mode.store(settings.solo_seq ? kSeqSolo : kSeqShared, std::memory_order_relaxed);
   h->stack_arena_used.store(1, std::memory_order_relaxed);  // id 0 = none
   // Written from the start (the arena, then the next 256 KiB as entries
   // reach it: stack_interner.cc) and at random (the index's first level).

@@ -19,6 +19,9 @@ struct RegionSettings {
   int32_t launcher_pid;
   uint32_t max_depth;
   uint64_t parent_fork_seq;
+  // The first thread may count seqs alone (RegionHeader::seq_mode): only
+  // where the switch to shared counting can fence it (membarrier).
+  bool solo_seq;
 };
 
 // Returns a view with base == nullptr if the region could not be made.

@@ -1,11 +1,13 @@
 // The recorder core: state, rings, stacks, fork and thread exit (recorder.h).
 #include "recorder/preload/recorder.h"
 
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -192,6 +194,49 @@ void WriteThreadStart(ThreadState& ts, int32_t tid) {
   if (!Append(ts, r)) Count().dropped_events.fetch_add(1, std::memory_order_relaxed);
 }
 
+// Whether this process may fence every thread with membarrier() (the switch
+// from solo to shared seq counting needs it; without, counting is shared
+// from the start). Registering is per process image, again after fork.
+bool RegisterMembarrier() {
+  const int saved = errno;
+  const long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  const bool ok = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
+                  syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  errno = saved;
+  return ok;
+}
+
+// Seqs skipped when the solo thread stays inside its busy window (a signal
+// handler that blocks there): it may still take the count it read.
+constexpr uint64_t kSeqSkipOnStall = uint64_t{1} << 20;
+
+// Ends solo counting (TakeSeq): the first thread here moves the count to
+// next_seq; any other waits until it has.
+void SwitchToSharedSeq() {
+  RegionHeader* h = Header();
+  uint32_t mode = kSeqSolo;
+  if (!h->seq_mode.compare_exchange_strong(mode, kSeqSwitching, std::memory_order_acq_rel)) {
+    while (h->seq_mode.load(std::memory_order_acquire) != kSeqShared) sched_yield();
+    return;
+  }
+  // Every thread passes a full barrier: the solo thread's busy store made
+  // before it read the mode is visible now, and its later reads see the switch.
+  const int saved = errno;
+  const bool fenced = syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+  errno = saved;
+  bool idle = false;
+  for (uint32_t i = 0; fenced && i < 2000 && !idle; ++i) {  // ~10 ms at most
+    idle = h->solo_busy.load(std::memory_order_acquire) == 0;
+    if (!idle && i >= 1000) {
+      const timespec pause = {0, 10 * 1000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+  const uint64_t solo = h->solo_seq.load(std::memory_order_acquire);
+  h->next_seq.store(idle ? solo : solo + kSeqSkipOnStall, std::memory_order_release);
+  h->seq_mode.store(kSeqShared, std::memory_order_release);
+}
+
 // Gives this thread a ring: its own slot if one is free, else the shared one.
 void ClaimRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
@@ -199,6 +244,8 @@ void ClaimRing(ThreadState& ts) {
   ts.generation = g_generation.load(std::memory_order_acquire);
   ts.ring_limit = 0;
   ts.clock_ns = 0;  // times of another region (the parent's, before fork)
+  // A second claimer ends solo seq counting (TakeSeq) before its first seq.
+  if (Header()->claims.fetch_add(1, std::memory_order_acq_rel) > 0) SwitchToSharedSeq();
   if (!ts.exiting) {
     const uint32_t start = 1 + static_cast<uint32_t>(tid) % (kSlots - 1);
     for (uint32_t i = 0; i < kSlots - 1; ++i) {
@@ -259,7 +306,7 @@ void OnMarkSignal(int) {
 void ForkPrepare() {
   t_thread_state.in_fork = 1;
   if (g_mode.load(std::memory_order_acquire) == kOn) {
-    g_fork_seq = Header()->next_seq.load(std::memory_order_acquire);
+    g_fork_seq = CurrentSeq(*Header());
   }
   LockModuleScan();
 }
@@ -277,7 +324,8 @@ void ForkChild() {
     const RegionView parent = g_region;
     RegionView child;
     if (g_follow) {
-      child = CreateRegion({g_session, g_launcher_pid, g_max_depth, g_fork_seq});
+      child =
+          CreateRegion({g_session, g_launcher_pid, g_max_depth, g_fork_seq, RegisterMembarrier()});
     }
     g_mode.store(child.base != nullptr ? kOn : kOff, std::memory_order_release);
     if (child.base != nullptr) {
@@ -330,7 +378,7 @@ void Initialize() {
   g_free_stacks = ParseUint(getenv(kFreeStacksEnv), 0) != 0;
   g_mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
   OwnTextRange(&g_own_start, &g_own_end);
-  g_region = CreateRegion({g_session, g_launcher_pid, g_max_depth, 0});
+  g_region = CreateRegion({g_session, g_launcher_pid, g_max_depth, 0, RegisterMembarrier()});
   if (g_region.base == nullptr) {
     g_mode.store(kOff, std::memory_order_release);
     ts.guard--;
@@ -384,7 +432,30 @@ void Leave(ThreadState& ts) {
   }
 }
 
-uint64_t TakeSeq() { return Header()->next_seq.fetch_add(1, std::memory_order_acq_rel); }
+// While one thread alone records (seq_mode kSeqSolo), it counts with plain
+// loads and stores: a locked fetch_add waits for every store the thread has
+// pending (ring lines, the allocator's own), ~15 ns a record on alloc_heavy
+// (778 -> 678 ms of its CPU). solo_busy marks the few instructions between
+// reading the mode and storing the count: the switching thread (one that
+// claims a second ring) sets the mode, runs membarrier() so that the solo
+// thread's busy store is visible and its later mode loads see the switch,
+// waits out the busy window and moves the count to next_seq.
+uint64_t TakeSeq() {
+  RegionHeader* h = Header();
+  if (h->seq_mode.load(std::memory_order_relaxed) == kSeqSolo) {
+    h->solo_busy.store(1, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // membarrier() orders it for the switcher
+    if (h->seq_mode.load(std::memory_order_relaxed) == kSeqSolo) {
+      const uint64_t seq = h->solo_seq.load(std::memory_order_relaxed);
+      h->solo_seq.store(seq + 1, std::memory_order_relaxed);
+      h->solo_busy.store(0, std::memory_order_release);
+      return seq;
+    }
+    h->solo_busy.store(0, std::memory_order_release);
+  }
+  while (h->seq_mode.load(std::memory_order_acquire) != kSeqShared) __builtin_ia32_pause();
+  return h->next_seq.fetch_add(1, std::memory_order_acq_rel);
+}
 
 uint32_t CaptureStack(uintptr_t hook_frame) {
   void* ips[kMaxDepth + 16];

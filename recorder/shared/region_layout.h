@@ -29,7 +29,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 6;
+inline constexpr uint32_t kRegionVersion = 7;
 
 inline constexpr uint32_t kSlots = 512;          // thread rings; slot 0 is shared
 inline constexpr uint32_t kRingRecords = 32768;  // per ring, a power of two
@@ -71,6 +71,12 @@ struct RawRecord {
   uint8_t pad[3];
 };
 static_assert(sizeof(RawRecord) == 48);
+
+enum SeqMode : uint32_t {
+  kSeqSolo = 0,       // one thread: solo_seq, plain increments
+  kSeqSwitching = 1,  // a second thread is moving the count to next_seq
+  kSeqShared = 2,     // next_seq.fetch_add for every thread
+};
 
 enum Control : uint8_t {
   // A thread took this slot: address = tid; size and extra = its name
@@ -154,8 +160,19 @@ struct RegionHeader {
   uint32_t exec_serial;  // the <n> of the region file name "<pid>.<start ns>.<n>.region"
   uint64_t start_realtime_ns;
   uint64_t start_monotonic_ns;
-  uint64_t parent_fork_seq;                    // fork child: the parent's next seq when it forked
-  alignas(64) std::atomic<uint64_t> next_seq;  // the total order; starts at 1
+  uint64_t parent_fork_seq;  // fork child: the parent's next seq when it forked
+  // The total order. While one thread alone has claimed a ring
+  // (seq_mode kSeqSolo), it counts in solo_seq with plain loads and stores
+  // (no locked instruction per record); the second thread to claim one
+  // switches everyone to next_seq's fetch_add for good (recorder.cc,
+  // SwitchToSharedSeq). Both start at the region's first seq (1, or the
+  // parent's next seq in a fork child).
+  alignas(64) std::atomic<uint64_t> next_seq;
+  std::atomic<uint32_t> claims;  // ClaimRing calls in this region
+  // Written by the solo thread on every record; read once by the switcher.
+  alignas(64) std::atomic<uint32_t> seq_mode;  // SeqMode
+  std::atomic<uint32_t> solo_busy;             // 1 while the solo thread takes a seq
+  std::atomic<uint64_t> solo_seq;
   // CLOCK_MONOTONIC - start_monotonic_ns as the launcher last went round its
   // loop (every 0.2 ms when idle); 0 until it adopted the region. Producers
   // take event times from it (recorder.cc NowNs); it shares its line with
@@ -181,6 +198,14 @@ struct RegionHeader {
   char hostname[256];
   char cmdline[kCmdlineBytes];
 };
+
+// The seq the next record will take (a module scanned now, a fork now, come
+// before it): the solo count until the switch to shared counting is done.
+inline uint64_t CurrentSeq(const RegionHeader& h) {
+  return h.seq_mode.load(std::memory_order_acquire) == kSeqShared
+             ? h.next_seq.load(std::memory_order_acquire)
+             : h.solo_seq.load(std::memory_order_acquire);
+}
 
 // Offsets of each part in the region file, page aligned.
 constexpr uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
