@@ -118,7 +118,8 @@ bool OrderByRuns(const fb::Chunk& c, Columns* k, std::string* error) {
   if (Len(c.seq_run_v()) == 0) {
     for (size_t i = 0; i < n; ++i) k->order[i] = static_cast<uint32_t>(i);
   } else {
-    // Each group's next event (merge_buffer: the groups' starts, then cursors).
+    // merge_buffer: each group's next event (its start, then a cursor), n,
+    // then each group's end.
     std::vector<uint32_t>& next = k->merge_buffer;
     next.clear();
     for (size_t i = 0; i < n; ++i) {
@@ -126,6 +127,8 @@ bool OrderByRuns(const fb::Chunk& c, Columns* k, std::string* error) {
     }
     const size_t groups = next.size();
     next.push_back(static_cast<uint32_t>(n));
+    for (size_t g = 0; g < groups; ++g) next.push_back(next[g + 1]);
+    const uint32_t* end = next.data() + groups + 1;
     std::vector<uint64_t>& runs = k->seq_run;
     if (!Varints(c.seq_run_v(), SIZE_MAX, &runs) || runs.size() % 2 != 0) {
       *error = "seq runs do not decode";
@@ -134,7 +137,7 @@ bool OrderByRuns(const fb::Chunk& c, Columns* k, std::string* error) {
     size_t j = 0;
     for (size_t r = 0; r < runs.size(); r += 2) {
       const uint64_t group = runs[r], count = runs[r + 1];
-      if (group >= groups || count > next[group + 1] - next[group] || count == 0) {
+      if (group >= groups || count > end[group] - next[group] || count == 0) {
         *error = "seq runs do not match the columns";
         return false;
       }

@@ -387,7 +387,10 @@ TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
                                             {0, 1, 1, 1},
                                             {0, 2, 2, 1},
                                             {0, 2, 1},
-                                            {0, 0, 0, 2, 1, 1}}) {
+                                            {0, 0, 0, 2, 1, 1},
+                                            // past group 0's end, once group 1 is taken
+                                            // (a fuzzer's find: it wrote past the order)
+                                            {1, 1, 0, 3}}) {
     c = two_threads();
     c.seq_run = runs;
     EXPECT_NE(ErrorOf(Header() + ChunkBytes(c)).find("seq runs do not"), std::string::npos);
