@@ -453,7 +453,14 @@ uint64_t TakeSeq() {
     }
     h->solo_busy.store(0, std::memory_order_release);
   }
-  while (h->seq_mode.load(std::memory_order_acquire) != kSeqShared) __builtin_ia32_pause();
+  // A switch in progress: the switcher is at most ~10 ms from done.
+  for (uint32_t spins = 0; h->seq_mode.load(std::memory_order_acquire) != kSeqShared; ++spins) {
+    if (spins < 128) {
+      __builtin_ia32_pause();
+    } else {
+      sched_yield();
+    }
+  }
   return h->next_seq.fetch_add(1, std::memory_order_acq_rel);
 }
 
