@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -143,12 +144,23 @@ uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
     ++dropped_stacks_;
     return 0;
   }
-  uint32_t parent = 0;
-  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {  // outermost first
-    const auto [node, inserted] = nodes_.try_emplace(NodeKey{parent, *it}, next_node_);
+  // Outermost first; the prefix shared with the last stack has its nodes.
+  std::reverse(frames.begin(), frames.end());
+  size_t same = 0;
+  while (same < frames.size() && same < last_frames_.size() && frames[same] == last_frames_[same]) {
+    ++same;
+  }
+  last_frames_.resize(same);
+  last_nodes_.resize(same);
+  uint32_t parent = same > 0 ? last_nodes_[same - 1] : 0;
+  for (auto it = frames.begin() + static_cast<std::ptrdiff_t>(same); it != frames.end(); ++it) {
+    bool inserted = false;
+    const uint32_t node = nodes_.FindOrInsert(parent, *it, next_node_, &inserted);
     if (inserted) {
       writer_->AddStackNode({next_node_, parent, *it});
-      if (address_first_seq_.try_emplace(*it, seq).second) {
+      if (address_first_seq_.Get(*it) == nullptr) {
+        uint64_t unused;
+        address_first_seq_.Put(*it, seq, &unused);
         const uint32_t module = ModuleOf(*it, seq, /*settled=*/false);
         if (module != 0) {
           symbolizer_.Symbolize(*it, module);
@@ -158,7 +170,9 @@ uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
       }
       ++next_node_;
     }
-    parent = node->second;
+    parent = node;
+    last_frames_.push_back(*it);
+    last_nodes_.push_back(parent);
   }
   if (page >= stack_ids_.size()) stack_ids_.resize(page + 1);
   if (stack_ids_[page] == nullptr) stack_ids_[page] = std::make_unique<uint32_t[]>(kStackIdPage);
@@ -244,15 +258,16 @@ uint32_t TraceBuilder::LastModuleMapping(uint64_t address) const {
 // half of a Python trace's symbols were such empty records (~14 KB).
 void TraceBuilder::AddSymbols() {
   for (uint64_t address : unsent_) {
-    symbolizer_.Symbolize(address, ModuleOf(address, address_first_seq_[address], true));
+    const uint64_t* first_seq = address_first_seq_.Get(address);
+    symbolizer_.Symbolize(address, ModuleOf(address, first_seq != nullptr ? *first_seq : 0, true));
   }
   unsent_.clear();
   std::map<uint64_t, format::Symbol> symbols = symbolizer_.Finish();
-  for (const auto& entry : address_first_seq_) {
-    const auto it = symbols.find(entry.first);
-    if (it == symbols.end()) continue;
-    if (it->second.frames.empty() && it->second.module == LastModuleMapping(entry.first)) continue;
-    writer_->AddSymbol(it->second);
+  // Every address given to the symbolizer, in address order (symbols is a std::map).
+  for (const auto& [address, symbol] : symbols) {
+    if (address_first_seq_.Get(address) == nullptr) continue;
+    if (symbol.frames.empty() && symbol.module == LastModuleMapping(address)) continue;
+    writer_->AddSymbol(symbol);
   }
 }
 

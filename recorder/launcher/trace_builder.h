@@ -19,8 +19,10 @@
 #include <vector>
 
 #include "format/byte_io.h"
+#include "format/open_table.h"
 #include "format/trace_writer.h"
 #include "recorder/launcher/background_symbolizer.h"
+#include "recorder/launcher/node_table.h"
 #include "recorder/launcher/region_reader.h"
 
 namespace heaprec::recorder::launcher {
@@ -77,19 +79,16 @@ class TraceBuilder : public RecordSink {
   std::vector<std::unique_ptr<uint32_t[]>> stack_ids_;
   size_t distinct_stacks_ = 0;
   std::vector<uint8_t> counted_;  // by node: a stack ending there was counted
-  struct NodeKey {
-    uint32_t parent;
-    uint64_t address;
-    bool operator==(const NodeKey& o) const { return parent == o.parent && address == o.address; }
-  };
-  struct NodeKeyHash {
-    size_t operator()(const NodeKey& k) const {
-      return std::hash<uint64_t>()(k.address * 0x9E3779B97F4A7C15ULL ^ k.parent);
-    }
-  };
-  std::unordered_map<NodeKey, uint32_t, NodeKeyHash> nodes_;
-  std::map<uint64_t, uint64_t> address_first_seq_;  // distinct frame addresses
-  std::vector<uint64_t> unsent_;                    // addresses not yet given to symbolizer_
+  NodeTable nodes_;               // (parent, return address) -> node
+  // The last stack turned into nodes, outermost frame first, and the node
+  // each of its prefixes ends at: a new stack shares its outer frames with
+  // it more often than not, and a prefix always ends at the same node, so
+  // only the frames past the shared prefix are looked up in nodes_ (cppcheck:
+  // the lookups, cache misses each, were 14% of the launcher's time).
+  std::vector<uint64_t> last_frames_;
+  std::vector<uint32_t> last_nodes_;
+  format::OpenTable<uint64_t> address_first_seq_;  // distinct frame addresses -> first seq
+  std::vector<uint64_t> unsent_;                   // addresses not yet given to symbolizer_
   uint32_t next_node_ = 1;
 
   std::vector<format::Module> modules_;
