@@ -36,6 +36,10 @@ namespace {
 
 std::atomic<pid_t> g_child{0};
 std::atomic<int> g_stop_signals{0};
+// Set by SIGCHLD: a child changed state, so waitpid has something to say.
+// The loop asked on every round before (a system call each, ~8,000 a second
+// while the launcher drains; ~2% of its time recording alloc_heavy).
+std::atomic<int> g_child_signal{1};
 
 uint64_t NowNs() {
   timespec ts;
@@ -51,7 +55,14 @@ void OnSignal(int sig, siginfo_t* info, void*) {
   if (child > 0 && info != nullptr && info->si_code != SI_KERNEL) kill(child, sig);
 }
 
+void OnChildSignal(int) { g_child_signal.store(1); }
+
 void InstallSignals() {
+  struct sigaction child = {};
+  child.sa_handler = OnChildSignal;
+  child.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigemptyset(&child.sa_mask);
+  sigaction(SIGCHLD, &child, nullptr);
   struct sigaction sa = {};
   sa.sa_sigaction = OnSignal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -195,10 +206,15 @@ int Run(const Options& options) {
   bool child_done = false;
   int stops_after_exit = -1;
   uint64_t last_scan = 0;
+  uint64_t last_wait = 0;
   for (;;) {
     int status = 0;
-    pid_t reaped;
-    while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+    pid_t reaped = 0;
+    // On SIGCHLD, and every 100 ms in case one was missed.
+    const uint64_t before = NowNs();
+    const bool ask = g_child_signal.exchange(0) != 0 || before - last_wait > 100000000;
+    if (ask) last_wait = before;
+    while (ask && (reaped = waitpid(-1, &status, WNOHANG)) > 0) {
       session.SetExitStatus(reaped, status);
       if (reaped == child) {
         child_status = status;
