@@ -48,6 +48,7 @@ void ChunkBuilder::AddEvent(const Event& e) {
     max_thread_ = std::max(max_thread_, e.thread);
   }
   Pending& p = pending_.emplace_back();
+  pending_thread_.push_back(e.thread);
   p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0));
   p.seq = e.seq;
   p.units = last_raw_units_;
@@ -64,8 +65,7 @@ void ChunkBuilder::AddEvent(const Event& e) {
     recent_[made_ & (kRecentBlocks - 1)] = {static_cast<uint32_t>(thread_blocks_.count(e.thread)),
                                             e.thread};
   }
-  p.address = e.address;
-  p.old_address = e.old_address;
+  if (keep_addresses_) pending_addresses_.push_back({e.address, e.old_address});
   p.alignment = e.alignment;
   last_seq_ = e.seq;
   last_time_ = last_raw_units_ * time_unit_;
@@ -110,16 +110,16 @@ void ChunkBuilder::Encode() {
   } else if (max_thread > (1u << 20)) {
     // Not the heaprec launcher's dense indexes: a plain stable sort.
     std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-      return pending_[a].thread < pending_[b].thread;
+      return pending_thread_[a] < pending_thread_[b];
     });
   } else {
     // A counting sort by thread index (stable, linear): thread indexes are
     // dense small numbers.
     thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
-    for (const Pending& p : pending_) ++thread_start_[static_cast<size_t>(p.thread) + 1];
+    for (const uint32_t t : pending_thread_) ++thread_start_[static_cast<size_t>(t) + 1];
     for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
     for (size_t i = 0; i < pending_.size(); ++i) {
-      order_[thread_start_[pending_[i].thread]++] = static_cast<uint32_t>(i);
+      order_[thread_start_[pending_thread_[i]]++] = static_cast<uint32_t>(i);
     }
   }
   // The varint columns are written through raw cursors into scratch space
@@ -184,9 +184,10 @@ void ChunkBuilder::Encode() {
       }
     }
     if (keep_addresses_) {
-      address_p = WriteVarint(address_p, ZigzagDelta(prev_address, p.address));
-      if (HasOldAddress(api)) old_address_.push_back(p.old_address);
-      prev_address = p.address;
+      const Addresses& a = pending_addresses_[i];
+      address_p = WriteVarint(address_p, ZigzagDelta(prev_address, a.address));
+      if (HasOldAddress(api)) old_address_.push_back(a.old_address);
+      prev_address = a.address;
     }
     // Sizes as the change from the stack's previous size: most call sites
     // allocate the same size again and again.
@@ -222,6 +223,8 @@ void ChunkBuilder::Encode() {
   stack_.insert(stack_.end(), base + n * 60, stack_p);
   last_address_ = prev_address;
   pending_.clear();
+  pending_addresses_.clear();
+  pending_thread_.clear();
 }
 
 void ChunkBuilder::AddStackNode(const StackNode& n) {
@@ -308,6 +311,8 @@ flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const E
 
 void ChunkBuilder::ClearRecords() {
   pending_.clear();
+  pending_addresses_.clear();
+  pending_thread_.clear();
   api_.clear();
   seq_delta_.clear();
   time_delta_.clear();

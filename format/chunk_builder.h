@@ -105,7 +105,11 @@ class ChunkBuilder {
     uint32_t stack = 0;
     uint32_t maker = 0;  // form 2: the thread that made the block
     uint64_t seq = 0, units = 0, size = 0, d = 0, passed = 0;
-    uint64_t address = 0, old_address = 0, alignment = 0;
+    uint64_t alignment = 0;
+  };
+  static_assert(sizeof(Pending) == 64);  // a line an event: Encode streams them
+  struct Addresses {                     // an event's, when the chunk keeps them
+    uint64_t address = 0, old_address = 0;
   };
   // The last kRecentBlocks blocks made: by which thread, as its how-many-th
   // (the low 32 bits: a block still here is less than kRecentBlocks blocks
@@ -120,7 +124,11 @@ class ChunkBuilder {
   void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
   std::vector<Made, LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
   ThreadBlocks thread_blocks_{/*keep_blocks=*/false};            // counts; spans chunks
-  std::vector<Pending, LargeBufferAllocator<Pending>> pending_;  // 5 MiB per chunk
+  std::vector<Pending, LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
+  std::vector<Addresses> pending_addresses_;  // by pending_ index, if keep_addresses_
+  // pending_[i].thread again, 4 bytes an event: Encode's sort by thread
+  // reads these instead of a line of pending_ each.
+  std::vector<uint32_t> pending_thread_;
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
   std::unique_ptr<uint8_t[]> scratch_;  // Encode's varint columns before they are appended
