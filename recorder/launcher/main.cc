@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +34,9 @@
 
 namespace heaprec::recorder::launcher {
 namespace {
+
+// The launcher's nice value when it may raise its priority (see Run).
+constexpr int kLauncherNice = -5;
 
 std::atomic<pid_t> g_child{0};
 std::atomic<int> g_stop_signals{0};
@@ -199,6 +203,13 @@ int Run(const Options& options) {
     return 127;
   }
   g_child.store(child);
+  // The program waits when its rings are full, so the thread that drains
+  // them comes first where the system allows it (root, CAP_SYS_NICE or
+  // RLIMIT_NICE; else this fails and nothing changes), as perf record's
+  // --realtime does for its reader. Set after the fork: the program keeps
+  // its own priority. mt_handoff, whose four threads outnumber the cores:
+  // 1.14 -> 0.96 s; alloc_heavy 0.76 -> 0.72 s; cppcheck unchanged.
+  setpriority(PRIO_PROCESS, 0, kLauncherNice);
 
   Session session(session_dir, options);
   session.SetMainPid(child);
