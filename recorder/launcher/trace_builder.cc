@@ -158,9 +158,9 @@ uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
     const uint32_t node = nodes_.FindOrInsert(parent, *it, next_node_, &inserted);
     if (inserted) {
       writer_->AddStackNode({next_node_, parent, *it});
-      if (address_first_seq_.Get(*it) == nullptr) {
+      if (address_first_seq_.Get(*it + 1) == nullptr) {
         uint64_t unused;
-        address_first_seq_.Put(*it, seq, &unused);
+        address_first_seq_.Put(*it + 1, seq, &unused);
         const uint32_t module = ModuleOf(*it, seq, /*settled=*/false);
         if (module != 0) {
           symbolizer_.Symbolize(*it, module);
@@ -258,14 +258,14 @@ uint32_t TraceBuilder::LastModuleMapping(uint64_t address) const {
 // half of a Python trace's symbols were such empty records (~14 KB).
 void TraceBuilder::AddSymbols() {
   for (uint64_t address : unsent_) {
-    const uint64_t* first_seq = address_first_seq_.Get(address);
+    const uint64_t* first_seq = address_first_seq_.Get(address + 1);
     symbolizer_.Symbolize(address, ModuleOf(address, first_seq != nullptr ? *first_seq : 0, true));
   }
   unsent_.clear();
   std::map<uint64_t, format::Symbol> symbols = symbolizer_.Finish();
   // Every address given to the symbolizer, in address order (symbols is a std::map).
   for (const auto& [address, symbol] : symbols) {
-    if (address_first_seq_.Get(address) == nullptr) continue;
+    if (address_first_seq_.Get(address + 1) == nullptr) continue;
     if (symbol.frames.empty() && symbol.module == LastModuleMapping(address)) continue;
     writer_->AddSymbol(symbol);
   }

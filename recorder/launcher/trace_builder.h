@@ -87,8 +87,10 @@ class TraceBuilder : public RecordSink {
   // the lookups, cache misses each, were 14% of the launcher's time).
   std::vector<uint64_t> last_frames_;
   std::vector<uint32_t> last_nodes_;
-  format::OpenTable<uint64_t> address_first_seq_;  // distinct frame addresses -> first seq
-  std::vector<uint64_t> unsent_;                   // addresses not yet given to symbolizer_
+  // Distinct frame addresses -> the seq they were first met at, keyed by
+  // address + 1 (OpenTable keys are non-zero; a damaged stack may hold 0).
+  format::OpenTable<uint64_t> address_first_seq_;
+  std::vector<uint64_t> unsent_;  // addresses not yet given to symbolizer_
   uint32_t next_node_ = 1;
 
   std::vector<format::Module> modules_;

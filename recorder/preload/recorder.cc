@@ -434,8 +434,9 @@ void Leave(ThreadState& ts) {
 
 // While one thread alone records (seq_mode kSeqSolo), it counts with plain
 // loads and stores: a locked fetch_add waits for every store the thread has
-// pending (ring lines, the allocator's own), ~15 ns a record on alloc_heavy
-// (778 -> 678 ms of its CPU). solo_busy marks the few instructions between
+// pending (ring lines, the allocator's own); BM_WriteEvent 15.3 -> 12.6 ns,
+// more where stores are pending (below the noise of the workloads' wall
+// times on this host). solo_busy marks the few instructions between
 // reading the mode and storing the count: the switching thread (one that
 // claims a second ring) sets the mode, runs membarrier() so that the solo
 // thread's busy store is visible and its later mode loads see the switch,
