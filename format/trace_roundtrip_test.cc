@@ -481,26 +481,5 @@ TEST(TraceRoundTripTest, BlocksPastTheRecentTableAreNamedByDistance) {
   EXPECT_EQ(r.ref_form, (std::vector<uint8_t>{0, 0, 2}));  // thread 1's two frees, thread 3's
 }
 
-// Prefetch hints change nothing written.
-TEST(TraceRoundTripTest, PrefetchHintsLeaveTheBytesAlone) {
-  const std::vector<Event> events = HandoffEvents(3);
-  std::string with, without;
-  for (const bool hint : {false, true}) {
-    StringSink sink;
-    TraceWriter::Options options;
-    options.keep_addresses = false;
-    TraceWriter w(&sink, testing::SampleProcess(), options);
-    for (size_t i = 0; i < events.size(); ++i) {
-      if (hint && i + 4 < events.size()) w.Prefetch(events[i + 4].address);
-      if (hint) w.Prefetch(0x7fff0000 + i);  // any address, even one never seen
-      w.AddEvent(events[i]);
-    }
-    EXPECT_TRUE(w.Finish({}));
-    (hint ? with : without) = sink.bytes();
-  }
-  EXPECT_FALSE(without.empty());
-  EXPECT_EQ(with, without);
-}
-
 }  // namespace
 }  // namespace heaprec::format
