@@ -30,6 +30,7 @@
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/session.h"
+#include "recorder/launcher/traceable.h"
 #include "recorder/shared/region_layout.h"
 
 namespace heaprec::recorder::launcher {
@@ -184,6 +185,12 @@ int Run(const Options& options) {
   const std::string library = FindPreloadLibrary();
   if (library.empty()) {
     std::fprintf(stderr, "heaprec: cannot find libheaprec.so beside %s\n", "the heaprec binary");
+    return 2;
+  }
+  const std::string program = ResolveCommand(options.command[0]);
+  if (const std::string why = WhyUntraceable(program, getuid(), getgid()); !why.empty()) {
+    std::fprintf(stderr, "heaprec: cannot trace %s: %s; nothing was run, no trace written\n",
+                 program.c_str(), why.c_str());
     return 2;
   }
   const std::string session_dir = MakeSessionDir();
