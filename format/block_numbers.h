@@ -61,7 +61,7 @@ class BlockNumbers {
   void Make(uint64_t address, uint64_t block);
   void Release(uint64_t address, uint64_t block);
 
-  OpenTable<uint64_t> live_;  // address -> live block
+  OpenTable<uint64_t, 4> live_;  // address -> live block; nearby addresses share lines
   std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
   uint64_t made_ = 0;
 };
