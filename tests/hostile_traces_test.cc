@@ -107,8 +107,8 @@ TEST(HostileTracesTest, NotTracesAtAll) {
     const std::string path = Write("random" + std::to_string(size), bytes);
     ExpectOneLineError(Heapreplay({"--leaks", path}), path, "");
     // The real header, then random bytes: damage, not a foreign file.
-    const std::string after = Write("header_then_random" + std::to_string(size),
-                                    GoodTrace().substr(0, 24) + bytes);
+    const std::string after =
+        Write("header_then_random" + std::to_string(size), GoodTrace().substr(0, 24) + bytes);
     ExpectErrorOrWarnedResult(after);
   }
 }
@@ -116,8 +116,8 @@ TEST(HostileTracesTest, NotTracesAtAll) {
 TEST(HostileTracesTest, HeaptrackRecording) {
   // heaptrack (installed by tools/setup.sh) on the same program.
   const std::string dir = MakeTempDir("heaptrack");
-  const ProcessResult run = RunProgram(
-      {"/usr/bin/heaptrack", "-o", dir + "/ht", Runfile("tests/c_leaks")});
+  const ProcessResult run =
+      RunProgram({"/usr/bin/heaptrack", "-o", dir + "/ht", Runfile("tests/c_leaks")});
   ASSERT_EQ(run.exit_code, 3) << run.out << run.err;  // c_leaks exits with 3
   const std::vector<std::string> files = ListFiles(dir, ".zst");
   ASSERT_EQ(files.size(), 1u) << run.out;
