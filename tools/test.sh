@@ -1,8 +1,9 @@
 #!/bin/sh
 # The README's test command: installs what is missing, builds everything, and
 # runs every test: the unit and end-to-end tests, the unit tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer, a short fuzzing run of
-# each fuzz target, and the format check. Ends with "N passed, N failed".
+# AddressSanitizer and UndefinedBehaviorSanitizer, the concurrent parts'
+# tests under ThreadSanitizer, a 30 s fuzzing run of each fuzz target (60 s
+# in all), and the format check. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 tools/setup.sh || exit 1
@@ -25,7 +26,8 @@ step build bazel build //...
 step test bazel test //...
 step asan bazel test --config=asan //...
 step ubsan bazel test --config=ubsan //...
-step fuzz tools/fuzz.sh "${FUZZ_SECONDS:-20}"
+step tsan bazel test --config=tsan //...
+step fuzz tools/fuzz.sh "${FUZZ_SECONDS:-30}"
 step format tools/check_format.sh
 
 # Bazel prints one line per test target: PASSED, FAILED, NO STATUS...
