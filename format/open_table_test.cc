@@ -82,7 +82,7 @@ std::vector<uint64_t> Random(size_t n) {
 
 TEST(OpenTableTest, AddressLayoutsInBothPlacements) {
   const std::vector<std::vector<uint64_t>> layouts = {
-      Spaced(16, 20000), Spaced(32, 20000),   Spaced(48, 20000),
+      Spaced(16, 20000),   Spaced(32, 20000),     Spaced(48, 20000),
       Spaced(4096, 20000), Spaced(1 << 20, 5000), Random(20000),
   };
   for (size_t i = 0; i < layouts.size(); ++i) {

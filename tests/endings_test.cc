@@ -122,8 +122,8 @@ TEST(EndingsTest, TheProgramOutlivesAKilledHeaprec) {
   posix_spawn_file_actions_destroy(&actions);
 
   // Kill heaprec once the program runs: its child appears in /proc.
-  const std::string children = "/proc/" + std::to_string(launcher) + "/task/" +
-                               std::to_string(launcher) + "/children";
+  const std::string children =
+      "/proc/" + std::to_string(launcher) + "/task/" + std::to_string(launcher) + "/children";
   pid_t child = 0;
   for (int i = 0; i < 2000 && child == 0; ++i) {
     child = static_cast<pid_t>(std::atoi(ReadFile(children).c_str()));

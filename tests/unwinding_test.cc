@@ -52,8 +52,7 @@ TEST(UnwindingTest, StacksDeeperThanTheLimitKeepTheirInnermostFrames) {
     EXPECT_EQ(site["bytes"], 480);
     ASSERT_EQ(stack.size(), 64u);
     for (size_t i = 1; i < stack.size(); ++i) {
-      EXPECT_EQ(stack[i]["function"].get<std::string>().rfind("Recurse", 0),
-                0u)
+      EXPECT_EQ(stack[i]["function"].get<std::string>().rfind("Recurse", 0), 0u)
           << i << ": " << stack[i].dump();
     }
   }
