@@ -321,6 +321,10 @@ int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp) {
                    reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
 }
 
+void BlockFastUnwindForFork() { BlockUnwindForFork(); }
+
+void UnblockFastUnwindAfterFork() { UnblockUnwindAfterFork(); }
+
 void ResetFastUnwindAfterFork() {
   t_unwind.busy = 0;
   ResetUnwindLearnAfterFork();

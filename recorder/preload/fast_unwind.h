@@ -24,9 +24,9 @@
 // Thread-safe (per-thread state in zero-initialized initial-exec TLS, shared
 // rules lock-free); async-signal-safe to the extent libunwind's local
 // unwinding is (a capture nested in a signal handler on the same thread goes
-// straight to libunwind); fork-safe (call ResetFastUnwindAfterFork() in the
-// child). Never allocates from the heap. FastBacktraceFrom is called by
-// CaptureStack() in recorder.cc; both by tests and benchmarks.
+// straight to libunwind); fork-safe (call the fork handlers below). Never
+// allocates from the heap. FastBacktraceFrom is called by CaptureStack() in
+// recorder.cc; both by tests and benchmarks.
 #ifndef HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
 #define HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
 
@@ -48,7 +48,14 @@ __attribute__((noinline)) int FastBacktrace(void** ips, int max);
 // (CaptureStack, RecordAlloc, the hook) are neither walked nor returned.
 __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp);
 
-// Call in the child after fork() (unwind_learn.cc's learning lock).
+// Fork handlers: BlockFastUnwindForFork() in the prepare handler (waits
+// until no other thread is inside libunwind, whose locks would stay held in
+// the child, and keeps them out; the calling thread must not capture until
+// the fork is done), UnblockFastUnwindAfterFork() in the parent,
+// ResetFastUnwindAfterFork() in the child (unwind_learn.cc's learning lock
+// and gate).
+void BlockFastUnwindForFork();
+void UnblockFastUnwindAfterFork();
 void ResetFastUnwindAfterFork();
 
 // What the calling thread's captures did so far (tests, benchmarks).

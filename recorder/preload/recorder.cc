@@ -304,7 +304,8 @@ void OnMarkSignal(int) {
 }
 
 void ForkPrepare() {
-  t_thread_state.in_fork = 1;
+  t_thread_state.in_fork = 1;  // this thread records (and unwinds) nothing until the fork is done
+  BlockFastUnwindForFork();    // no libunwind lock is held across the fork
   if (g_mode.load(std::memory_order_acquire) == kOn) {
     g_fork_seq = CurrentSeq(*Header());
   }
@@ -313,6 +314,7 @@ void ForkPrepare() {
 
 void ForkParent() {
   UnlockModuleScan();
+  UnblockFastUnwindAfterFork();
   t_thread_state.in_fork = 0;
 }
 

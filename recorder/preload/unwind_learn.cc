@@ -32,6 +32,7 @@
 // so (return address or RBP undefined), not because of the data it read.
 #include "recorder/preload/unwind_learn.h"
 
+#include <sched.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 
@@ -68,6 +69,36 @@ constexpr uintptr_t kWindow = 512;        // top of the frame copied for the pro
 constexpr uintptr_t kProbeShift = 0x128;  // D modulo 4096: not a multiple of 16
 std::atomic<uint32_t> g_learning{0};      // the scratch's try-lock
 std::atomic<uint8_t*> g_scratch{nullptr};
+
+// libunwind takes locks of its own inside unw_backtrace and unw_step
+// (Debian's keeps its register-state cache global, behind a pthread mutex
+// taken on every step; its dl_iterate_phdr calls take the loader's). A fork
+// while another thread holds one leaves it held for good in the child, whose
+// first capture of a new call site then waits on it forever with every
+// signal blocked (SignalHold). So no fork starts while a thread is inside
+// libunwind: each use counts itself in g_unwinding (LibunwindUse), and the
+// fork's prepare handler closes the gate (g_forks_pending) and waits for the
+// count to reach 0 (BlockUnwindForFork). Each side writes its own counter
+// and then reads the other's, all seq_cst: at least one sees the other.
+std::atomic<uint32_t> g_unwinding{0};
+std::atomic<uint32_t> g_forks_pending{0};
+
+// Held around every libunwind call, inside the SignalHold (so no handler on
+// this thread runs while it is counted).
+class LibunwindUse {
+ public:
+  LibunwindUse() {
+    for (;;) {
+      while (g_forks_pending.load(std::memory_order_seq_cst) != 0) sched_yield();
+      g_unwinding.fetch_add(1, std::memory_order_seq_cst);
+      if (g_forks_pending.load(std::memory_order_seq_cst) == 0) return;
+      g_unwinding.fetch_sub(1, std::memory_order_seq_cst);  // a fork came first: after it
+    }
+  }
+  ~LibunwindUse() { g_unwinding.fetch_sub(1, std::memory_order_release); }
+  LibunwindUse(const LibunwindUse&) = delete;
+  LibunwindUse& operator=(const LibunwindUse&) = delete;
+};
 
 struct FrameObs {
   uintptr_t ip, sp, rbp;
@@ -342,6 +373,7 @@ bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen) {
   UnwindRule rule;  // kNone: nothing learned
   {
     const SignalHold hold;  // libunwind's own sigprocmask pairs cost no system call
+    const LibunwindUse use;
     unw_context_t uc;
     unw_cursor_t c;
     FrameObs cur;
@@ -375,6 +407,7 @@ int SlowBacktrace(void** ips, int max, uintptr_t first_ip, bool learn, uint32_t 
   // caller: the first frame asked for.
   constexpr int kSkip = 2;
   const SignalHold hold;  // libunwind's own sigprocmask pairs cost no system call
+  const LibunwindUse use;
   void* raw[kFastUnwindMaxFrames + kSkip];
   if (max > kFastUnwindMaxFrames) max = kFastUnwindMaxFrames;
   const int got = unw_backtrace(raw, max + kSkip);
@@ -398,6 +431,17 @@ int SlowBacktrace(void** ips, int max, uintptr_t first_ip, bool learn, uint32_t 
   return n;
 }
 
-void ResetUnwindLearnAfterFork() { g_learning.store(0, std::memory_order_relaxed); }
+void BlockUnwindForFork() {
+  g_forks_pending.fetch_add(1, std::memory_order_seq_cst);
+  while (g_unwinding.load(std::memory_order_seq_cst) != 0) sched_yield();
+}
+
+void UnblockUnwindAfterFork() { g_forks_pending.fetch_sub(1, std::memory_order_release); }
+
+void ResetUnwindLearnAfterFork() {
+  g_learning.store(0, std::memory_order_relaxed);
+  g_unwinding.store(0, std::memory_order_relaxed);  // 0 already: the fork waited for it
+  g_forks_pending.store(0, std::memory_order_relaxed);
+}
 
 }  // namespace heaprec::recorder::preload

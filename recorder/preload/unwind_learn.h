@@ -11,7 +11,9 @@
 // else is marked uncacheable.
 //
 // Thread-safe; learning takes a process-wide try-lock (never waits: without
-// it, the capture is answered without learning). Every signal is blocked on
+// it, the capture is answered without learning); a fork waits until no
+// thread is inside libunwind, and a capture that needs libunwind waits while
+// a fork is pending (BlockUnwindForFork). Every signal is blocked on
 // the thread while it runs (signal_hold.h). Async-signal-safe as far as
 // libunwind is. Never allocates from the heap (a 1 MiB scratch mapping for
 // the probes). Called only by FastBacktrace().
@@ -51,7 +53,16 @@ __attribute__((noinline)) int SlowBacktrace(void** ips, int max, uintptr_t first
 // of CFI lookup plus libunwind's memory checks (system calls).
 bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen);
 
-// Frees the learning lock (in a fork child, whoever held it is gone).
+// Fork handlers. BlockUnwindForFork (prepare) waits until no other thread
+// is inside libunwind and keeps them out: libunwind's own locks (its cache's
+// mutex, the loader's) are then free at the fork, and stay free in the child.
+// The caller must not capture meanwhile (the recorder's fork window).
+// UnblockUnwindAfterFork (parent) lets them in again.
+void BlockUnwindForFork();
+void UnblockUnwindAfterFork();
+
+// In a fork child: frees the learning lock (whoever held it is gone) and the
+// gate BlockUnwindForFork closed.
 void ResetUnwindLearnAfterFork();
 
 }  // namespace heaprec::recorder::preload
