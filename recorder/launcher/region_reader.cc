@@ -48,7 +48,7 @@ std::unique_ptr<RegionReader> RegionReader::Open(const std::string& path, std::s
 
 RegionReader::~RegionReader() { munmap(view_.base, kRegionBytes); }
 
-size_t RegionReader::Drain() {
+size_t RegionReader::Drain(bool all) {
   size_t moved = 0;
   for (uint32_t word = 0; word < kSlots / 64; ++word) {
     uint64_t bits = view_.header()->slots_in_use[word].load(std::memory_order_acquire);
@@ -56,14 +56,14 @@ size_t RegionReader::Drain() {
     while (bits != 0) {
       const uint32_t slot = word * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
       bits &= bits - 1;
-      moved += DrainSlot(slot);
+      moved += DrainSlot(slot, all);
     }
   }
   queued_ += moved;
   return moved;
 }
 
-size_t RegionReader::DrainSlot(uint32_t slot) {
+size_t RegionReader::DrainSlot(uint32_t slot, bool all) {
   Ring& ring = view_.rings()[slot];
   const uint32_t state = ring.state.load(std::memory_order_acquire);
   if (slot != 0 && state == kSlotFree) return 0;
@@ -71,8 +71,9 @@ size_t RegionReader::DrainSlot(uint32_t slot) {
   uint64_t tail = ring.tail.load(std::memory_order_relaxed);
   if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
   const size_t moved = head - tail;
+  Queue& q = queues_[slot];
+  if (moved != 0 && !all && slot != 0 && q.records.size() - q.head >= kMaxQueued) return 0;
   if (moved != 0) {
-    Queue& q = queues_[slot];
     if (q.head > 0 && q.head * 2 >= q.records.size()) {  // drop what was emitted (amortized)
       q.records.erase(q.records.begin(), q.records.begin() + static_cast<std::ptrdiff_t>(q.head));
       q.head = 0;

@@ -56,7 +56,17 @@ class RegionReader {
 
   // Copies every record written so far out of the rings; frees the slots of
   // threads that exited once their rings are empty. Returns records moved.
-  size_t Drain();
+  // A thread ring whose queue already holds kMaxQueued records not yet
+  // emitted is left as it is (unless all): emission waits for a gap (a seq
+  // taken but not yet written, by a thread that was preempted), and without
+  // this the other threads' records, copied out as fast as they come, grew
+  // the queues by hundreds of MiB (tools/soak.sh: the launcher at 504 MiB).
+  // The producer of a full ring waits instead, as it does for a slow
+  // launcher. The record that fills the gap is never held back: a ring's
+  // records come in seq order, so it is in a ring whose queue is empty.
+  // The shared ring 0 (several threads, not in seq order) is always copied.
+  size_t Drain(bool all = false);
+  static constexpr size_t kMaxQueued = 2 * kRingRecords;
   // Emits queued records in seq order through sink. With final (the process
   // is gone), emits everything, skipping gaps. Returns records emitted.
   // Within a run of one ring's records, each record kPrefetchAhead places
@@ -78,7 +88,7 @@ class RegionReader {
  private:
   RegionReader(std::string path, RegionView view) : path_(std::move(path)), view_(view) {}
   // Drain() for one ring (its bit is set in slots_in_use, or it is slot 0).
-  size_t DrainSlot(uint32_t slot);
+  size_t DrainSlot(uint32_t slot, bool all);
 
   struct Front {
     uint64_t seq;

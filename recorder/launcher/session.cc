@@ -155,7 +155,7 @@ bool Session::Gone(const Entry& e) const {
 }
 
 void Session::Finish(Entry& e, bool replaced) {
-  e.reader->Drain();
+  e.reader->Drain(/*all=*/true);  // the final Emit skips gaps: nothing may stay behind
   if (e.builder != nullptr) {
     e.builder->PollModules();
     e.reader->Emit(*e.builder, /*final=*/true, 0);
