@@ -53,6 +53,9 @@ class RegionReader {
                                             std::memory_order_relaxed);
   }
   const std::string& path() const { return path_; }
+  // The reader's own mapping of the region (tests write through it, so that
+  // ThreadSanitizer sees both sides at the same addresses).
+  const RegionView& view() const { return view_; }
 
   // Copies every record written so far out of the rings; frees the slots of
   // threads that exited once their rings are empty. Returns records moved.

@@ -168,8 +168,12 @@ TEST(RegionReaderTest, DrainingAllIgnoresTheQueueLimit) {
 // comes out once, in order, with the address its producer wrote.
 TEST(RegionReaderTest, ConcurrentProducersAndTheReader) {
   FakeRegion region;
-  RegionHeader* h = region.view().header();
-  Ring* rings = region.view().rings();
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr) << error;
+  // Through the reader's mapping: one address for each byte, as TSan needs.
+  RegionHeader* h = reader->view().header();
+  Ring* rings = reader->view().rings();
   constexpr uint32_t kThreads = 4;
   constexpr uint64_t kPerThread = 3 * kRingRecords;  // each ring wraps
   for (uint32_t t = 1; t <= kThreads; ++t) {
@@ -197,9 +201,6 @@ TEST(RegionReaderTest, ConcurrentProducersAndTheReader) {
       }
     });
   }
-  std::string error;
-  auto reader = RegionReader::Open(region.path(), &error);
-  ASSERT_NE(reader, nullptr) << error;
   struct Check : RecordSink {
     void OnRecord(uint32_t, const RawRecord& r) override {
       ok = ok && r.seq == count + 1 && r.address == r.seq * 16;
