@@ -1,5 +1,6 @@
 // heaprec on tests/programs/endings.cc: allocations during static
-// destruction, a program's own SIGABRT handler, a program that never
+// destruction, a program's own SIGABRT handler, SIGKILL right after a burst
+// of allocations, a program that never
 // returns from main while threads run (a thread calls exit), and heaprec
 // itself killed while the program runs (the program finishes unharmed).
 #include <fcntl.h>
@@ -91,6 +92,18 @@ TEST(EndingsTest, NeverReturnsFromMainWhileThreadsRun) {
   EXPECT_LE(spin->leaked_blocks, 2u);
   EXPECT_EQ(spin->released_blocks + spin->leaked_blocks, spin->allocations);
   EXPECT_EQ(spin->threads.size(), 2u);
+}
+
+TEST(EndingsTest, SigkillLosesNothingRecorded) {
+  const TraceSummary s = RecordMode("sigkill", 128 + SIGKILL, "endings: sigkill\n");
+  EXPECT_TRUE(WIFSIGNALED(s.end.exit_status)) << s.end.exit_status;
+  EXPECT_EQ(WTERMSIG(s.end.exit_status), SIGKILL);
+  ExpectSite(s, "sigkill_alloc",
+             {.calls = {{Api::kMalloc, 200000}},
+              .allocations = 200000,
+              .bytes = 3200000,
+              .leaked_blocks = 200000,
+              .leaked_bytes = 3200000});
 }
 
 std::string ReadFile(const std::string& path) {

@@ -12,6 +12,9 @@
 //                 exiting_thread_alloc() and calls exit(7), and two threads
 //                 that malloc and free in spin_alloc() until then; main
 //                 itself waits in pause() forever.
+//   sigkill       200,000 blocks of 16 from sigkill_alloc() (kept), as fast
+//                 as it can, then SIGKILL to itself: records still in the
+//                 rings when it dies must reach the trace.
 //   long_run      400 rounds of 10,000 malloc/free pairs from churn_alloc()
 //                 with a checksum, printed at the end; heaprec is killed
 //                 while it runs and the program must finish unharmed.
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 extern "C" __attribute__((noinline)) void* registry_alloc(void) { return malloc(64); }
@@ -29,6 +33,7 @@ extern "C" __attribute__((noinline)) void* report_alloc(void) { return malloc(12
 extern "C" __attribute__((noinline)) void* exiting_thread_alloc(void) { return malloc(8); }
 extern "C" __attribute__((noinline)) void* spin_alloc(size_t n) { return malloc(n); }
 extern "C" __attribute__((noinline)) void* churn_alloc(size_t n) { return malloc(n); }
+extern "C" __attribute__((noinline)) void* sigkill_alloc(void) { return malloc(16); }
 
 static void* volatile g_keep[1000];
 static void* volatile g_leaked[5];
@@ -61,6 +66,8 @@ static void OnAbort(int) {
 }
 
 static int AbortHandler() {
+  const struct rlimit no_core = {0, 0};  // no core file for the expected abort
+  setrlimit(RLIMIT_CORE, &no_core);
   for (int i = 0; i < 20; ++i) g_keep[i] = before_abort();
   signal(SIGABRT, OnAbort);
   fflush(stdout);
@@ -88,6 +95,16 @@ static int NeverReturns() {
   for (;;) pause();
 }
 
+static void* volatile g_many[200000];
+
+static int SigKill() {
+  for (void* volatile& p : g_many) p = sigkill_alloc();
+  printf("endings: sigkill\n");
+  fflush(stdout);
+  raise(SIGKILL);
+  return 1;
+}
+
 static int LongRun() {
   unsigned long sum = 0;
   for (int round = 0; round < 400; ++round) {
@@ -112,6 +129,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "abort_handler") == 0) return AbortHandler();
   if (strcmp(mode, "never_returns") == 0) return NeverReturns();
   if (strcmp(mode, "long_run") == 0) return LongRun();
-  fprintf(stderr, "usage: endings static_dtor|abort_handler|never_returns|long_run\n");
+  if (strcmp(mode, "sigkill") == 0) return SigKill();
+  fprintf(stderr, "usage: endings static_dtor|abort_handler|never_returns|sigkill|long_run\n");
   return 2;
 }
