@@ -119,6 +119,9 @@ TEST(EndingsTest, TheProgramOutlivesAKilledHeaprec) {
 
   // Orphans come back to this process, so the program's status is seen.
   ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  struct NoLongerSubreaper {  // also when an ASSERT below returns early
+    ~NoLongerSubreaper() { prctl(PR_SET_CHILD_SUBREAPER, 0); }
+  } restore;
   const std::string dir = MakeTempDir("killed");
   const std::string out = dir + "/out";
   posix_spawn_file_actions_t actions;
@@ -155,7 +158,6 @@ TEST(EndingsTest, TheProgramOutlivesAKilledHeaprec) {
     ASSERT_GT(pid, 0);
     statuses[pid] = status;
   }
-  prctl(PR_SET_CHILD_SUBREAPER, 0);
   ASSERT_EQ(statuses.count(launcher), 1u);
   EXPECT_TRUE(WIFSIGNALED(statuses[launcher]));
   ASSERT_EQ(statuses.count(child), 1u) << "the program was not reaped here";
