@@ -6,23 +6,27 @@
 #include <string>
 
 namespace heaprec::analyzers {
+
+std::string FrameKey(const Frame& f) {
+  std::string key = f.function;
+  // An unnamed frame is told apart by its address (so it matches only
+  // within one trace: another run loads modules elsewhere).
+  if (f.function == "??") key += std::to_string(f.address);
+  key += '\x1f';
+  key += f.file;
+  key += ':';
+  key += std::to_string(f.line);
+  key += '\x1f';
+  key += f.module;
+  key += f.inlined ? "\x1ei" : "\x1e";
+  return key;
+}
+
 namespace {
 
 std::string KeyOf(const std::vector<Frame>& frames) {
   std::string key;
-  for (const Frame& f : frames) {
-    key += f.function;
-    // An unnamed frame is told apart by its address (so it matches only
-    // within one trace: another run loads modules elsewhere).
-    if (f.function == "??") key += std::to_string(f.address);
-    key += '\x1f';
-    key += f.file;
-    key += ':';
-    key += std::to_string(f.line);
-    key += '\x1f';
-    key += f.module;
-    key += f.inlined ? "\x1ei" : "\x1e";
-  }
+  for (const Frame& f : frames) key += FrameKey(f);
   return key;
 }
 

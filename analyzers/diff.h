@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analyzers/analyzer.h"
@@ -30,6 +31,10 @@ struct DiffSite {
   uint64_t before_bytes = 0, after_bytes = 0;
   std::vector<Frame> stack;  // innermost first
 };
+
+// What identifies a frame across traces: function, file, line, module and
+// inlined, and the address only for a frame without a name.
+std::string FrameKey(const Frame& f);
 
 // Sites that changed, largest growth first, then the largest shrink last.
 std::vector<DiffSite> DiffSites(const std::vector<Site>& before, const SymbolTable& before_symbols,

@@ -30,7 +30,8 @@ int Fail(const std::string& line) {
 
 }  // namespace
 
-int RunBench(const Options& o) {
+// The comparison; *json gets the "bench" object with curves if non-null.
+static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
   std::vector<AllocatorSpec> specs;
   std::string error;
   if (!ParseAllocators(o.allocators, &specs, &error)) return Fail(error);
@@ -61,12 +62,15 @@ int RunBench(const Options& o) {
   std::vector<double> null_wall;
   const AllocatorSpec glibc{"glibc", "", "", ""};
   const bool plot = !o.plot.empty();
+  const bool curves = plot || o.json || json != nullptr;
   for (int run = 0; run < o.repeat; ++run) {
     RunSample s;
     if (!RunWorker(fd, glibc, o.touch, /*null=*/true, false, &s, &error)) return Fail(error);
     null_wall.push_back(double(s.wall_ns));
     for (AllocatorResult& a : result.allocators) {
-      if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, plot, &s, &error)) return Fail(error);
+      if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, curves && run == 0, &s, &error)) {
+        return Fail(error);
+      }
       a.runs.push_back(s);
     }
   }
@@ -83,6 +87,12 @@ int RunBench(const Options& o) {
     std::fclose(f);
   }
 
+  if (json != nullptr) {
+    *text = BenchText(result);
+    *json = BenchJson(result);
+    AddCurvesJson(result, compiled.live_curve, json);
+    return 0;
+  }
   if (!o.json) {
     std::fputs(BenchText(result).c_str(), stdout);
     return 0;
@@ -93,8 +103,15 @@ int RunBench(const Options& o) {
   report.summary = &summary;
   nlohmann::json j = nlohmann::json::parse(analyzers::JsonReport(report, o.report));
   j["bench"] = BenchJson(result);
+  AddCurvesJson(result, compiled.live_curve, &j["bench"]);
   std::fputs((j.dump(2) + "\n").c_str(), stdout);
   return 0;
+}
+
+int RunBench(const Options& o) { return Bench(o, nullptr, nullptr); }
+
+int CollectBench(const Options& o, std::string* text, nlohmann::json* json) {
+  return Bench(o, text, json);
 }
 
 }  // namespace heaprec::replay

@@ -74,6 +74,22 @@ std::vector<CurvePoint> ParseCurve(const std::string& text) {
   return points;
 }
 
+void AddCurvesJson(const BenchResult& r, const std::vector<CurvePoint>& live,
+                   nlohmann::json* bench) {
+  auto points = [](const std::vector<CurvePoint>& curve) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const CurvePoint& p : curve) out.push_back({p.ops, p.bytes});
+    return out;
+  };
+  (*bench)["live_curve"] = points(live);
+  nlohmann::json& allocators = (*bench)["allocators"];
+  for (size_t i = 0; i < r.allocators.size() && i < allocators.size(); ++i) {
+    const AllocatorResult& a = r.allocators[i];
+    if (a.runs.empty() || a.runs.front().curve.empty()) continue;
+    allocators[i]["rss_curve"] = points(ParseCurve(a.runs.front().curve));
+  }
+}
+
 std::string BenchPlotSvg(const BenchResult& r, const std::vector<CurvePoint>& live) {
   std::vector<std::pair<std::string, std::vector<CurvePoint>>> series;
   for (const AllocatorResult& a : r.allocators) {

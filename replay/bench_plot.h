@@ -15,6 +15,12 @@ namespace heaprec::replay {
 
 std::string BenchPlotSvg(const BenchResult& r, const std::vector<CurvePoint>& live);
 
+// Adds the curves to a "bench" JSON object (BenchJson): "live_curve" and each
+// allocator's "rss_curve" (from its first run, when sampled), as
+// [[ops, bytes], ...] (analyzers/html/DATA.md).
+void AddCurvesJson(const BenchResult& r, const std::vector<CurvePoint>& live,
+                   nlohmann::json* bench);
+
 // "ops:bytes,ops:bytes" (bench_sample.h's curve) as points; bad items skipped.
 std::vector<CurvePoint> ParseCurve(const std::string& text);
 

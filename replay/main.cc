@@ -4,6 +4,7 @@
 // for anything unreadable; 2 for usage errors.
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,14 @@
 #include "analyzers/leaks.h"
 #include "analyzers/mismatches.h"
 #include "analyzers/peak.h"
+#include "analyzers/range_profile.h"
 #include "analyzers/report.h"
 #include "analyzers/summary.h"
 #include "analyzers/timeline.h"
 #include "format/read_ahead.h"
 #include "replay/bench.h"
 #include "replay/bench_worker.h"
+#include "replay/html_output.h"
 #include "replay/options.h"
 #include "replay/outputs.h"
 #include "replay/symbolize.h"
@@ -85,7 +88,18 @@ int main(int argc, char** argv) {
     std::fputs(replay::kUsage, stdout);
     return 0;
   }
-  if (o.bench) return replay::RunBench(o);
+  const bool html = !o.html.empty();
+  if (o.bench && !html) return replay::RunBench(o);
+  // The allocator comparison for the page: run now, or saved earlier.
+  nlohmann::json bench;
+  std::string bench_text;
+  if (o.bench) {
+    const int status = replay::CollectBench(o, &bench_text, &bench);
+    if (status != 0) return status;
+  } else if (!o.bench_json.empty() && !replay::ReadBenchJson(o.bench_json, &bench, &error)) {
+    std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
+    return 1;
+  }
   Moment at, from, to;
   if (!o.at.empty() && !ParseMomentOrSay(o.at, "--at", &at)) return 2;
   if (!o.from.empty() && !ParseMomentOrSay(o.from, "--from", &from)) return 2;
@@ -98,6 +112,7 @@ int main(int argc, char** argv) {
   analyzers::HistogramAnalyzer histogram;
   analyzers::TimelineAnalyzer timeline;
   analyzers::MismatchAnalyzer mismatches;
+  analyzers::RangeProfile range;
   std::unique_ptr<analyzers::LiveSnapshot> before, after;
   const analyzers::ReportOptions& want = o.report;
   // Only what is asked costs time per event. Hot sites also feed --pprof's
@@ -112,6 +127,7 @@ int main(int argc, char** argv) {
   if (want.histogram) analysis.Add(&histogram);
   if (want.timeline) analysis.Add(&timeline);
   if (want.mismatches) analysis.Add(&mismatches);
+  if (html) analysis.Add(&range);
   if (o.diff) {
     if (o.base.empty()) {
       before = std::make_unique<analyzers::LiveSnapshot>(from);
@@ -137,8 +153,17 @@ int main(int argc, char** argv) {
   if (want.timeline) report.timeline = &timeline;
   if (want.mismatches) report.mismatches = &mismatches;
 
-  // --base: the other trace's live heap at its end.
+  // --base: the other trace's live heap at its end (and for the page, its
+  // peak, allocation calls and temporaries).
   analyzers::Analysis base_analysis;
+  analyzers::SummaryAnalyzer base_summary;
+  analyzers::PeakAnalyzer base_peak;
+  analyzers::HotAnalyzer base_hot;
+  if (html) {
+    base_analysis.Add(&base_summary);
+    base_analysis.Add(&base_peak);
+    base_analysis.Add(&base_hot);
+  }
   if (o.diff) {
     analyzers::DiffResult d;
     d.to = o.to.empty() ? "end" : o.to;
@@ -162,15 +187,30 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
     return 1;
   }
+  if (html) {
+    range.Finish(analysis.heap());
+    const analyzers::html::PageBase base{o.base, &base_analysis, &base_summary, &base_peak,
+                                         &base_hot};
+    if (!replay::WriteHtml(o.html, report, range, o.base.empty() ? nullptr : &base, bench,
+                           &error)) {
+      std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
+      return 1;
+    }
+  }
   std::string out;
   if (o.json) {
     out = analyzers::JsonReport(report, want);
+    if (!bench.is_null()) {
+      nlohmann::json j = nlohmann::json::parse(out);
+      j["bench"] = bench;
+      out = j.dump(2) + "\n";
+    }
   } else if (o.folded) {
     out = replay::Folded(o, report);
   } else if (want.timeline) {
     out = analyzers::TimelineCsv(timeline.points());
   } else {
-    out = analyzers::TextReport(report, want);
+    out = analyzers::TextReport(report, want) + (bench_text.empty() ? "" : "\n" + bench_text);
   }
   std::fputs(out.c_str(), stdout);
   return 0;

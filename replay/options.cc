@@ -34,6 +34,10 @@ const char kUsage[] =
     "  --flamegraph F   write an SVG flame graph to F\n"
     "  --metric M       bytes or count, for --folded and --flamegraph (default bytes)\n"
     "  --pprof F        write a gzipped pprof profile to F (alloc and inuse samples)\n"
+    "  --html F         write an interactive report to F: one self-contained page\n"
+    "                   (heap over time with range selection, flame graphs, tables;\n"
+    "                   with --base, the difference; with --bench or --bench-json\n"
+    "                   SAVED.json, the allocator comparison)\n"
     "--folded and --flamegraph draw the first named of --leaks, --peak,\n"
     "--temporaries, --hot (default: --hot, i.e. every allocation).\n"
     "  -h, --help       this text\n"
@@ -76,6 +80,8 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   // Options whose value is kept as given.
   const std::pair<const char*, std::string*> text_options[] = {{"--flamegraph", &o->flamegraph},
                                                                {"--pprof", &o->pprof},
+                                                               {"--html", &o->html},
+                                                               {"--bench-json", &o->bench_json},
                                                                {"--at", &o->at},
                                                                {"--from", &o->from},
                                                                {"--to", &o->to},
@@ -173,6 +179,18 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   }
   if (o->touch != "page" && o->touch != "full" && o->touch != "none") {
     *error = "--touch is page, full or none, not '" + o->touch + "'";
+    return false;
+  }
+  if (!o->bench_json.empty() && o->html.empty()) {
+    *error = "--bench-json is for --html (it adds saved --bench --json results to the page)";
+    return false;
+  }
+  if (!o->bench_json.empty() && o->bench) {
+    *error = "--bench and --bench-json do not mix (one set of allocator results per page)";
+    return false;
+  }
+  if (!o->html.empty() && (!o->at.empty() || !o->from.empty() || !o->to.empty())) {
+    *error = "--html shows the whole trace (select a time range in the page), not --at/--from/--to";
     return false;
   }
   if (o->metric_given && !o->folded && o->flamegraph.empty()) {

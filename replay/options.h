@@ -14,9 +14,11 @@ namespace heaprec::replay {
 struct Options {
   analyzers::ReportOptions report;  // analyses named and --top
   bool json = false;
-  bool folded = false;                                   // --folded: collapsed stacks on stdout
-  std::string flamegraph;                                // --flamegraph FILE.svg
-  std::string pprof;                                     // --pprof FILE.pb.gz
+  bool folded = false;     // --folded: collapsed stacks on stdout
+  std::string flamegraph;  // --flamegraph FILE.svg
+  std::string pprof;       // --pprof FILE.pb.gz
+  std::string html;        // --html FILE.html
+  std::string bench_json;  // --bench-json SAVED.json: earlier --bench --json results for --html
   analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
   bool metric_given = false;
   std::string at;              // --at MOMENT

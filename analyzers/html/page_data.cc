@@ -1,0 +1,188 @@
+// The data of an HTML report (page_data.h, DATA.md).
+#include "analyzers/html/page_data.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <utility>
+
+#include "analyzers/html/page_stacks.h"
+#include "analyzers/leaks.h"
+
+namespace heaprec::analyzers::html {
+namespace {
+
+using nlohmann::json;
+
+json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
+  return {{"allocations", s.allocations()},
+          {"frees", s.frees()},
+          {"bytes_allocated", s.bytes_allocated()},
+          {"peak_bytes", s.peak_bytes()},
+          {"peak_time_ns", s.peak_time_ns()},
+          {"leaked_bytes", a.heap().live_bytes()},
+          {"leaked_blocks", a.heap().blocks().size()},
+          {"temporaries", s.temporaries()},
+          {"duration_ns", s.duration_ns()}};
+}
+
+json TraceJson(const PageInputs& in) {
+  const Analysis& a = *in.analysis;
+  json args = json::array();
+  json t = {{"path", in.trace.path},
+            {"program", ""},
+            {"args", args},
+            {"pid", 0},
+            {"hostname", ""},
+            {"start_realtime_ns", 0},
+            {"format_version",
+             std::to_string(in.trace.version.major) + "." + std::to_string(in.trace.version.minor)},
+            {"truncated", in.trace.truncated},
+            {"exit_status", nullptr}};
+  if (a.process()) {
+    const format::ProcessInfo& p = *a.process();
+    t["program"] = p.program;
+    t["args"] = p.args;
+    t["pid"] = p.pid;
+    t["hostname"] = p.hostname;
+    t["start_realtime_ns"] = p.start_realtime_ns;
+  }
+  if (a.end() && a.end()->exit_status != -1) t["exit_status"] = a.end()->exit_status;
+  return t;
+}
+
+json BucketsJson(const RangeProfile& r) {
+  json start = json::array(), end = json::array(), live = json::array(), max = json::array(),
+       max_time = json::array();
+  for (const RangeBucket& b : r.buckets()) {
+    start.push_back(b.start_ns);
+    end.push_back(b.end_ns);
+    live.push_back(b.live_end);
+    max.push_back(b.max_live);
+    max_time.push_back(b.max_time_ns);
+  }
+  return {{"start_ns", start},
+          {"end_ns", end},
+          {"live_end", live},
+          {"max_live", max},
+          {"max_time_ns", max_time}};
+}
+
+// The 10 numbers of a cell, by DATA.md's name.
+using CellField = int64_t RangeCell::*;
+const std::pair<const char*, CellField> kCellFields[] = {
+    {"calls_n", &RangeCell::calls_n}, {"calls_b", &RangeCell::calls_b},
+    {"net_n", &RangeCell::net_n},     {"net_b", &RangeCell::net_b},
+    {"peak_n", &RangeCell::peak_n},   {"peak_b", &RangeCell::peak_b},
+    {"temp_n", &RangeCell::temp_n},   {"temp_b", &RangeCell::temp_b},
+    {"leak_n", &RangeCell::leak_n},   {"leak_b", &RangeCell::leak_b}};
+
+// Cells by node: stacks that name the same frames add up.
+json CellsJson(const RangeProfile& r, StackNodes* nodes) {
+  std::map<std::pair<int32_t, uint32_t>, RangeCell> by_node;
+  for (const RangeCell& c : r.cells()) {
+    RangeCell& into = by_node[{nodes->NodeOf(c.stack), c.bucket}];
+    for (const auto& [name, field] : kCellFields) into.*field += c.*field;
+  }
+  json node = json::array(), bucket = json::array();
+  std::vector<json> columns(std::size(kCellFields), json::array());
+  for (const auto& [key, c] : by_node) {
+    node.push_back(key.first);
+    bucket.push_back(key.second);
+    for (size_t i = 0; i < columns.size(); ++i) columns[i].push_back(c.*kCellFields[i].second);
+  }
+  json cells = {{"node", node}, {"bucket", bucket}};
+  for (size_t i = 0; i < columns.size(); ++i) cells[kCellFields[i].first] = std::move(columns[i]);
+  return cells;
+}
+
+json BaseJson(const PageBase& b, PageStacks* stacks) {
+  StackNodes nodes(b.analysis->symbols(), stacks);
+  // node -> the 8 totals, in the order of kFields.
+  static const char* const kFields[] = {"calls_n", "calls_b", "peak_n", "peak_b",
+                                        "temp_n",  "temp_b",  "leak_n", "leak_b"};
+  std::map<int32_t, std::array<uint64_t, 8>> by_node;
+  auto add = [&](const std::vector<Site>& sites, size_t field) {
+    for (const Site& s : sites) {
+      auto& v = by_node[nodes.NodeOf(s.stack)];
+      v[field] += s.count;
+      v[field + 1] += s.bytes;
+    }
+  };
+  add(b.hot->HotSites(), 0);
+  add(b.peak->Sites(), 2);
+  add(b.hot->TemporarySites(), 4);
+  add(LeakSites(b.analysis->heap()), 6);
+  json node = json::array();
+  std::vector<json> columns(8, json::array());
+  for (const auto& [n, v] : by_node) {
+    node.push_back(n);
+    for (size_t i = 0; i < 8; ++i) columns[i].push_back(v[i]);
+  }
+  json sites = {{"node", node}};
+  for (size_t i = 0; i < 8; ++i) sites[kFields[i]] = std::move(columns[i]);
+  const format::ProcessInfo* p = b.analysis->process() ? &*b.analysis->process() : nullptr;
+  return {{"path", b.path},
+          {"program", p ? p->program : ""},
+          {"pid", p ? p->pid : 0},
+          {"summary", SummaryJson(*b.analysis, *b.summary)},
+          {"sites", sites}};
+}
+
+}  // namespace
+
+std::vector<std::string> PageWarnings(const PageInputs& in) {
+  std::vector<std::string> out;
+  if (in.trace.truncated) {
+    out.push_back(
+        "The trace is truncated: the recording goes on past its last whole chunk, so what "
+        "happened after the cut is missing (blocks freed after it count as leaked).");
+  }
+  for (const std::string& note : in.notes) out.push_back("Symbols: " + note + ".");
+  if (!in.analysis->end()) return out;
+  // The recorder's counters that mean something is missing from the trace.
+  static const std::pair<const char*, const char*> kLosses[] = {
+      {"dropped_events",
+       "events were not recorded (the recorder could not keep up or "
+       "its launcher was gone): totals undercount"},
+      {"unreadable_stacks", "call stacks could not be read back"},
+      {"stack_table_full", "allocations lost their call stack: the stack table was full"},
+      {"unwind_failures", "call stacks could not be unwound"},
+      {"truncated_stacks",
+       "call stacks were deeper than the recorder keeps: only their "
+       "innermost frames are shown"},
+      {"module_log_full", "loaded modules were not logged: some frames may have no symbols"},
+      {"label_log_full", "marker labels were lost"}};
+  for (const auto& [name, value] : in.analysis->end()->counters) {
+    for (const auto& [loss, text] : kLosses) {
+      if (value != 0 && name == loss) {
+        out.push_back(std::to_string(value) + " " + text + " (" + name + ").");
+      }
+    }
+  }
+  return out;
+}
+
+json PageData(const PageInputs& in) {
+  const Analysis& a = *in.analysis;
+  PageStacks stacks;
+  StackNodes nodes(a.symbols(), &stacks);
+  json page;
+  page["format"] = 1;
+  page["trace"] = TraceJson(in);
+  page["summary"] = SummaryJson(a, *in.summary);
+  page["warnings"] = PageWarnings(in);
+  page["buckets"] = BucketsJson(*in.range);
+  json markers = json::array();
+  for (const format::Marker& m : a.markers()) {
+    markers.push_back({{"label", m.label}, {"time_ns", m.time_ns}});
+  }
+  page["markers"] = markers;
+  page["cells"] = CellsJson(*in.range, &nodes);
+  page["base"] = in.base ? BaseJson(*in.base, &stacks) : json(nullptr);
+  page["bench"] = in.bench;
+  stacks.AddTo(&page);
+  return page;
+}
+
+}  // namespace heaprec::analyzers::html

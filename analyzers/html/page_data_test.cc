@@ -1,0 +1,162 @@
+// PageData on traces whose every number is known: two stacks that name the
+// same frames become one node and their cells add; a base trace's stacks
+// land on the same nodes; summary, buckets, markers and warnings as the
+// analyses say.
+#include "analyzers/html/page_data.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analyzers/test_events.h"
+
+namespace heaprec::analyzers::html {
+namespace {
+
+using format::Api;
+using nlohmann::json;
+
+// One trace: module "app" with main -> {make, make (another call, same line),
+// grow}; make leaks 2 x 100, grow leaks nothing.
+struct Trace {
+  Analysis analysis;
+  SummaryAnalyzer summary;
+  PeakAnalyzer peak;
+  HotAnalyzer hot;
+  RangeProfile range;
+  Trace() {
+    for (Analyzer* a : std::initializer_list<Analyzer*>{&summary, &peak, &hot, &range}) {
+      analysis.Add(a);
+    }
+    analysis.OnProcess(
+        {.program = "/bin/app", .args = {"/bin/app", "-x"}, .pid = 42, .hostname = "host"});
+    analysis.OnModule(
+        {.id = 1, .path = "/bin/app", .load_address = 0x1000, .ranges = {{0x1000, 0x9000, 0}}});
+    // Stacks: 1 = main; 2 = main > make@0x2000; 3 = main > make@0x2008 (the
+    // same line); 4 = main > grow.
+    analysis.OnStackNode({1, 0, 0x1100});
+    analysis.OnStackNode({2, 1, 0x2000});
+    analysis.OnStackNode({3, 1, 0x2008});
+    analysis.OnStackNode({4, 1, 0x3000});
+    analysis.OnSymbol({0x1100, 1, {{"main", "app.c", 10, 0}}});
+    analysis.OnSymbol({0x2000, 1, {{"make", "app.c", 20, 0}}});
+    analysis.OnSymbol({0x2008, 1, {{"make", "app.c", 20, 0}}});
+    analysis.OnSymbol({0x3000, 1, {{"grow", "app.c", 30, 0}}});
+  }
+  void Finish() { range.Finish(analysis.heap()); }
+};
+
+int FindNode(const json& page, const std::string& function) {
+  const json& names = page["strings"];
+  for (size_t n = 1; n < page["nodes"]["frame"].size(); ++n) {
+    const int frame = page["nodes"]["frame"][n];
+    if (names[page["frames"]["function"][size_t(frame)].get<int>()] == function) return int(n);
+  }
+  return -1;
+}
+
+// Sum of a cell column over a node's cells.
+int64_t Sum(const json& cells, int node, const char* column) {
+  int64_t sum = 0;
+  for (size_t i = 0; i < cells["node"].size(); ++i) {
+    if (cells["node"][i] == node) sum += cells[column][i].get<int64_t>();
+  }
+  return sum;
+}
+
+TEST(PageDataTest, StacksThatNameTheSameFramesAreOneSite) {
+  Trace t;
+  EventFeeder f(&t.analysis);
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});
+  f.Marker("half");
+  f.Event({.api = Api::kMalloc, .address = 0x20, .size = 100, .stack = 3});
+  f.Event({.api = Api::kMalloc, .address = 0x30, .size = 5000, .stack = 4});
+  f.Event({.api = Api::kFree, .address = 0x30, .stack = 4});
+  t.Finish();
+  PageInputs in{{"t.zst", {2, 1}, false}, &t.analysis, &t.summary, &t.range};
+  const json page = PageData(in);
+
+  EXPECT_EQ(page["trace"]["program"], "/bin/app");
+  EXPECT_EQ(page["trace"]["args"], json({"/bin/app", "-x"}));
+  EXPECT_EQ(page["trace"]["pid"], 42);
+  EXPECT_EQ(page["trace"]["format_version"], "2.1");
+  EXPECT_EQ(page["summary"]["allocations"], 3);
+  EXPECT_EQ(page["summary"]["leaked_bytes"], 200);
+  EXPECT_EQ(page["summary"]["peak_bytes"], 5200);
+  EXPECT_EQ(page["summary"]["temporaries"], 1);
+  EXPECT_EQ(page["markers"], json::parse(R"([{"label": "half", "time_ns": 2000000}])"));
+  EXPECT_EQ(page["warnings"], json::array());
+  EXPECT_EQ(page["base"], nullptr);
+
+  // Nodes: root, main, make, grow; make's two return addresses are one node.
+  EXPECT_EQ(page["nodes"]["parent"], json({-1, 0, 1, 1}));
+  const int make = FindNode(page, "make"), grow = FindNode(page, "grow");
+  ASSERT_GT(make, 0);
+  ASSERT_GT(grow, 0);
+  EXPECT_EQ(page["nodes"]["parent"][size_t(make)], FindNode(page, "main"));
+  const json& cells = page["cells"];
+  EXPECT_EQ(Sum(cells, make, "leak_n"), 2);
+  EXPECT_EQ(Sum(cells, make, "leak_b"), 200);
+  EXPECT_EQ(Sum(cells, make, "calls_n"), 2);
+  EXPECT_EQ(Sum(cells, grow, "calls_b"), 5000);
+  EXPECT_EQ(Sum(cells, grow, "temp_n"), 1);
+  EXPECT_EQ(Sum(cells, grow, "leak_n"), 0);
+  // Four events, four buckets; the peak (5200) in the third.
+  EXPECT_EQ(page["buckets"]["max_live"], json({100, 200, 5200, 200}));
+  EXPECT_EQ(page["buckets"]["start_ns"][2], 3000000);
+  // grow held 5000 B at bucket 2's highest moment; bucket 3's is after its free.
+  int64_t grow_peak[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < cells["node"].size(); ++i) {
+    if (cells["node"][i] == grow) grow_peak[cells["bucket"][i].get<int>()] = cells["peak_b"][i];
+  }
+  EXPECT_EQ(grow_peak[2], 5000);
+  EXPECT_EQ(grow_peak[3], -5000);
+  const json& frames = page["frames"];
+  const int frame = page["nodes"]["frame"][size_t(make)];
+  EXPECT_EQ(page["strings"][frames["file"][size_t(frame)].get<size_t>()], "app.c");
+  EXPECT_EQ(frames["line"][size_t(frame)], 20);
+  EXPECT_EQ(page["strings"][frames["module"][size_t(frame)].get<size_t>()], "app");
+}
+
+TEST(PageDataTest, BaseStacksLandOnTheSameNodes) {
+  Trace now, before;
+  EventFeeder f(&now.analysis), g(&before.analysis);
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});
+  g.Event({.api = Api::kMalloc, .address = 0x10, .size = 30, .stack = 3});  // make again
+  g.Event({.api = Api::kMalloc, .address = 0x20, .size = 7, .stack = 1});   // main itself
+  now.Finish();
+  before.Finish();
+  PageBase base{"before.zst", &before.analysis, &before.summary, &before.peak, &before.hot};
+  PageInputs in{{"now.zst", {2, 1}, false}, &now.analysis, &now.summary, &now.range};
+  in.base = &base;
+  const json page = PageData(in);
+  const json& sites = page["base"]["sites"];
+  const int make = FindNode(page, "make"), main = FindNode(page, "main");
+  ASSERT_EQ(sites["node"], json({main, make}));
+  EXPECT_EQ(sites["leak_b"], json({7, 30}));
+  EXPECT_EQ(sites["peak_b"], json({7, 30}));
+  EXPECT_EQ(sites["calls_n"], json({1, 1}));
+  EXPECT_EQ(page["base"]["summary"]["leaked_bytes"], 37);
+  EXPECT_EQ(page["base"]["path"], "before.zst");
+}
+
+TEST(PageDataTest, WarningsSayWhatIsMissing) {
+  Trace t;
+  EventFeeder f(&t.analysis);
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 1, .stack = 2});
+  format::EndRecord end;
+  end.counters = {{"dropped_events", 3}, {"reentrant_calls", 9}, {"stack_table_full", 0}};
+  t.analysis.OnEnd(end);
+  t.Finish();
+  PageInputs in{{"t.zst", {2, 1}, /*truncated=*/true}, &t.analysis, &t.summary, &t.range};
+  in.notes = {"no symbols for modules not found on disk: libgone.so"};
+  const json page = PageData(in);
+  ASSERT_EQ(page["warnings"].size(), 3u) << page["warnings"].dump();
+  EXPECT_NE(page["warnings"][0].get<std::string>().find("truncated"), std::string::npos);
+  EXPECT_NE(page["warnings"][1].get<std::string>().find("libgone.so"), std::string::npos);
+  EXPECT_EQ(page["warnings"][2].get<std::string>().rfind("3 events were not recorded", 0), 0u);
+  EXPECT_EQ(page["trace"]["truncated"], true);
+}
+
+}  // namespace
+}  // namespace heaprec::analyzers::html

@@ -1,0 +1,107 @@
+// flame.js: draws one flame graph (d3-flame-graph) from a tree built by
+// HeaprecModel.flameTree: click to zoom, reset, search highlighting, the
+// hover tooltip (function, file:line, module, exact value, percent; base,
+// this and change against a base) and the differential colours.
+// Must not compute values or build trees (model.js does, once per view) and
+// must not touch elements other than its container and its tooltip.
+const HeaprecFlame = (function () {
+  "use strict";
+  const fmt = HeaprecFormat;
+  const M = HeaprecModel;
+  // Boxes narrower than this (px) are not drawn: with 100,000 stacks most are
+  // below it, and each drawn box costs DOM (rect, label, transition).
+  const MIN_FRAME_PX = 2;
+
+  function create(container, model, opts) {
+    const make = typeof flamegraph === "function" ? flamegraph : flamegraph.default;
+    let chart = null;
+    let tip = null;
+    let shown = null; // {tree, unit, diff}
+    let term = "";
+
+    function tooltipHtml(d) {
+      const box = d.data, s = shown;
+      const unit = s.unit;
+      const f = M.boxFrame(model, box.m);
+      const exact = (v) => (unit === "bytes"
+        ? fmt.count(v) + " bytes" + (Math.abs(v) >= 1024 ? " (" + fmt.bytes(v) + ")" : "")
+        : fmt.count(v) + " " + unit);
+      let h = '<div class="tip-name">' + fmt.html(box.name) + "</div>";
+      if (f) {
+        const where = box.m > 0 && model.merged.multi[box.m]
+          ? f.location + " and other lines" : f.location;
+        h += '<div class="tip-where">' + fmt.html(where || "no source location") +
+          (f.module ? ' <span class="tip-module">' + fmt.html(f.module) + "</span>" : "") + "</div>";
+      }
+      if (s.diff) {
+        h += '<table class="tip-values"><tr><th>base</th><td>' + exact(box.b) + "</td><td>" +
+          fmt.percent(box.b, s.tree.baseTotal) + "</td></tr>" +
+          "<tr><th>this</th><td>" + exact(box.t) + "</td><td>" + fmt.percent(box.t, s.tree.total) +
+          "</td></tr><tr><th>change</th><td>" +
+          (unit === "bytes" ? fmt.signedBytes(box.delta) + " (" + (box.delta > 0 ? "+" : "") +
+            fmt.count(box.delta) + " bytes)" : fmt.signedCount(box.delta) + " " + unit) +
+          "</td><td>" + fmt.change(box.t, box.b) + "</td></tr></table>";
+      } else {
+        h += '<div class="tip-value">' + exact(box.t) + ", " +
+          (fmt.percent(box.t, s.tree.total) || "0%") + " of " + fmt.value(s.tree.total, unit) + "</div>";
+      }
+      return h;
+    }
+
+    function destroy() {
+      if (chart) chart.destroy();
+      chart = null;
+      container.textContent = "";
+    }
+
+    // Draws `tree` ({root, total, ...} from HeaprecModel.flameTree) with
+    // values in `unit`; `diff` colours by the change against the base.
+    function render(tree, unit, diff) {
+      destroy();
+      shown = { tree, unit, diff };
+      const width = Math.max(320, container.clientWidth);
+      tip = flamegraph.tooltip.defaultFlamegraphTooltip().html(tooltipHtml);
+      chart = make()
+        .width(width)
+        .cellHeight(18)
+        .minFrameSize(MIN_FRAME_PX)
+        .transitionDuration(tree.boxes > 3000 ? 0 : 250)
+        .sort(false) // children come sorted by name from the model
+        .selfValue(false)
+        .tooltip(tip)
+        .setSearchMatch((d, t) => M.nameMatches(d.data.name, t))
+        .setSearchHandler(() => {})
+        .onClick((d) => opts.onZoom(!!d.parent));
+      if (diff) chart.setColorMapper(flamegraph.colorMapper.differentialColorMapper);
+      d3.select(container).datum(tree.root).call(chart);
+      if (term) chart.search(term);
+      opts.onZoom(false);
+    }
+
+    // Highlights boxes whose name holds `t` (case-insensitive substring).
+    function search(t) {
+      term = t || "";
+      if (!chart) return;
+      if (term) chart.search(term);
+      else chart.clear();
+    }
+
+    function resetZoom() {
+      if (chart) chart.resetZoom();
+      opts.onZoom(false);
+    }
+
+    function showEmpty(text) {
+      destroy();
+      shown = null;
+      const p = document.createElement("div");
+      p.className = "empty";
+      p.textContent = text;
+      container.appendChild(p);
+    }
+
+    return { render, search, resetZoom, showEmpty, destroy, current: () => shown };
+  }
+
+  return { create };
+})();

@@ -1,0 +1,473 @@
+// main.js: the page: reads the data object, renders the header, owns the
+// page state (range, view, table, difference mode, search, filter) and wires
+// the timeline, flame graph, tables and bench modules to it; exposes the
+// test hook window.heaprecPage.
+// Must not compute views itself (model.js) or draw charts (timeline.js,
+// flame.js, bench.js); loads nothing from anywhere (no fetch, no URLs).
+//
+// Test hook, window.heaprecPage:
+//   ready              true once the page has rendered (false until then, or
+//                      if loading failed: then `error` holds the message)
+//   error              the loading error's message, or null
+//   loadMs             ms from navigation start to ready (performance.now())
+//   setupMs            of which the page's own work (parse, model, first draw)
+//   lastUpdateMs       ms the last range, view or mode change took to compute
+//                      and draw (synchronous part); lastTimings: its parts
+//   timeToClientX(ns)  viewport x (CSS px, what page.mouse takes) of time ns
+//                      on the heap chart; scroll the chart into view first
+//   chartClientY()     viewport y of the middle of the heap chart's plot
+//   selectTime(t0, t1) selects the buckets overlapping [t0, t1] ns, as a drag
+//   setView(name)      shows a flame graph view (leaks, peak, allocated,
+//                      calls, temporaries), as a click on its tab
+//   state()            {view, table, range: {b0, b1, t0, t1} | null, diff,
+//                      search, boxes (flame boxes built)}
+(function () {
+  "use strict";
+  const fmt = HeaprecFormat;
+  const M = HeaprecModel;
+  const $ = (sel) => document.querySelector(sel);
+  // Flame graph boxes built per view: the widest ones; narrower ones could
+  // not be seen (and hierarchy/partition cost grows with them).
+  const FLAME_MAX_BOXES = 10000;
+
+  const hook = {
+    ready: false,
+    error: null,
+    loadMs: null,
+    lastUpdateMs: null,
+    lastTimings: null,
+    timeToClientX: () => NaN,
+    chartClientY: () => NaN,
+    selectTime: () => {},
+    setView: () => {},
+    state: () => null,
+  };
+  window.heaprecPage = hook;
+
+  function fatal(message) {
+    hook.error = message;
+    const el = $("#fatal");
+    el.hidden = false;
+    el.textContent = "This heaprec report cannot be shown: " + message;
+    $("#page").hidden = true;
+  }
+
+  function readData() {
+    const el = document.getElementById("heaprec-data");
+    // The assembler writes "<!--" as "<\!--" inside scripts; in JSON that is
+    // not a valid escape, so undo it ("<\/" is valid JSON and needs nothing).
+    const text = (el ? el.textContent : "").replace(/<\\!--/g, "<!--").trim();
+    if (!text || text.startsWith("/*@HEAPREC_" + "DATA")) {
+      throw new Error("the page holds no data (open a page written by heapreplay --html)");
+    }
+    return JSON.parse(text);
+  }
+
+  function stat(label, key, value, shown, title, sub) {
+    return '<div class="stat" data-stat="' + key + '"><div class="stat-label">' + label +
+      '</div><div class="stat-value" data-key="' + key + '" data-value="' + value + '" title="' +
+      fmt.html(title) + '">' + shown + "</div>" + (sub ? '<div class="stat-sub">' + sub + "</div>" : "") +
+      "</div>";
+  }
+
+  // A base's value and the change beside a header number.
+  function baseLine(now, base, isBytes) {
+    if (base === undefined || base === null) return "";
+    const d = now - base;
+    const cls = d > 0 ? "up" : d < 0 ? "down" : "same";
+    const rel = fmt.change(now, base);
+    return '<div class="stat-base" title="base: ' + fmt.count(base) + (isBytes ? " bytes" : "") + '">base ' +
+      (isBytes ? fmt.bytes(base) : fmt.count(base)) + '</div><div class="stat-change delta ' + cls +
+      '" title="change: ' + fmt.signedCount(d) + (isBytes ? " bytes" : "") + '">' +
+      (isBytes ? fmt.signedBytes(d) : fmt.signedCount(d)) + (rel && d ? " (" + rel + ")" : "") + "</div>";
+  }
+
+  function renderHeader(model) {
+    const tr = model.trace || {}, s = model.summary || {};
+    const prog = tr.program || "";
+    $("#program").textContent = prog.split("/").pop() || "(unknown program)";
+    $("#program").title = prog;
+    document.title = "heaprec: " + ($("#program").textContent);
+    $("#command").textContent = fmt.commandLine(tr.args && tr.args.length ? tr.args : [prog]);
+    const meta = [
+      ["pid", tr.pid],
+      ["host", tr.hostname],
+      ["started", tr.start_realtime_ns ? fmt.realtime(tr.start_realtime_ns) : "unknown"],
+      ["exit status", tr.exit_status === null || tr.exit_status === undefined ? "none recorded" : tr.exit_status],
+      ["trace", tr.path],
+      ["format", tr.format_version],
+    ].filter((x) => x[1] !== undefined && x[1] !== "");
+    $("#trace-meta").innerHTML = meta.map(([k, v]) => '<span class="meta-item"><span class="meta-key">' +
+      k + '</span> <span class="meta-value">' +
+      fmt.html(v) + "</span></span>").join("");
+
+    const warnings = (model.warnings || []).slice();
+    if (tr.truncated && !warnings.some((w) => /truncat/i.test(w))) {
+      warnings.unshift("The trace is truncated: the recording was cut short, so the numbers cover only what was recorded.");
+    }
+    const w = $("#warnings");
+    if (warnings.length) {
+      w.hidden = false;
+      w.innerHTML = '<div class="warnings-title">' + (warnings.length === 1 ? "Warning" : warnings.length + " warnings") +
+        "</div><ul>" + warnings.map((x) => "<li>" + fmt.html(x) + "</li>").join("") + "</ul>";
+    }
+
+    const b = model.base ? model.base.summary || {} : null;
+    const bv = (k) => (b ? b[k] : undefined);
+    const bytesStat = (label, key, sub) => stat(label, key, s[key], fmt.bytes(s[key]),
+      fmt.count(s[key]) + " bytes", (sub || "") + baseLine(s[key], bv(key), true));
+    const countStat = (label, key, sub) => stat(label, key, s[key], fmt.count(s[key]),
+      fmt.count(s[key]), (sub || "") + baseLine(s[key], bv(key), false));
+    $("#summary").innerHTML = [
+      countStat("Allocations", "allocations"),
+      countStat("Frees", "frees"),
+      bytesStat("Allocated", "bytes_allocated"),
+      bytesStat("Peak", "peak_bytes", 'at <span data-key="peak_time_ns" data-value="' + s.peak_time_ns +
+        '" title="' + fmt.count(s.peak_time_ns) + ' ns">' + fmt.seconds(s.peak_time_ns) + "</span>"),
+      bytesStat("Leaked", "leaked_bytes", 'in <span data-key="leaked_blocks" data-value="' + s.leaked_blocks +
+        '">' + fmt.count(s.leaked_blocks) + "</span> block" + (s.leaked_blocks === 1 ? "" : "s") +
+        (b ? " (base " + fmt.count(b.leaked_blocks) + ")" : "")),
+      countStat("Temporaries", "temporaries"),
+      stat("Duration", "duration_ns", s.duration_ns, fmt.duration(s.duration_ns || 0),
+        fmt.count(s.duration_ns || 0) + " ns", b ? '<div class="stat-base">base ' +
+          fmt.duration(b.duration_ns || 0) + "</div>" : ""),
+    ].join("");
+
+    if (model.base) {
+      const n = $("#base-note");
+      n.hidden = false;
+      n.innerHTML = "Compared with the base trace <b>" + fmt.html(model.base.path || "") + "</b>" +
+        (model.base.program ? " (" + fmt.html(model.base.program.split("/").pop()) +
+          (model.base.pid ? ", pid " + fmt.html(model.base.pid) : "") + ")" : "") +
+        ": red is more than the base, blue less.";
+    }
+    $("#footer").textContent = "heaprec report \u00b7 data format " + model.data.format +
+      (tr.path ? " \u00b7 " + tr.path : "");
+  }
+
+  function start() {
+    const t0 = performance.now();
+    const model = M.load(readData()); // throws on bad data: run() shows it
+    renderHeader(model);
+
+    const state = {
+      range: null, // {b0, b1} or null for the whole trace
+      view: "leaks",
+      table: "leaks",
+      diff: !!model.base,
+      search: "",
+      filterField: "any",
+      filterTerm: "",
+      computed: null,
+      tree: null,
+      mask: null,
+    };
+
+    // Timeline.
+    const timeline = HeaprecTimeline.create($("#heap-chart"), model, {
+      onSelect: (t0, t1) => selectTime(t0, t1),
+    });
+
+    // Quick ranges between markers.
+    const quick = M.markerRanges(model);
+    const qEl = $("#quick-ranges");
+    if (quick.length) {
+      qEl.innerHTML = '<span class="quick-label">Between markers:</span>' + quick.map((q, i) =>
+        '<button type="button" class="btn chip" data-quick="' + i + '" title="' + fmt.seconds(q.t0) +
+        " \u2013 " + fmt.seconds(q.t1) + '">' + fmt.html(q.label) + "</button>").join("");
+      qEl.addEventListener("click", (e) => {
+        const btn = e.target.closest("[data-quick]");
+        if (btn) setRange(quick[+btn.dataset.quick].range);
+      });
+    } else {
+      qEl.innerHTML = '<span class="quick-label">' + (model.markers.length ? "" :
+        "No markers in this trace (heaprec_mark() adds them).") + "</span>";
+    }
+
+    // Flame graph tabs.
+    const tabs = $("#flame-tabs");
+    tabs.innerHTML = M.VIEW_NAMES.map((v) => '<button type="button" role="tab" class="tab" data-view="' + v +
+      '"><span class="tab-title">' + M.VIEWS[v].title + '</span><span class="tab-total"></span></button>').join("");
+    tabs.addEventListener("click", (e) => {
+      const btn = e.target.closest("button[data-view]");
+      if (btn) setView(btn.dataset.view);
+    });
+
+    const flame = HeaprecFlame.create($("#flame"), model, {
+      onZoom: (zoomed) => { $("#flame-reset").disabled = !zoomed; },
+    });
+    $("#flame-reset").addEventListener("click", () => flame.resetZoom());
+
+    // Search: highlight as one types (debounced), matched amount beside it.
+    let searchTimer = 0;
+    $("#flame-search").addEventListener("input", (e) => {
+      clearTimeout(searchTimer);
+      const v = e.target.value;
+      searchTimer = setTimeout(() => {
+        state.search = v.trim();
+        flame.search(state.search);
+        showMatched();
+      }, 120);
+    });
+
+    // Difference toggle.
+    if (model.base) {
+      $("#diff-control").hidden = false;
+      $("#diff-toggle").checked = state.diff;
+      $("#diff-toggle").addEventListener("change", (e) => {
+        state.diff = e.target.checked;
+        timed(() => {
+          renderTotals();
+          renderFlame();
+          renderTables();
+        });
+      });
+    }
+
+    // Tables.
+    const tTabs = $("#table-tabs");
+    tTabs.innerHTML = M.TABLE_NAMES.map((t) => '<button type="button" role="tab" class="tab small" data-table="' +
+      t + '">' + M.TABLES[t].title + "</button>").join("");
+    tTabs.addEventListener("click", (e) => {
+      const btn = e.target.closest("button[data-table]");
+      if (btn) showTable(btn.dataset.table);
+    });
+    const tables = HeaprecTables.create(model, {
+      leaks: $("#table-leaks"), peak: $("#table-peak"), temporaries: $("#table-temporaries"), hot: $("#table-hot"),
+    });
+    let filterTimer = 0;
+    const onFilter = () => {
+      clearTimeout(filterTimer);
+      filterTimer = setTimeout(() => {
+        state.filterField = $(".table-filter-field").value;
+        state.filterTerm = $(".table-filter").value;
+        state.mask = M.filterMask(model, state.filterField, state.filterTerm);
+        timed(renderTables);
+      }, 200);
+    };
+    $(".table-filter").addEventListener("input", onFilter);
+    $(".table-filter-field").addEventListener("change", onFilter);
+
+    // Bench.
+    const bench = HeaprecBench.render($("#bench-section"), model.bench);
+
+    function timed(fn) {
+      const a = performance.now();
+      hook.lastTimings = {};
+      fn();
+      hook.lastUpdateMs = performance.now() - a;
+    }
+    // Times a part of an update into heaprecPage.lastTimings.
+    function part(name, fn) {
+      const a = performance.now();
+      const r = fn();
+      if (hook.lastTimings) hook.lastTimings[name] = Math.round(performance.now() - a);
+      return r;
+    }
+
+    function rangeText() {
+      if (!state.range) return "";
+      const bk = model.buckets;
+      return fmt.seconds(bk.start[state.range.b0]) + " \u2013 " + fmt.seconds(bk.end[state.range.b1]);
+    }
+
+    // "buckets 3–5 of 200", "bucket 3 of 200".
+    function bucketText() {
+      const r = state.range, n = model.buckets.count;
+      return r.b0 === r.b1 ? "bucket " + (r.b0 + 1) + " of " + n
+        : "buckets " + (r.b0 + 1) + "\u2013" + (r.b1 + 1) + " of " + n;
+    }
+
+    function diffOn() {
+      return state.diff && !!model.base;
+    }
+
+    function viewTotal(v) {
+      const c = state.computed;
+      return c.totals[M.VIEWS[v].metric];
+    }
+
+    // The numbers of the views for the range: tab labels and #view-totals.
+    function renderTotals() {
+      const c = state.computed, t = c.totals, base = model.base;
+      for (const btn of tabs.querySelectorAll("button[data-view]")) {
+        const v = btn.dataset.view, def = M.VIEWS[v];
+        const now = viewTotal(v);
+        let text = fmt.value(now, def.unit);
+        if (diffOn()) {
+          const d = now - base.totals[def.metric];
+          text += " (" + fmt.signedValue(d, def.unit) + ")";
+        }
+        btn.querySelector(".tab-total").textContent = text;
+        btn.classList.toggle("active", v === state.view);
+        btn.setAttribute("aria-selected", v === state.view ? "true" : "false");
+      }
+      const where = state.range ? "In " + rangeText() + " (" + bucketText() + ")" : "Whole trace";
+      const item = (key, value, shown, title) => '<span data-key="' + key + '" data-value="' + value +
+        '" title="' + fmt.html(title) + '">' + shown + "</span>";
+      $("#view-totals").innerHTML = '<span class="where">' + where + ":</span> " +
+        "leaked " + item("leaked_bytes", t.leak_b, fmt.bytes(t.leak_b), fmt.count(t.leak_b) + " bytes") + " in " +
+        item("leaked_blocks", t.leak_n, fmt.count(t.leak_n), "") + " blocks \u00b7 peak " +
+        item("peak_bytes", c.peak.bytes, fmt.bytes(c.peak.bytes), fmt.count(c.peak.bytes) + " bytes") + " at " +
+        item("peak_time_ns", c.peak.time_ns, fmt.seconds(c.peak.time_ns), fmt.count(c.peak.time_ns) + " ns") +
+        " \u00b7 allocated " + item("bytes_allocated", t.calls_b, fmt.bytes(t.calls_b), fmt.count(t.calls_b) + " bytes") +
+        " in " + item("allocations", t.calls_n, fmt.count(t.calls_n), "") + " calls \u00b7 " +
+        item("temporaries", t.temp_n, fmt.count(t.temp_n), "") + " temporaries";
+    }
+
+    function renderFlame() {
+      const def = M.VIEWS[state.view];
+      const c = state.computed;
+      const base = diffOn() ? model.base.values[def.metric] : null;
+      const tree = M.flameTree(model, c.values[def.metric], base, { maxBoxes: FLAME_MAX_BOXES });
+      state.tree = tree;
+      const legend = $("#flame-legend");
+      if (base) {
+        legend.innerHTML = '<span class="swatch grown"></span>grew <span class="swatch shrunk"></span>shrank ' +
+          '<span class="swatch new"></span>new <span class="swatch same"></span>unchanged \u00b7 width: the larger of base and this';
+      } else {
+        legend.textContent = "width: " + def.title.toLowerCase();
+      }
+      const note = $("#flame-note");
+      note.textContent = tree.nonZero > tree.boxes - 1
+        ? "Showing the " + fmt.count(tree.boxes - 1) + " widest of " + fmt.count(tree.nonZero) +
+          " boxes; the others are too narrow to see (zoom in with a click)."
+        : "";
+      if (!(tree.width > 0)) {
+        flame.showEmpty(def.empty + (state.range ? " in this range." : ".") +
+          (base ? " (Nor in the base.)" : ""));
+        $("#flame-reset").disabled = true;
+      } else {
+        flame.render(tree, def.unit, !!base);
+      }
+      showMatched();
+    }
+
+    // "matched: 20.0 KiB of 27.8 KiB (73.6%)" (and the base's, against one).
+    function showMatched() {
+      const el = $("#flame-matched");
+      if (!state.search || !state.tree) {
+        el.textContent = "";
+        delete el.dataset.value;
+        delete el.dataset.base;
+        return;
+      }
+      const unit = M.VIEWS[state.view].unit, t = state.tree;
+      const part = (m, total) => fmt.value(m, unit) + " of " + fmt.value(total, unit) +
+        (total ? " (" + fmt.percent(m, total) + ")" : "");
+      const m = M.matchedTotal(model, t.inc, state.search);
+      let text = "matched: " + part(m, t.total);
+      el.dataset.value = m;
+      if (t.baseInc) {
+        const b = M.matchedTotal(model, t.baseInc, state.search);
+        text += " \u00b7 base " + part(b, t.baseTotal);
+        el.dataset.base = b;
+      }
+      el.textContent = text;
+    }
+
+    function renderTables() {
+      tables.update({ computed: state.computed, diff: diffOn(), mask: state.mask, rangeText: rangeText() });
+    }
+
+    function showTable(name) {
+      state.table = name;
+      for (const b of tTabs.querySelectorAll("button[data-table]")) {
+        b.classList.toggle("active", b.dataset.table === name);
+        b.setAttribute("aria-selected", b.dataset.table === name ? "true" : "false");
+      }
+      tables.show(name);
+    }
+
+    function setView(v) {
+      if (!M.VIEWS[v]) return;
+      timed(() => {
+        state.view = v;
+        part("totals", renderTotals);
+        part("flame", renderFlame);
+        part("tables", () => showTable(M.VIEWS[v].table));
+      });
+    }
+
+    function setRange(range) {
+      timed(() => {
+        state.range = range && !M.isFullRange(model, range) ? range : null;
+        state.computed = part("compute", () => M.compute(model, state.range, state.computed));
+        const label = $("#range-label");
+        label.hidden = !state.range;
+        $("#range-clear").hidden = !state.range;
+        label.textContent = state.range ? "Range: " + rangeText() + " \u00b7 " + bucketText() : "";
+        for (const b of qEl.querySelectorAll("[data-quick]")) {
+          const q = quick[+b.dataset.quick].range;
+          b.classList.toggle("active", !!state.range && q.b0 === state.range.b0 && q.b1 === state.range.b1);
+        }
+        part("timeline", () => timeline.setRange(state.range, state.computed.peak));
+        part("totals", renderTotals);
+        part("flame", renderFlame);
+        part("tables", renderTables);
+      });
+    }
+
+    function selectTime(t0, t1) {
+      const r = M.rangeFromTimes(model, t0, t1);
+      if (r) setRange(r);
+      else {
+        timeline.setRange(state.range, state.computed.peak);
+        const label = $("#range-label");
+        label.hidden = false;
+        label.textContent = "No events between " + fmt.seconds(Math.min(t0, t1)) + " and " +
+          fmt.seconds(Math.max(t0, t1)) + (state.range ? "; range kept: " + rangeText() : "");
+      }
+    }
+
+    $("#range-clear").addEventListener("click", () => setRange(null));
+
+    // Resizing redraws the charts at the new width.
+    let resizeTimer = 0, lastWidth = window.innerWidth;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => {
+        if (window.innerWidth === lastWidth) return;
+        lastWidth = window.innerWidth;
+        timeline.resize();
+        if (bench) bench.resize();
+        renderFlame();
+      }, 200);
+    });
+
+    // First drawing: the whole trace, the leaks view and table.
+    showTable(M.VIEWS[state.view].table);
+    setRange(null);
+
+    Object.assign(hook, {
+      timeToClientX: (ns) => timeline.timeToClientX(ns),
+      chartClientY: () => timeline.clientY(),
+      selectTime,
+      setView,
+      state: () => ({
+        view: state.view,
+        table: state.table,
+        range: state.range ? { b0: state.range.b0, b1: state.range.b1,
+          t0: model.buckets.start[state.range.b0], t1: model.buckets.end[state.range.b1] } : null,
+        diff: diffOn(),
+        search: state.search,
+        boxes: state.tree ? state.tree.boxes : 0,
+      }),
+    });
+    hook.loadMs = performance.now();
+    hook.setupMs = performance.now() - t0;
+    hook.ready = true;
+  }
+
+  function run() {
+    try {
+      start();
+    } catch (e) {
+      fatal(e && e.message ? e.message : String(e));
+      console.error(e);
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+  else run();
+})();

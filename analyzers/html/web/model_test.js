@@ -1,0 +1,201 @@
+// model_test.js: unit tests of model.js (and format.js) on the sample data in
+// testdata/, for Node's built-in runner:
+//   node --test analyzers/html/web/model_test.js
+// Must not depend on a browser or on anything outside this directory.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const M = require("./model.js");
+const fmt = require("./format.js");
+
+const readSample = (name) =>
+  JSON.parse(fs.readFileSync(path.join(__dirname, "testdata", name), "utf8"));
+const phases = M.load(readSample("phases.json"));
+const withBase = M.load(readSample("phases_base_bench.json"));
+
+// Sum of a metric per innermost function, zero entries dropped.
+const byFn = (model, values) => M.totalsByFunction(model, values);
+
+test("load decodes the columns and merges the name tree", () => {
+  assert.equal(phases.nodeCount, 6);
+  assert.equal(phases.buckets.count, 4);
+  assert.equal(phases.cells.count, 5);
+  assert.equal(phases.merged.count, 6); // no two frames share a name here
+  assert.deepEqual(phases.names, ["__libc_start_call_main", "main", "load_table", "churn", "grow"]);
+  assert.deepEqual(M.stack(phases, 5).map((f) => f.function), ["grow", "main", "__libc_start_call_main"]);
+  assert.equal(M.site(phases, 3).location, "/src/tests/programs/phases.c:20");
+  assert.equal(M.site(phases, 3).module, "phases");
+});
+
+test("no range: every view equals the summary", () => {
+  const r = M.compute(phases, null);
+  const s = phases.summary;
+  assert.equal(r.totals.leak_b, s.leaked_bytes);
+  assert.equal(r.totals.leak_b, 20480);
+  assert.equal(r.totals.leak_n, 5);
+  assert.deepEqual(byFn(phases, r.values.leak_b), { grow: 20480 });
+  assert.equal(r.peak.bytes, 28480);
+  assert.equal(r.peak.time_ns, s.peak_time_ns);
+  assert.equal(r.totals.peak_b, 28480);
+  assert.deepEqual(byFn(phases, r.values.peak_b), { grow: 20480, load_table: 8000 });
+  assert.equal(r.totals.calls_b, 31680);
+  assert.equal(r.totals.calls_n, 113);
+  assert.equal(r.totals.calls_n, s.allocations);
+  assert.equal(r.totals.temp_n, 100);
+  assert.deepEqual(byFn(phases, r.values.temp_n), { churn: 100 });
+});
+
+test("range buckets 0..1: no leaks, peak 8032 = load_table 8000 + churn 32", () => {
+  const r = M.compute(phases, { b0: 0, b1: 1 });
+  assert.equal(r.totals.leak_b, 0);
+  assert.deepEqual(byFn(phases, r.values.leak_b), {});
+  assert.equal(r.peak.bucket, 0); // the first of the two buckets at 8032
+  assert.equal(r.peak.bytes, 8032);
+  assert.equal(r.totals.peak_b, 8032);
+  assert.deepEqual(byFn(phases, r.values.peak_b), { load_table: 8000, churn: 32 });
+  assert.deepEqual(byFn(phases, r.values.peak_n), { load_table: 8, churn: 1 });
+  assert.equal(r.totals.calls_n, 108);
+  assert.equal(r.totals.temp_n, 100);
+});
+
+test("range bucket 3 only: peak counts the nets before it", () => {
+  const r = M.compute(phases, { b0: 3, b1: 3 });
+  assert.equal(r.peak.bytes, 27480);
+  assert.deepEqual(byFn(phases, r.values.peak_b), { load_table: 7000, grow: 20480 });
+  assert.equal(r.totals.peak_b, 27480);
+  assert.equal(r.totals.calls_n, 0);
+  assert.equal(r.totals.leak_b, 0);
+});
+
+test("times snap to the buckets they overlap", () => {
+  assert.deepEqual(M.rangeFromTimes(phases, 10e6, 90e6), { b0: 0, b1: 1 });
+  assert.deepEqual(M.rangeFromTimes(phases, 90e6, 10e6), { b0: 0, b1: 1 });
+  assert.deepEqual(M.rangeFromTimes(phases, 210e6, 305e6), { b0: 2, b1: 3 });
+  assert.deepEqual(M.rangeFromTimes(phases, 50e6, 51e6), { b0: 0, b1: 1 }); // touches both
+  assert.equal(M.rangeFromTimes(phases, 120e6, 150e6), null); // between buckets
+  assert.ok(M.isFullRange(phases, { b0: 0, b1: 3 }));
+  assert.ok(!M.isFullRange(phases, { b0: 0, b1: 2 }));
+});
+
+test("quick ranges between markers", () => {
+  const q = M.markerRanges(phases);
+  assert.deepEqual(q.map((x) => x.label), ["start \u2192 loaded", "loaded \u2192 worked", "worked \u2192 end"]);
+  assert.deepEqual(q[0].range, { b0: 0, b1: 0 });
+  assert.deepEqual(q[1].range, { b0: 0, b1: 2 });
+  assert.deepEqual(q[2].range, { b0: 3, b1: 3 });
+});
+
+test("flame tree: inclusive values, sorted children, search", () => {
+  const r = M.compute(phases, null);
+  const t = M.flameTree(phases, r.values.peak_b, null);
+  assert.equal(t.total, 28480);
+  assert.equal(t.root.value, 28480);
+  const main = t.root.children[0].children[0];
+  assert.equal(main.name, "main");
+  assert.deepEqual(main.children.map((c) => [c.name, c.value]), [["grow", 20480], ["load_table", 8000]]);
+  assert.equal(M.matchedTotal(phases, t.inc, "GROW"), 20480);
+  assert.equal(M.matchedTotal(phases, t.inc, "main"), 28480);
+  assert.equal(M.matchedTotal(phases, t.inc, "a.b"), 0); // no regular expression
+  assert.equal(M.matchedTotal(phases, t.inc, ""), 0);
+  // Leaks hold grow only: other stacks have no box.
+  const l = M.flameTree(phases, r.values.leak_b, null);
+  assert.deepEqual(l.root.children[0].children[0].children.map((c) => c.name), ["grow"]);
+  // A small budget keeps the widest boxes only, still a tree.
+  const small = M.flameTree(phases, r.values.peak_b, null, { maxBoxes: 3 });
+  assert.ok(small.boxes <= 4);
+  assert.equal(small.root.children[0].children[0].name, "main");
+});
+
+test("frames of one name under one parent merge; inlined frames are marked", () => {
+  const d = readSample("phases.json");
+  // Give node 4 (churn) the name of node 3 (load_table) at another line, and
+  // make grow inlined.
+  d.frames.function[3] = d.frames.function[2];
+  d.frames.inlined[4] = 1;
+  const m = M.load(d);
+  assert.equal(m.merged.count, 5);
+  assert.ok(m.merged.multi[m.merged.of[3]]);
+  const r = M.compute(m, null);
+  const t = M.flameTree(m, r.values.calls_n, null);
+  const main = t.root.children[0].children[0];
+  assert.deepEqual(main.children.map((c) => [c.name, c.value]), [["grow (inlined)", 5], ["load_table", 108]]);
+});
+
+test("base: differences per node and in the flame tree", () => {
+  const r = M.compute(withBase, null);
+  const b = withBase.base.values;
+  const diff = (k) => {
+    const out = {};
+    for (const n of M.sites(withBase, [r.values[k], b[k]])) {
+      out[M.site(withBase, n).function] = r.values[k][n] - b[k][n];
+    }
+    return out;
+  };
+  assert.deepEqual(diff("leak_b"), { load_table: -2000, grow: 8192 });
+  assert.deepEqual(diff("peak_b"), { load_table: 0, grow: 8192 });
+  assert.deepEqual(diff("calls_n"), { load_table: 0, churn: 50, grow: 2 });
+  assert.deepEqual(diff("temp_n"), { churn: 50 });
+  assert.equal(r.totals.leak_b - withBase.base.totals.leak_b, 20480 - 14288);
+  assert.equal(withBase.base.totals.leak_b, withBase.base.summary.leaked_bytes);
+  const t = M.flameTree(withBase, r.values.leak_b, b.leak_b);
+  assert.equal(t.total, 20480);
+  assert.equal(t.baseTotal, 14288);
+  const main = t.root.children[0].children[0];
+  // Width = max(base, this) per box, so load_table (leaked in base only) shows.
+  assert.deepEqual(main.children.map((c) => [c.name, c.value, c.delta]),
+    [["grow", 20480, 8192], ["load_table", 2000, -2000]]);
+  assert.equal(main.value, 22480);
+  assert.equal(main.delta, 6192);
+});
+
+test("filters match any frame of the stack", () => {
+  assert.equal(M.filterMask(phases, "function", "  "), null);
+  const byFunction = M.filterMask(phases, "function", "GROW");
+  assert.deepEqual(Array.from(byFunction), [0, 0, 0, 0, 0, 1]);
+  // "main" is also in __libc_start_call_main, the outermost frame.
+  const byOuter = M.filterMask(phases, "function", "main");
+  assert.deepEqual(Array.from(byOuter), [0, 1, 1, 1, 1, 1]);
+  assert.deepEqual(Array.from(M.filterMask(phases, "function", "load_")), [0, 0, 0, 1, 0, 0]);
+  const byModule = M.filterMask(phases, "module", "libc");
+  assert.deepEqual(Array.from(byModule), [0, 1, 1, 1, 1, 1]);
+  const byFile = M.filterMask(phases, "file", "phases.c");
+  assert.deepEqual(Array.from(byFile), [0, 0, 1, 1, 1, 1]);
+  assert.deepEqual(Array.from(M.filterMask(phases, "any", "phases")), [0, 0, 1, 1, 1, 1]);
+});
+
+test("bad data is refused", () => {
+  const d = readSample("phases.json");
+  d.nodes.parent[3] = 4;
+  assert.throws(() => M.load(d), /node 3 has parent 4/);
+  const e = readSample("phases.json");
+  e.cells.leak_b.pop();
+  assert.throws(() => M.load(e), /cells.leak_b/);
+  assert.throws(() => M.load({ format: 2 }), /unsupported format/);
+});
+
+test("select finds the k-th smallest; compute reuses arrays without leftovers", () => {
+  const vals = [5, 1, 9, 3, 3, 7, 2, 8, 6, 4];
+  const sorted = vals.slice().sort((a, b) => a - b);
+  for (let k = 0; k < vals.length; k++) assert.equal(M.select(Float64Array.from(vals), k), sorted[k]);
+  const first = M.compute(phases, null);
+  const again = M.compute(phases, { b0: 0, b1: 1 }, first);
+  assert.equal(again.values.leak_b, first.values.leak_b); // the same array, refilled
+  assert.deepEqual(byFn(phases, again.values.leak_b), {});
+  assert.equal(again.totals.peak_b, 8032);
+});
+
+test("format: bytes as heapreplay prints them", () => {
+  assert.equal(fmt.bytes(1000), "1000 B");
+  assert.equal(fmt.bytes(20480), "20.0 KiB");
+  assert.equal(fmt.bytes(28480), "27.8 KiB");
+  assert.equal(fmt.bytes(3 * 1048576), "3.0 MiB");
+  assert.equal(fmt.signedBytes(8192), "+8.0 KiB");
+  assert.equal(fmt.signedBytes(-2000), "-2.0 KiB");
+  assert.equal(fmt.signedBytes(-1000), "-1000 B");
+  assert.equal(fmt.count(1234567), "1,234,567");
+  assert.equal(fmt.percent(20480, 28480), "71.9%");
+  assert.equal(fmt.html("<a&'\">"), "&lt;a&amp;&#39;&quot;&gt;");
+  assert.equal(fmt.commandLine(["a b", "c"]), "'a b' c");
+});

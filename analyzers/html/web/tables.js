@@ -1,0 +1,260 @@
+// tables.js: the site tables (leaks, peak, temporaries, hot): one row per
+// site with a non-zero value in the page's range, sortable by a click on a
+// column header, filtered by the page's filter mask, each row expanding to
+// its full stack, at most PAGE rows drawn with "show more". Against a base:
+// base, this and change columns, sorted by change.
+// Must not compute per-range values (model.js) or read page state other than
+// what update() is given; renders only the visible table (others when shown).
+const HeaprecTables = (function () {
+  "use strict";
+  const fmt = HeaprecFormat;
+  const M = HeaprecModel;
+  const PAGE = 200;
+
+  function create(model, panels, opts) {
+    const tables = {};
+    for (const name of M.TABLE_NAMES) {
+      tables[name] = { el: panels[name], dirty: true, order: null, sort: null, shown: PAGE,
+        expanded: new Set(), mode: null };
+    }
+    let ctx = null; // {computed, diff, mask}
+    let visible = M.TABLE_NAMES[0];
+
+    const fnOf = (n) => model.str(model.frames.fn[model.frame[n]]) || "??";
+    const fileOf = (n) => model.str(model.frames.file[model.frame[n]]);
+    const lineOf = (n) => model.frames.line[model.frame[n]];
+    const moduleOf = (n) => model.str(model.frames.module[model.frame[n]]);
+
+    // The columns of a table in a mode, with each one's sort key.
+    function columns(name, diff) {
+      const def = M.TABLES[name];
+      const v = ctx.computed.values;
+      const tb = v[def.bytes], tn = v[def.count];
+      const base = diff && model.base ? model.base.values : null;
+      const bb = base ? base[def.bytes] : null, bn = base ? base[def.count] : null;
+      const primaryIsBytes = def.primary === "bytes";
+      const tp = primaryIsBytes ? tb : tn, bp = primaryIsBytes ? bb : bn;
+      const punit = primaryIsBytes ? "bytes" : def.countName;
+      const cols = [
+        { id: "function", title: "Function", str: true, key: fnOf },
+        { id: "location", title: "File:line", str: true, key: (n) => fileOf(n), key2: lineOf },
+        { id: "module", title: "Module", str: true, key: moduleOf },
+      ];
+      const cap = (s) => s[0].toUpperCase() + s.slice(1);
+      if (!base) {
+        cols.push(
+          { id: "bytes", title: "Bytes", key: (n) => tb[n], show: (n) => bytesCell(tb[n]) },
+          { id: "count", title: cap(def.countName), key: (n) => tn[n], show: (n) => fmt.count(tn[n]) },
+          { id: "percent", title: "%", key: (n) => tp[n],
+            show: (n) => fmt.percent(tp[n], ctx.computed.totals[primaryIsBytes ? def.bytes : def.count]) });
+      } else {
+        const show = (x) => (primaryIsBytes ? bytesCell(x) : fmt.count(x));
+        cols.push(
+          { id: "base", title: "Base " + (primaryIsBytes ? "bytes" : def.countName), key: (n) => bp[n],
+            show: (n) => show(bp[n]) },
+          { id: "this", title: "This " + (primaryIsBytes ? "bytes" : def.countName), key: (n) => tp[n],
+            show: (n) => show(tp[n]) },
+          { id: "change", title: "Change", key: (n) => tp[n] - bp[n],
+            show: (n) => changeCell(tp[n] - bp[n], bp[n], tp[n], punit) });
+        // The other quantity, this trace's, with its change.
+        const so = primaryIsBytes ? tn : tb, sb = primaryIsBytes ? bn : bb;
+        cols.push({ id: primaryIsBytes ? "count" : "bytes",
+          title: primaryIsBytes ? cap(def.countName) + " (change)" : "Bytes (change)",
+          key: (n) => so[n],
+          show: (n) => {
+            const d = so[n] - sb[n];
+            const main = primaryIsBytes ? fmt.count(so[n]) : fmt.bytes(so[n]);
+            return main + (d ? ' <span class="delta ' + (d > 0 ? "up" : "down") + '">(' +
+              (primaryIsBytes ? fmt.signedCount(d) : fmt.signedBytes(d)) + ")</span>" : "");
+          } });
+      }
+      return { cols, def, tb, tn, bb, bn, tp, bp, defaultSort: base ? "change" : primaryIsBytes ? "bytes" : "count" };
+    }
+
+    function bytesCell(b) {
+      return '<span title="' + fmt.count(b) + ' bytes">' + fmt.bytes(b) + "</span>";
+    }
+    function changeCell(d, base, now, unit) {
+      const cls = d > 0 ? "up" : d < 0 ? "down" : "same";
+      const text = unit === "bytes" ? fmt.signedBytes(d) : fmt.signedCount(d);
+      const title = unit === "bytes" ? (d > 0 ? "+" : "") + fmt.count(d) + " bytes" : text + " " + unit;
+      const rel = fmt.change(now, base);
+      return '<span class="delta ' + cls + '" title="' + title + '">' + text + "</span>" +
+        (rel ? ' <span class="rel">' + rel + "</span>" : "");
+    }
+
+    // Sorted site list of a table (cached until update() or a new sort).
+    function order(t, name, c) {
+      if (t.order) return t.order;
+      let list = M.sites(model, [c.tb, c.tn, c.bb, c.bn]);
+      const all = list.length;
+      if (ctx.mask) {
+        const mask = ctx.mask;
+        list = list.filter((n) => mask[n] === 1);
+      }
+      const col = c.cols.find((x) => x.id === t.sort.col) || c.cols[0];
+      const dir = t.sort.dir;
+      let cmp;
+      if (col.str) {
+        const keys = new Map();
+        for (const n of list) keys.set(n, col.key(n));
+        cmp = (a, b) => {
+          const x = keys.get(a), y = keys.get(b);
+          if (x !== y) return (x < y ? -1 : 1) * dir;
+          if (col.key2) {
+            const p = col.key2(a), q = col.key2(b);
+            if (p !== q) return (p - q) * dir;
+          }
+          return a - b;
+        };
+      } else {
+        const keys = new Float64Array(model.nodeCount);
+        for (const n of list) keys[n] = col.key(n);
+        // Against a base, "change" sorts the growth first then the shrinking
+        // (by size): that is the order the desc direction gives.
+        cmp = (a, b) => (keys[a] !== keys[b] ? (keys[a] - keys[b]) * dir : a - b);
+      }
+      list.sort(cmp);
+      t.order = list;
+      t.total = all;
+      return list;
+    }
+
+    function stackHtml(n, span) {
+      const rows = M.stack(model, n).map((f, i) =>
+        "<tr><td class=\"num\">" + i + "</td><td class=\"fn\">" + fmt.html(f.function) +
+        (f.inlined ? ' <span class="tag">inlined</span>' : "") + "</td><td>" +
+        fmt.html(f.location) + "</td><td>" + fmt.html(f.module) + "</td><td class=\"addr\">" +
+        fmt.html(f.address) + "</td></tr>").join("");
+      return '<tr class="stack-row"><td colspan="' + span + '"><table class="stack"><thead><tr>' +
+        "<th>#</th><th>Function</th><th>File:line</th><th>Module</th><th>Address</th></tr></thead>" +
+        "<tbody>" + rows + "</tbody></table></td></tr>";
+    }
+
+    function summaryHtml(name, c, matched) {
+      const def = c.def, tot = ctx.computed.totals;
+      const where = ctx.rangeText ? " in " + ctx.rangeText : "";
+      let s = '<span class="what">' + def.title + where + ":</span> " + fmt.bytes(tot[def.bytes]) +
+        " in " + fmt.count(tot[def.count]) + " " + def.countName;
+      if (c.bb) {
+        const bt = model.base.totals;
+        const d = def.primary === "bytes" ? tot[def.bytes] - bt[def.bytes] : tot[def.count] - bt[def.count];
+        s += '; base ' + fmt.bytes(bt[def.bytes]) + " in " + fmt.count(bt[def.count]) + " " +
+          def.countName + '; change <span class="delta ' + (d > 0 ? "up" : d < 0 ? "down" : "same") +
+          '">' + (def.primary === "bytes" ? fmt.signedBytes(d) : fmt.signedCount(d) + " " + def.countName) +
+          "</span>";
+      }
+      s += " \u00b7 " + fmt.count(matched) + (ctx.mask ? " of " + fmt.count(ctxTotal(name)) : "") +
+        " site" + (matched === 1 && !ctx.mask ? "" : "s") + (ctx.mask ? " match the filter" : "");
+      return s;
+    }
+    const ctxTotal = (name) => tables[name].total;
+
+    function render(name) {
+      const t = tables[name];
+      const diff = !!(ctx.diff && model.base);
+      const mode = diff ? "diff" : "this";
+      const c = columns(name, diff);
+      if (t.mode !== mode || !t.sort) {
+        t.mode = mode;
+        t.sort = { col: c.defaultSort, dir: -1 };
+        t.order = null;
+      }
+      const list = order(t, name, c);
+      const span = c.cols.length;
+      let h = '<div class="table-summary">' + summaryHtml(name, c, list.length) + "</div>";
+      if (!list.length) {
+        h += '<div class="empty">' + (ctx.mask && t.total ? "No site matches the filter."
+          : c.def.empty + (ctx.rangeText ? " in this range." : ".")) + "</div>";
+        t.el.innerHTML = h;
+        t.dirty = false;
+        return;
+      }
+      h += '<div class="table-wrap"><table class="grid sites"><thead><tr>';
+      for (const col of c.cols) {
+        const sorted = t.sort.col === col.id;
+        h += '<th data-col="' + col.id + '" class="sortable' + (col.str ? "" : " num") +
+          (sorted ? (t.sort.dir < 0 ? " desc" : " asc") : "") + '" aria-sort="' +
+          (sorted ? (t.sort.dir < 0 ? "descending" : "ascending") : "none") + '">' + col.title + "</th>";
+      }
+      h += "</tr></thead><tbody>";
+      const end = Math.min(list.length, t.shown);
+      for (let i = 0; i < end; i++) {
+        const n = list[i];
+        const fn = fnOf(n);
+        const open = t.expanded.has(n);
+        const file = fileOf(n), line = lineOf(n);
+        h += '<tr class="site' + (open ? " open" : "") + '" data-node="' + n + '" data-function="' +
+          fmt.html(fn) + '"><td class="fn" title="' + fmt.html(fn) + '">' + fmt.html(fn) +
+          (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
+          '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
+          '</td><td class="mod">' + fmt.html(moduleOf(n)) + "</td>";
+        for (let k = 3; k < span; k++) h += '<td class="num">' + c.cols[k].show(n) + "</td>";
+        h += "</tr>";
+        if (open) h += stackHtml(n, span);
+      }
+      h += "</tbody></table></div>";
+      if (end < list.length) {
+        h += '<div class="more"><button type="button" class="btn show-more">Show ' +
+          fmt.count(Math.min(PAGE, list.length - end)) + " more</button> <span class=\"hint\">" +
+          fmt.count(end) + " of " + fmt.count(list.length) + " sites shown</span></div>";
+      }
+      t.el.innerHTML = h;
+      t.dirty = false;
+    }
+
+    // Clicks: sort, expand a row, show more.
+    for (const name of M.TABLE_NAMES) {
+      const t = tables[name];
+      t.el.addEventListener("click", (e) => {
+        const th = e.target.closest("th[data-col]");
+        if (th && t.el.contains(th) && th.closest("table.sites")) {
+          const col = th.dataset.col;
+          const str = ["function", "location", "module"].includes(col);
+          if (t.sort.col === col) t.sort.dir = -t.sort.dir;
+          else t.sort = { col, dir: str ? 1 : -1 };
+          t.order = null;
+          t.shown = PAGE;
+          render(name);
+          return;
+        }
+        if (e.target.closest(".show-more")) {
+          t.shown += PAGE;
+          render(name);
+          return;
+        }
+        const tr = e.target.closest("tr.site");
+        if (tr) {
+          const n = +tr.dataset.node;
+          if (t.expanded.has(n)) t.expanded.delete(n);
+          else t.expanded.add(n);
+          render(name);
+        }
+      });
+    }
+
+    // New values (range, mode or filter): re-sort and redraw the visible
+    // table; the others when they are shown.
+    function update(newCtx) {
+      ctx = newCtx;
+      for (const name of M.TABLE_NAMES) {
+        const t = tables[name];
+        t.dirty = true;
+        t.order = null;
+        t.shown = PAGE;
+      }
+      render(visible);
+    }
+
+    function show(name) {
+      visible = name;
+      for (const n of M.TABLE_NAMES) tables[n].el.hidden = n !== name;
+      if (tables[name].dirty && ctx) render(name);
+      if (opts && opts.onShow) opts.onShow(name);
+    }
+
+    return { update, show, visible: () => visible };
+  }
+
+  return { create, PAGE };
+})();

@@ -1,0 +1,205 @@
+// timeline.js: the "heap over time" chart (uPlot): live bytes per bucket
+// (live_end and the max_live envelope, so no peak is lost), the peak and the
+// markers drawn on it, and drag-to-select a time range (no zoom) reported to
+// the page through opts.onSelect; shows the page's snapped range as the
+// selection. Must not compute views or touch anything outside its element;
+// the page decides what a selection means (main.js).
+const HeaprecTimeline = (function () {
+  "use strict";
+  const fmt = HeaprecFormat;
+
+  // Points of the chart: x in seconds (sorted, distinct), the live heap
+  // through each bucket's highest moment and its end, and the envelope (each
+  // bucket's max_live over its whole span).
+  function series(model) {
+    const bk = model.buckets;
+    const live = new Map(), env = new Map();
+    const put = (map, tNs, v) => {
+      const x = tNs / 1e9;
+      const old = map.get(x);
+      map.set(x, old === undefined ? v : Math.max(old, v));
+    };
+    for (let b = 0; b < bk.count; b++) {
+      put(live, bk.maxTime[b], bk.maxLive[b]);
+      put(live, bk.end[b], bk.liveEnd[b]);
+      put(env, bk.start[b], bk.maxLive[b]);
+      put(env, bk.end[b], bk.maxLive[b]);
+    }
+    const xs = Array.from(new Set([0, ...live.keys(), ...env.keys()])).sort((a, b) => a - b);
+    const y1 = xs.map((x) => (env.has(x) ? env.get(x) : null));
+    const y2 = xs.map((x) => (live.has(x) ? live.get(x) : x === 0 ? 0 : null));
+    return [xs, y1, y2];
+  }
+
+  function create(el, model, opts) {
+    if (!model.buckets.count) {
+      el.innerHTML = '<div class="empty">The trace holds no allocation or free: nothing to chart.</div>';
+      return { setRange: () => {}, resize: () => {}, timeToClientX: () => NaN, clientY: () => NaN, plot: null };
+    }
+    const pxr = () => uPlot.pxRatio || window.devicePixelRatio || 1;
+    const durationS = Math.max(model.durationNs, 1) / 1e9;
+    const full = model.buckets.count ? HeaprecModel.peakBucket(model, 0, model.buckets.count - 1) : -1;
+    let range = null; // the page's range {b0, b1} or null
+    let rangePeak = null; // {time_ns, bytes} of the range, when one is set
+    let applying = false;
+
+    const css = getComputedStyle(document.documentElement);
+    const color = (name, fallback) => (css.getPropertyValue(name) || fallback).trim();
+    const lineColor = color("--chart-line", "#2563eb");
+    const envColor = color("--chart-envelope", "rgba(37,99,235,0.14)");
+    const markColor = color("--chart-marker", "#6b7280");
+    const peakColor = color("--chart-peak", "#dc2626");
+    const textColor = color("--text", "#1f2937");
+
+    function drawOverlay(u) {
+      const ctx = u.ctx, r = pxr();
+      const { left, top, width, height } = u.bbox;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(left, top, width, height);
+      ctx.clip();
+      ctx.font = 11 * r + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
+      ctx.textBaseline = "top";
+      ctx.textAlign = "left";
+      // Markers: dashed vertical lines, labels staggered on three rows.
+      model.markers.forEach((m, i) => {
+        const x = Math.round(u.valToPos(m.time_ns / 1e9, "x", true)) + 0.5;
+        ctx.strokeStyle = markColor;
+        ctx.lineWidth = r;
+        ctx.setLineDash([4 * r, 3 * r]);
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, top + height);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        const label = m.label;
+        const tw = ctx.measureText(label).width;
+        const y = top + (4 + (i % 3) * 14) * r;
+        const tx = x + tw + 6 * r > left + width ? x - tw - 4 * r : x + 4 * r;
+        ctx.fillStyle = "rgba(255,255,255,0.85)";
+        ctx.fillRect(tx - 2 * r, y - r, tw + 4 * r, 13 * r);
+        ctx.fillStyle = markColor;
+        ctx.fillText(label, tx, y);
+      });
+      // The peak (of the trace, and of the range when it is another).
+      const drawPeak = (tNs, bytes, text, filled) => {
+        const x = u.valToPos(tNs / 1e9, "x", true), y = u.valToPos(bytes, "y", true);
+        ctx.beginPath();
+        ctx.arc(x, y, 4.5 * r, 0, 2 * Math.PI);
+        ctx.lineWidth = 2 * r;
+        ctx.strokeStyle = peakColor;
+        ctx.fillStyle = filled ? peakColor : "#fff";
+        ctx.fill();
+        ctx.stroke();
+        ctx.font = "600 " + 11 * r + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
+        const tw = ctx.measureText(text).width;
+        const tx = x + tw + 10 * r > left + width ? x - tw - 8 * r : x + 8 * r;
+        const ty = Math.max(top + 2 * r, y - 6 * r);
+        ctx.fillStyle = "rgba(255,255,255,0.85)";
+        ctx.fillRect(tx - 2 * r, ty - r, tw + 4 * r, 14 * r);
+        ctx.fillStyle = textColor;
+        ctx.fillText(text, tx, ty);
+      };
+      if (rangePeak && (full < 0 || rangePeak.time_ns !== model.buckets.maxTime[full])) {
+        drawPeak(rangePeak.time_ns, rangePeak.bytes,
+          "range peak " + fmt.bytes(rangePeak.bytes) + " at " + fmt.seconds(rangePeak.time_ns), false);
+      }
+      if (full >= 0) {
+        const t = model.buckets.maxTime[full], b = model.buckets.maxLive[full];
+        drawPeak(t, b, "peak " + fmt.bytes(b) + " at " + fmt.seconds(t), true);
+      }
+      ctx.restore();
+    }
+
+    const height = opts.height || 260;
+    const u = new uPlot({
+      width: Math.max(300, el.clientWidth),
+      height,
+      cursor: {
+        drag: { x: true, y: false, setScale: false },
+        points: { show: false },
+      },
+      select: { show: true },
+      legend: { show: true, live: true },
+      scales: {
+        x: { time: false, range: () => [0, durationS] },
+        y: { range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1024] },
+      },
+      axes: [
+        { label: "time (s)", stroke: textColor, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#d8dce2" },
+          values: (u, splits) => splits.map((v) => +v.toPrecision(6) + " s") },
+        { stroke: textColor, size: 78, incrs: fmt.BYTE_INCRS, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#d8dce2" },
+          values: (u, splits) => splits.map((v) => fmt.bytes(v)) },
+      ],
+      series: [
+        { label: "time", value: (u, v) => (v == null ? "\u2013" : v.toFixed(6).replace(/0+$/, "0") + " s") },
+        { label: "max live in bucket", stroke: "rgba(37,99,235,0.35)", width: 1, fill: envColor,
+          spanGaps: true, points: { show: false },
+          value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) },
+        { label: "live heap", stroke: lineColor, width: 2, spanGaps: true, points: { show: false },
+          value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) },
+      ],
+      hooks: {
+        draw: [drawOverlay],
+        setSelect: [
+          (u) => {
+            if (applying) return;
+            const s = u.select;
+            if (s.width < 2) {
+              showRange();
+              return;
+            }
+            const t0 = u.posToVal(s.left, "x") * 1e9;
+            const t1 = u.posToVal(s.left + s.width, "x") * 1e9;
+            opts.onSelect(Math.max(0, t0), Math.max(0, t1));
+          },
+        ],
+      },
+    }, series(model), el);
+
+    // Shows the page's range as uPlot's selection box (or hides it).
+    function showRange() {
+      applying = true;
+      const bk = model.buckets;
+      if (range) {
+        const a = u.valToPos(bk.start[range.b0] / 1e9, "x");
+        const b = u.valToPos(bk.end[range.b1] / 1e9, "x");
+        const left = Math.max(0, Math.min(a, b - 2));
+        u.setSelect({ left, top: 0, width: Math.max(2, b - left), height: u.over.clientHeight }, false);
+      } else {
+        u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+      }
+      applying = false;
+    }
+
+    function setRange(r, peak) {
+      range = r;
+      rangePeak = r ? peak : null;
+      showRange();
+      u.redraw(false, false);
+    }
+
+    function resize() {
+      const w = Math.max(300, el.clientWidth);
+      if (w !== u.width) {
+        u.setSize({ width: w, height });
+        showRange();
+      }
+    }
+
+    return {
+      setRange,
+      resize,
+      // Viewport x (CSS px, as page.mouse takes) of a time in ns.
+      timeToClientX: (ns) => u.over.getBoundingClientRect().left + u.valToPos(ns / 1e9, "x"),
+      // Viewport y of the middle of the plotting area.
+      clientY: () => {
+        const r = u.over.getBoundingClientRect();
+        return r.top + r.height / 2;
+      },
+      plot: u,
+    };
+  }
+
+  return { create, series };
+})();

@@ -1,0 +1,220 @@
+// Per stack and bucket totals (range_profile.h).
+#include "analyzers/range_profile.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "analyzers/summary.h"
+
+namespace heaprec::analyzers {
+namespace {
+
+// Past this many cells while reading, buckets merge early (and the limit on
+// buckets halves), so memory stays bounded whatever the trace.
+constexpr size_t kStreamingCellBudget = size_t{4} << 20;
+constexpr size_t kMinBuckets = 16;
+
+bool ByStackThenBucket(const RangeCell& a, const RangeCell& b) {
+  return a.stack != b.stack ? a.stack < b.stack : a.bucket < b.bucket;
+}
+
+void AddSums(const RangeCell& from, RangeCell* into) {
+  into->calls_n += from.calls_n;
+  into->calls_b += from.calls_b;
+  into->net_n += from.net_n;
+  into->net_b += from.net_b;
+  into->temp_n += from.temp_n;
+  into->temp_b += from.temp_b;
+  into->leak_n += from.leak_n;
+  into->leak_b += from.leak_b;
+}
+
+}  // namespace
+
+bool RangeCell::IsZero() const {
+  return calls_n == 0 && calls_b == 0 && net_n == 0 && net_b == 0 && peak_n == 0 && peak_b == 0 &&
+         temp_n == 0 && temp_b == 0 && leak_n == 0 && leak_b == 0;
+}
+
+RangeProfile::RangeProfile(size_t max_buckets)
+    : max_buckets_(std::max(kMinBuckets, max_buckets & ~size_t{1})) {}
+
+RangeCell& RangeProfile::CellOf(uint32_t stack) {
+  if (stack >= current_.size()) current_.resize(stack + 1 + stack / 2, 0);
+  const uint32_t bucket = static_cast<uint32_t>(buckets_.size() - 1);
+  uint32_t& index = current_[stack];
+  if (index == 0 || cells_[index - 1].bucket != bucket) {
+    RangeCell cell;
+    cell.stack = stack;
+    cell.bucket = bucket;
+    cells_.push_back(cell);
+    is_touched_.push_back(0);
+    index = static_cast<uint32_t>(cells_.size());
+  }
+  return cells_[index - 1];
+}
+
+void RangeProfile::Touch(uint32_t cell) {
+  if (is_touched_[cell]) return;
+  is_touched_[cell] = 1;
+  touched_.push_back(cell);
+}
+
+void RangeProfile::StartBucket(const format::Event& e) {
+  for (uint32_t t : touched_) is_touched_[t] = 0;
+  touched_.clear();
+  const bool crowded = cells_.size() > kStreamingCellBudget && buckets_.size() > kMinBuckets;
+  if (crowded) max_buckets_ = std::max(kMinBuckets, (buckets_.size() / 2) & ~size_t{1});
+  if (buckets_.size() >= max_buckets_) {
+    // Every bucket holds span_ events: pairs make room, spans double.
+    MergePairs();
+    span_ *= 2;
+  }
+  RangeBucket b;
+  b.start_ns = b.end_ns = b.max_time_ns = e.time_ns;
+  b.first_block = last_made_ + 1;
+  buckets_.push_back(b);
+  in_last_ = 0;
+}
+
+void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+  if (buckets_.empty() || in_last_ == span_) StartBucket(e);
+  ++in_last_;
+  RangeBucket& bucket = buckets_.back();
+  bucket.end_ns = e.time_ns;
+  if (c.released != 0) {
+    RangeCell& x = CellOf(c.released_block.stack);
+    x.net_n -= 1;
+    x.net_b -= static_cast<int64_t>(c.released_block.size);
+    Touch(static_cast<uint32_t>(&x - cells_.data()));
+  }
+  if (c.made != 0) {
+    last_made_ = std::max(last_made_, c.made);
+    RangeCell& x = CellOf(c.made_block.stack);
+    x.net_n += 1;
+    x.net_b += static_cast<int64_t>(c.made_block.size);
+    Touch(static_cast<uint32_t>(&x - cells_.data()));
+  }
+  // Allocation calls and temporaries exactly as HotAnalyzer counts them.
+  if (IsNewAllocation(e, c)) {
+    RangeCell& x = CellOf(e.stack);
+    x.calls_n += 1;
+    x.calls_b += static_cast<int64_t>(e.size);
+    last_allocated_ = c.made;
+  } else if (e.kind() == format::EventKind::kFree && (e.block != 0 || e.address != 0)) {
+    if (IsTemporaryFree(c, last_allocated_)) {
+      RangeCell& x = CellOf(c.released_block.stack);
+      x.temp_n += 1;
+      x.temp_b += static_cast<int64_t>(c.released_block.size);
+    }
+    last_allocated_ = 0;
+  }
+  const uint64_t live = heap.live_bytes();
+  bucket.live_end = live;
+  if (in_last_ == 1 || live > bucket.max_live) {
+    bucket.max_live = live;
+    bucket.max_time_ns = e.time_ns;
+    for (uint32_t t : touched_) {
+      cells_[t].peak_n = cells_[t].net_n;
+      cells_[t].peak_b = cells_[t].net_b;
+      is_touched_[t] = 0;
+    }
+    touched_.clear();
+  }
+}
+
+void RangeProfile::MergePairs() {
+  const size_t n = buckets_.size();
+  std::vector<RangeBucket> merged((n + 1) / 2);
+  std::vector<uint8_t> first_half_wins(merged.size(), 1);
+  for (size_t i = 0; i < merged.size(); ++i) {
+    RangeBucket m = buckets_[2 * i];
+    if (2 * i + 1 < n) {
+      const RangeBucket& second = buckets_[2 * i + 1];
+      m.end_ns = second.end_ns;
+      m.live_end = second.live_end;
+      if (second.max_live > m.max_live) {  // ties: the first moment stays
+        m.max_live = second.max_live;
+        m.max_time_ns = second.max_time_ns;
+        first_half_wins[i] = 0;
+      }
+    }
+    merged[i] = m;
+  }
+  buckets_ = std::move(merged);
+
+  std::sort(cells_.begin(), cells_.end(), ByStackThenBucket);
+  std::vector<RangeCell> out;
+  out.reserve(cells_.size());
+  for (size_t i = 0; i < cells_.size(); ++i) {
+    RangeCell first, second;  // the halves; a missing half is all zero
+    const RangeCell& x = cells_[i];
+    if (x.bucket % 2 == 0) {
+      first = x;
+      if (i + 1 < cells_.size() && cells_[i + 1].stack == x.stack &&
+          cells_[i + 1].bucket == x.bucket + 1) {
+        second = cells_[++i];
+      }
+    } else {
+      second = x;
+    }
+    RangeCell m = first;
+    m.stack = x.stack;
+    m.bucket = x.bucket / 2;
+    AddSums(second, &m);
+    // Up to the merged bucket's highest moment: the first half's own, or all
+    // of the first half and the second's up to its own.
+    const bool first_wins = first_half_wins[m.bucket];
+    m.peak_n = first_wins ? first.peak_n : first.net_n + second.peak_n;
+    m.peak_b = first_wins ? first.peak_b : first.net_b + second.peak_b;
+    out.push_back(m);
+  }
+  cells_ = std::move(out);
+  // The stream continues in a new bucket: no cell is current or touched.
+  std::fill(current_.begin(), current_.end(), 0);
+  for (size_t i = 0; i < cells_.size(); ++i) current_[cells_[i].stack] = uint32_t(i + 1);
+  is_touched_.assign(cells_.size(), 0);
+  touched_.clear();
+}
+
+void RangeProfile::Normalize() {
+  std::sort(cells_.begin(), cells_.end(), ByStackThenBucket);
+  std::vector<RangeCell> out;
+  out.reserve(cells_.size());
+  for (const RangeCell& x : cells_) {
+    if (!out.empty() && out.back().stack == x.stack && out.back().bucket == x.bucket) {
+      AddSums(x, &out.back());
+      out.back().peak_n += x.peak_n;
+      out.back().peak_b += x.peak_b;
+    } else {
+      out.push_back(x);
+    }
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const RangeCell& c) { return c.IsZero(); }),
+            out.end());
+  cells_ = std::move(out);
+}
+
+void RangeProfile::Finish(const LiveHeap& heap, size_t max_cells) {
+  // Leaks, summed per (stack, bucket) before they become cells.
+  std::unordered_map<uint64_t, RangeCell> leaks;
+  heap.blocks().ForEach([&](uint64_t id, const LiveBlock& block) {
+    const auto it =
+        std::upper_bound(buckets_.begin(), buckets_.end(), id,
+                         [](uint64_t v, const RangeBucket& b) { return v < b.first_block; });
+    const uint32_t bucket = it == buckets_.begin() ? 0 : uint32_t(it - buckets_.begin() - 1);
+    RangeCell& cell = leaks[(uint64_t{block.stack} << 32) | bucket];
+    cell.stack = block.stack;
+    cell.bucket = bucket;
+    cell.leak_n += 1;
+    cell.leak_b += static_cast<int64_t>(block.size);
+  });
+  for (const auto& [key, cell] : leaks) cells_.push_back(cell);
+  Normalize();
+  while (cells_.size() > max_cells && buckets_.size() > kMinBuckets) MergePairs();
+  current_.clear();
+  is_touched_.clear();
+  touched_.clear();
+}
+
+}  // namespace heaprec::analyzers

@@ -1,0 +1,56 @@
+// The --html page (html_output.h).
+#include "replay/html_output.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "analyzers/html/html_page.h"
+
+namespace heaprec::replay {
+
+bool ReadBenchJson(const std::string& path, nlohmann::json* bench, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot read the file";
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    *error = path + ": not JSON (expected the output of heapreplay --bench --json)";
+    return false;
+  }
+  if (j.is_object() && j.contains("bench")) j = j["bench"];
+  if (!j.is_object() || !j.contains("allocators") || !j["allocators"].is_array()) {
+    *error =
+        path + ": no allocator results in it (expected the output of heapreplay --bench --json)";
+    return false;
+  }
+  *bench = std::move(j);
+  return true;
+}
+
+bool WriteHtml(const std::string& path, const analyzers::Report& r,
+               const analyzers::RangeProfile& range, const analyzers::html::PageBase* base,
+               const nlohmann::json& bench, std::string* error) {
+  analyzers::html::PageInputs in;
+  in.trace = r.trace;
+  in.analysis = r.analysis;
+  in.summary = r.summary;
+  in.range = &range;
+  in.notes = r.notes;
+  in.base = base;
+  in.bench = bench;
+  const std::string page = analyzers::html::HtmlPage(analyzers::html::PageData(in));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << page;
+  out.close();
+  if (!out) {
+    *error = path + ": cannot write the report";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace heaprec::replay
