@@ -10,27 +10,18 @@ report. It re-runs when the lockfile changes.
 _BUILD = """
 package(default_visibility = ["//visibility:public"])
 
-# Bundled into heapreplay --html pages, in this order (d3 first: d3-flame-graph
-# needs the global d3).
-filegroup(
-    name = "report_libs_js",
-    srcs = [
-        "node_modules/d3/dist/d3.min.js",
-        "node_modules/d3-flame-graph/dist/d3-flamegraph.umd.min.js",
-        "node_modules/uplot/dist/uPlot.iife.min.js",
-    ],
-)
-
-filegroup(
-    name = "report_libs_css",
-    srcs = [
-        "node_modules/d3-flame-graph/dist/d3-flamegraph.css",
-        "node_modules/uplot/dist/uPlot.min.css",
-    ],
-)
-
-# One file of playwright-core, for tests to find the installed package by.
-exports_files(["node_modules/playwright-core/package.json"])
+# Bundled into heapreplay --html pages (analyzers/html/BUILD.bazel names them
+# one by one, in the order they must load: a filegroup's $(locations) is
+# sorted, which would put d3-flame-graph before the d3 it needs).
+exports_files([
+    "node_modules/d3/dist/d3.min.js",
+    "node_modules/d3-flame-graph/dist/d3-flamegraph.umd.min.js",
+    "node_modules/uplot/dist/uPlot.iife.min.js",
+    "node_modules/d3-flame-graph/dist/d3-flamegraph.css",
+    "node_modules/uplot/dist/uPlot.min.css",
+    # For tests to find the installed playwright-core by.
+    "node_modules/playwright-core/package.json",
+])
 """
 
 def _npm_modules_impl(ctx):

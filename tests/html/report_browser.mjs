@@ -1,0 +1,342 @@
+// report_browser.mjs: end-to-end test of a heapreplay --html page in headless
+// Chromium (Debian's /usr/bin/chromium driven by playwright-core): opens the
+// file by file:// URL and uses it as a person would (real mouse and keyboard),
+// checking what EXPECT.json says; prints one line per check ("ok ..." or
+// "FAIL ...") and exits 1 if any failed (2 on bad usage).
+//
+//   node tests/html/report_browser.mjs --html REPORT.html --expect EXPECT.json \
+//        [--screenshot OUT.png] [--perf] [--width 1280]
+//
+// EXPECT.json (every field optional):
+//   summary      {name: number}: #summary [data-key=name] data-value
+//   flame_view   view whose tab to use (default "leaks")
+//   flame_click  name of a flame box to click: it must zoom to the full width,
+//                and #flame-reset must bring it back
+//   search       text typed into #flame-search: a box must be highlighted and
+//                #flame-matched must report a non-zero amount
+//   range        {from_ns, to_ns, leaks_present: [fn], leaks_absent: [fn],
+//                 totals: {name: number} (#view-totals [data-key=name])}:
+//                dragged on the heap chart; then Clear, and
+//   leaks_all    [fn]: all in #table-leaks again
+//   diff         true: #diff-toggle exists and the leaks table has a change
+//                column (gone when the toggle is off)
+//   bench        [allocator name]: a #bench-table row for each; null: the
+//                bench section is hidden
+// --perf also prints the time a view switch and a range selection take.
+// Env HEAPREC_NODE_MODULES: where playwright-core is (default
+// /work/main/third_party/js/node_modules). Nothing but the file may be loaded.
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+
+function usage(msg) {
+  if (msg) console.error("report_browser: " + msg);
+  console.error("usage: node report_browser.mjs --html REPORT.html --expect EXPECT.json " +
+    "[--screenshot OUT.png] [--perf] [--width PX]");
+  process.exit(2);
+}
+
+const opt = { perf: false, width: 1280 };
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  const val = () => (i + 1 < argv.length ? argv[++i] : usage(a + " needs a value"));
+  if (a === "--html") opt.html = val();
+  else if (a === "--expect") opt.expect = val();
+  else if (a === "--screenshot") opt.screenshot = val();
+  else if (a === "--perf") opt.perf = true;
+  else if (a === "--width") opt.width = +val();
+  else usage("unknown argument " + a);
+}
+if (!opt.html || !opt.expect) usage();
+
+const modules = process.env.HEAPREC_NODE_MODULES || "/work/main/third_party/js/node_modules";
+const require = createRequire(path.join(path.resolve(modules), "_"));
+const { chromium } = require("playwright-core");
+
+let expect;
+try {
+  expect = JSON.parse(fs.readFileSync(opt.expect, "utf8"));
+} catch (e) {
+  usage("cannot read " + opt.expect + ": " + e.message);
+}
+if (!fs.existsSync(opt.html)) usage("no such file: " + opt.html);
+const fileUrl = pathToFileURL(path.resolve(opt.html)).href;
+
+let failed = 0;
+function check(what, ok, detail) {
+  if (ok) console.log("ok " + what);
+  else {
+    failed++;
+    console.log("FAIL " + what + (detail !== undefined && detail !== "" ? ": " + detail : ""));
+  }
+  return ok;
+}
+
+// Polls fn (in Node) until it returns a truthy value or the time is up.
+async function until(fn, ms = 4000) {
+  const end = Date.now() + ms;
+  let v;
+  for (;;) {
+    v = await fn();
+    if (v || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const errors = [];
+const requests = [];
+try {
+  const context = await browser.newContext({ viewport: { width: opt.width, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push("page error: " + e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push("console error: " + m.text());
+  });
+  page.on("request", (r) => {
+    if (r.url() !== fileUrl) requests.push(r.url());
+  });
+  await page.route("**/*", (route) => {
+    const u = route.request().url();
+    if (u === fileUrl) return route.continue();
+    requests.push(u);
+    return route.abort();
+  });
+
+  const t0 = Date.now();
+  await page.goto(fileUrl, { waitUntil: "load", timeout: 120000 });
+  await page.waitForFunction(() => window.heaprecPage && (window.heaprecPage.ready || window.heaprecPage.error),
+    null, { timeout: 120000 }).catch(() => {});
+  const loaded = await page.evaluate(() => ({
+    ready: !!(window.heaprecPage && window.heaprecPage.ready),
+    error: window.heaprecPage ? window.heaprecPage.error : "no window.heaprecPage",
+    loadMs: window.heaprecPage ? window.heaprecPage.loadMs : null,
+  }));
+  if (!check("page renders (" + (loaded.loadMs !== null ? loaded.loadMs.toFixed(0) + " ms in the page, " : "") +
+      (Date.now() - t0) + " ms in all)", loaded.ready, loaded.error)) {
+    throw new Error("stop");
+  }
+
+  // Header numbers.
+  for (const [key, want] of Object.entries(expect.summary || {})) {
+    const got = await page.evaluate((k) => {
+      const el = document.querySelector("#summary [data-key=" + CSS.escape(k) + "]");
+      return el ? el.dataset.value : null;
+    }, key);
+    check("summary " + key + " = " + want, got !== null && Number(got) === Number(want), "page shows " + got);
+  }
+
+  // A flame graph view: click a box to zoom, then reset.
+  const view = expect.flame_view || "leaks";
+  await page.locator("#flame-tabs button[data-view=" + view + "]").click();
+  check("flame tab " + view + " is shown", await page.evaluate((v) =>
+    document.querySelector("#flame-tabs button[data-view=" + v + "]").classList.contains("active") &&
+    window.heaprecPage.state().view === v, view));
+  if (expect.flame_click) {
+    const name = expect.flame_click;
+    // Let the graph's transitions settle: two equal readings of its boxes.
+    const boxWidths = () => page.evaluate(() => Array.from(document.querySelectorAll("#flame svg rect"))
+      .map((r) => r.getBoundingClientRect().width.toFixed(1)).join());
+    let last = null;
+    await until(async () => {
+      await new Promise((r) => setTimeout(r, 150));
+      const now = await boxWidths();
+      const settled = now === last && /[1-9]/.test(now);
+      last = now;
+      return settled;
+    }, 8000);
+    // The widest box of that name.
+    const box = await page.evaluate((n) => {
+      const gs = Array.from(document.querySelectorAll("#flame svg g")).filter((g) => g.getAttribute("name") === n);
+      let best = -1, width = -1;
+      gs.forEach((g, i) => {
+        const w = g.querySelector("rect").getBoundingClientRect().width;
+        if (w > width) { best = i; width = w; }
+      });
+      if (best < 0) return null;
+      gs.forEach((g, i) => g.toggleAttribute("data-test-target", i === best));
+      return { width, svg: document.querySelector("#flame svg").getBoundingClientRect().width };
+    }, name);
+    if (check("flame box " + name + " exists", !!box)) {
+      const target = page.locator("#flame svg g[data-test-target]");
+      await target.locator("rect").click();
+      const rectWidth = () => page.evaluate(() =>
+        document.querySelector("#flame svg g[data-test-target] rect").getBoundingClientRect().width);
+      const zoomed = await until(async () => Math.abs((await rectWidth()) - box.svg) < 1.5);
+      check("click on " + name + " zooms it to the full width (" + (await rectWidth()).toFixed(1) + " of " +
+        box.svg.toFixed(1) + " px)", zoomed);
+      check("#flame-reset is enabled when zoomed", await page.locator("#flame-reset").isEnabled());
+      await page.locator("#flame-reset").click();
+      const back = await until(async () => Math.abs((await rectWidth()) - box.width) < 1.5);
+      check("reset zoom brings " + name + " back to " + box.width.toFixed(1) + " px", back,
+        "now " + (await rectWidth()).toFixed(1));
+    }
+  }
+
+  // Search.
+  if (expect.search) {
+    await page.locator("#flame-search").click();
+    await page.keyboard.type(expect.search, { delay: 20 });
+    const highlighted = () => page.evaluate(() => Array.from(document.querySelectorAll("#flame svg rect"))
+      .filter((r) => (r.getAttribute("fill") || "").toLowerCase() === "#e600e6").length);
+    await until(async () => (await highlighted()) > 0);
+    const n = await highlighted();
+    check("search '" + expect.search + "' highlights boxes (" + n + ")", n > 0);
+    const matched = await until(() => page.evaluate(() => {
+      const el = document.querySelector("#flame-matched");
+      return el.textContent ? { text: el.textContent, value: Number(el.dataset.value || 0),
+        base: Number(el.dataset.base || 0) } : null;
+    }));
+    check("#flame-matched reports a non-zero amount (" + (matched ? matched.text : "nothing") + ")",
+      !!matched && (matched.value > 0 || matched.base > 0));
+    await page.locator("#flame-search").fill("");
+    await until(() => page.evaluate(() => !document.querySelector("#flame-matched").textContent));
+  }
+
+  const leakFunctions = async () => {
+    await page.locator("#table-tabs button[data-table=leaks]").click();
+    // Show every row.
+    for (let i = 0; i < 1000; i++) {
+      const more = page.locator("#table-leaks .show-more");
+      if (!(await more.count())) break;
+      await more.click();
+    }
+    return page.evaluate(() => Array.from(document.querySelectorAll("#table-leaks tr.site"))
+      .map((tr) => tr.dataset.function));
+  };
+
+  // A time range dragged on the heap chart, then Clear.
+  if (expect.range) {
+    const r = expect.range;
+    await page.locator("#heap-chart").scrollIntoViewIfNeeded();
+    const pos = await page.evaluate(([a, b]) => ({
+      x0: window.heaprecPage.timeToClientX(a), x1: window.heaprecPage.timeToClientX(b),
+      y: window.heaprecPage.chartClientY() }), [r.from_ns, r.to_ns]);
+    await page.mouse.move(pos.x0, pos.y);
+    await page.mouse.down();
+    await page.mouse.move(pos.x1, pos.y, { steps: 12 });
+    await page.mouse.up();
+    const label = await until(() => page.evaluate(() => {
+      const el = document.querySelector("#range-label");
+      return el && !el.hidden && window.heaprecPage.state().range ? el.textContent : null;
+    }));
+    check("dragging " + r.from_ns + " \u2013 " + r.to_ns + " ns selects a range (" + (label || "no label") + ")", !!label);
+    for (const [key, want] of Object.entries(r.totals || {})) {
+      const got = await page.evaluate((k) => {
+        const el = document.querySelector("#view-totals [data-key=" + CSS.escape(k) + "]");
+        return el ? el.dataset.value : null;
+      }, key);
+      check("range total " + key + " = " + want, got !== null && Number(got) === Number(want), "page shows " + got);
+    }
+    const fns = await leakFunctions();
+    for (const f of r.leaks_present || []) {
+      check("range: #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
+    }
+    for (const f of r.leaks_absent || []) {
+      check("range: #table-leaks has no " + f, !fns.includes(f), "rows: " + JSON.stringify(fns));
+    }
+    await page.locator("#range-clear").click();
+    const cleared = await until(() => page.evaluate(() =>
+      document.querySelector("#range-label").hidden && window.heaprecPage.state().range === null));
+    check("Clear removes the range", cleared);
+  }
+  if (expect.leaks_all) {
+    const fns = await leakFunctions();
+    for (const f of expect.leaks_all) {
+      check("whole trace: #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
+    }
+  }
+
+  // Difference against a base.
+  if (expect.diff) {
+    const toggle = page.locator("#diff-toggle");
+    if (check("#diff-toggle exists", (await toggle.count()) === 1 && (await toggle.isVisible()))) {
+      await page.locator("#table-tabs button[data-table=leaks]").click();
+      const changeColumn = () => page.locator("#table-leaks th[data-col=change]").count();
+      check("difference mode is on at the start", await toggle.isChecked());
+      check("#table-leaks shows the change column", (await changeColumn()) === 1);
+      await toggle.click();
+      check("toggling off shows this trace alone (no change column)",
+        await until(async () => (await changeColumn()) === 0));
+      await toggle.click();
+      check("toggling on brings the change column back", await until(async () => (await changeColumn()) === 1));
+    }
+  }
+
+  // Allocator comparison.
+  if (Array.isArray(expect.bench)) {
+    check("#bench-section is shown", await page.locator("#bench-section").isVisible());
+    for (const name of expect.bench) {
+      const n = await page.locator("#bench-table tbody tr")
+        .evaluateAll((trs, nm) => trs.filter((tr) => tr.dataset.name === nm).length, name);
+      check("#bench-table has a row for " + name, n === 1, n + " rows");
+    }
+  } else if ("bench" in expect && expect.bench === null) {
+    check("#bench-section is hidden without bench data", !(await page.locator("#bench-section").isVisible()));
+  }
+
+  if (opt.perf) {
+    // A view switch: click a tab; time to the next frame after the click's work.
+    for (const v of ["peak", "allocated", "leaks"]) {
+      const ms = await page.evaluate((vv) => new Promise((resolve) => {
+        const t = performance.now();
+        document.querySelector("#flame-tabs button[data-view=" + vv + "]").click();
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t), 0));
+      }), v);
+      const inner = await page.evaluate(() => [window.heaprecPage.lastUpdateMs, window.heaprecPage.lastTimings]);
+      console.log("perf view switch to " + v + ": " + ms.toFixed(0) + " ms to the next frame (" +
+        inner[0].toFixed(0) + " ms of work: " + JSON.stringify(inner[1]) + ")");
+    }
+    // A range selection with the real mouse.
+    await page.locator("#heap-chart").scrollIntoViewIfNeeded();
+    const span = await page.evaluate(() => {
+      const r = document.querySelector("#heap-chart .u-over").getBoundingClientRect();
+      return { y: r.top + r.height / 2, x0: r.left, x1: r.right };
+    });
+    const from = span.x0 + (span.x1 - span.x0) * 0.3, to = span.x0 + (span.x1 - span.x0) * 0.6;
+    await page.mouse.move(from, span.y);
+    await page.mouse.down();
+    await page.mouse.move(to, span.y, { steps: 5 });
+    await page.evaluate(() => {
+      window.__t = performance.now();
+      document.addEventListener("mouseup", () => {
+        requestAnimationFrame(() => setTimeout(() => { window.__dt = performance.now() - window.__t; }, 0));
+      }, { once: true, capture: false });
+    });
+    await page.mouse.up();
+    await until(() => page.evaluate(() => window.__dt !== undefined), 20000);
+    const sel = await page.evaluate(() => ({ dt: window.__dt, work: window.heaprecPage.lastUpdateMs,
+      parts: window.heaprecPage.lastTimings, range: window.heaprecPage.state().range }));
+    console.log("perf range selection (drag): " + sel.dt.toFixed(0) + " ms to the next frame (" +
+      sel.work.toFixed(0) + " ms of work: " + JSON.stringify(sel.parts) + "), buckets " +
+      (sel.range ? sel.range.b0 + "-" + sel.range.b1 : "none"));
+    const clr = await page.evaluate(() => new Promise((resolve) => {
+      const t = performance.now();
+      document.querySelector("#range-clear").click();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t), 0));
+    }));
+    console.log("perf range clear: " + clr.toFixed(0) + " ms to the next frame");
+  }
+
+  if (opt.screenshot) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(1000);  // the flame graph's zoom transitions end
+    await page.screenshot({ path: opt.screenshot, fullPage: true });
+    console.log("screenshot: " + opt.screenshot);
+  }
+} catch (e) {
+  if (e.message !== "stop") check("the test ran to its end", false, e.stack || String(e));
+} finally {
+  await browser.close();
+}
+check("no page or console errors", errors.length === 0, errors.join("; "));
+check("no network requests but the page itself", requests.length === 0, Array.from(new Set(requests)).join(", "));
+console.log(failed ? "FAILED: " + failed + " check(s)" : "PASS");
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,76 @@
+#!/bin/bash
+# End-to-end test of heapreplay --html in a real browser (Debian's chromium,
+# headless, driven by playwright-core through report_browser.mjs): records
+# tests/report_phases (allocations known exactly, phases 300 ms apart),
+# writes three pages (the trace alone; against a base recording that leaked
+# fewer blocks; with an allocator comparison), and on each checks the header
+# numbers, zooms into the flame graph, searches a function, selects a time
+# range on the heap chart and checks the leak table follows it. Screenshots
+# go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
+# test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
+set -euo pipefail
+runfiles="${TEST_SRCDIR:-$PWD/..}/${TEST_WORKSPACE:-heaprec}"
+heaprec="$runfiles/recorder/heaprec"
+heapreplay="$runfiles/replay/heapreplay"
+program="$runfiles/tests/report_phases"
+driver="$runfiles/tests/html/report_browser.mjs"
+# The installed playwright-core, found through the runfile that links to it.
+playwright_json="$(readlink -f "$runfiles/external/npm/node_modules/playwright-core/package.json")"
+export HEAPREC_NODE_MODULES="$(dirname "$(dirname "$playwright_json")")"
+out="${TEST_UNDECLARED_OUTPUTS_DIR:-$(mktemp -d)}"
+work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/report.XXXXXX")"
+
+for tool in /usr/bin/chromium node; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (tools/setup.sh --browser)"; exit 1; }
+done
+
+"$heaprec" -q -o "$work/now.zst" "$program" 5 >/dev/null
+"$heaprec" -q -o "$work/base.zst" "$program" 2 >/dev/null
+
+# The range to select: from the start to 100 ms after the "loaded" marker
+# (the next event is 300 ms after it), so only early_leak's blocks are in it.
+loaded_ns="$("$heapreplay" --json "$work/now.zst" |
+  node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+           process.stdout.write(String(j.markers.find(m => m.label === "loaded").time_ns));')"
+to_ns=$((loaded_ns + 100000000))
+
+expect() {  # expect FILE EXTRA-JSON
+  cat >"$1" <<EOF_JSON
+{
+  "summary": {"allocations": 212, "frees": 204, "bytes_allocated": 44472,
+              "peak_bytes": 31672, "leaked_bytes": 23480, "leaked_blocks": 8,
+              "temporaries": 200},
+  "flame_view": "leaks",
+  "flame_click": "late_leak",
+  "search": "early",
+  "range": {"from_ns": 0, "to_ns": $to_ns,
+            "leaks_present": ["early_leak"], "leaks_absent": ["late_leak"]},
+  "leaks_all": ["early_leak", "late_leak"]$2
+}
+EOF_JSON
+}
+
+status=0
+check() {  # check NAME HEAPREPLAY-ARGS...
+  local name=$1
+  shift
+  echo "== $name: heapreplay --html $name.html $*"
+  "$heapreplay" --html "$work/$name.html" "$@" >/dev/null
+  if ! node "$driver" --html "$work/$name.html" --expect "$work/$name.expect.json" \
+      --screenshot "$out/$name.png"; then
+    status=1
+  fi
+}
+
+expect "$work/report.expect.json" ""
+check report "$work/now.zst"
+# Against the base, late_leak is in the range too: shrunk (the base leaked
+# two of its blocks, this trace none before "loaded").
+expect "$work/diff.expect.json" ', "diff": true, "range": {"from_ns": 0, "to_ns": '"$to_ns"',
+  "leaks_present": ["early_leak", "late_leak"], "leaks_absent": []}'
+check diff --base "$work/base.zst" "$work/now.zst"
+expect "$work/bench.expect.json" ', "bench": ["glibc", "jemalloc"]'
+check bench --bench --repeat 1 --allocators glibc,jemalloc "$work/now.zst"
+
+rm -rf "$work"
+exit $status
