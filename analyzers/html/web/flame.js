@@ -65,7 +65,7 @@ const HeaprecFlame = (function () {
         .width(width)
         .cellHeight(18)
         .minFrameSize(MIN_FRAME_PX)
-        .transitionDuration(tree.boxes > 3000 ? 0 : 250)
+        .transitionDuration(0) // drawn at once; zooms animate (below)
         .sort(false) // children come sorted by name from the model
         .selfValue(false)
         .tooltip(tip)
@@ -74,6 +74,7 @@ const HeaprecFlame = (function () {
         .onClick((d) => opts.onZoom(!!d.parent));
       if (diff) chart.setColorMapper(flamegraph.colorMapper.differentialColorMapper);
       d3.select(container).datum(tree.root).call(chart);
+      chart.transitionDuration(tree.boxes > 3000 ? 0 : 250);
       if (term) chart.search(term);
       opts.onZoom(false);
     }

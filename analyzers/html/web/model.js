@@ -39,7 +39,7 @@ const HeaprecModel = (function () {
     temporaries: { title: "Temporaries", bytes: "temp_b", count: "temp_n", countName: "calls",
       primary: "count", empty: "No temporaries" },
     hot: { title: "Hot sites", bytes: "calls_b", count: "calls_n", countName: "calls",
-      primary: "bytes", empty: "No allocation calls" },
+      primary: "count", empty: "No allocation calls" },
   };
   const TABLE_NAMES = ["leaks", "peak", "temporaries", "hot"];
 
