@@ -66,19 +66,23 @@ void RangeProfile::StartBucket(const format::Event& e) {
   const bool crowded = cells_.size() > kStreamingCellBudget && buckets_.size() > kMinBuckets;
   if (crowded) max_buckets_ = std::max(kMinBuckets, (buckets_.size() / 2) & ~size_t{1});
   if (buckets_.size() >= max_buckets_) {
-    // Every bucket holds span_ events: pairs make room, spans double.
+    // The buckets are full: pairs make room, spans double (a bucket cut short
+    // by a marker holds fewer events).
     MergePairs();
     span_ *= 2;
   }
   RangeBucket b;
   b.start_ns = b.end_ns = b.max_time_ns = e.time_ns;
   b.first_block = last_made_ + 1;
+  b.start_seq = e.seq;
+  b.at_marker = marker_pending_;
+  marker_pending_ = false;
   buckets_.push_back(b);
   in_last_ = 0;
 }
 
 void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
-  if (buckets_.empty() || in_last_ == span_) StartBucket(e);
+  if (buckets_.empty() || in_last_ == span_ || marker_pending_) StartBucket(e);
   ++in_last_;
   RangeBucket& bucket = buckets_.back();
   bucket.end_ns = e.time_ns;
@@ -123,50 +127,61 @@ void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const Li
   }
 }
 
-void RangeProfile::MergePairs() {
+bool RangeProfile::MergePairs() {
   const size_t n = buckets_.size();
-  std::vector<RangeBucket> merged((n + 1) / 2);
-  std::vector<uint8_t> first_half_wins(merged.size(), 1);
-  for (size_t i = 0; i < merged.size(); ++i) {
-    RangeBucket m = buckets_[2 * i];
-    if (2 * i + 1 < n) {
-      const RangeBucket& second = buckets_[2 * i + 1];
-      m.end_ns = second.end_ns;
-      m.live_end = second.live_end;
-      if (second.max_live > m.max_live) {  // ties: the first moment stays
-        m.max_live = second.max_live;
-        m.max_time_ns = second.max_time_ns;
-        first_half_wins[i] = 0;
+  // Which new bucket each old one joins, and whether as the second half.
+  size_t at_markers = 0;
+  for (const RangeBucket& b : buckets_) at_markers += b.at_marker ? 1 : 0;
+  const bool keep_markers = at_markers <= max_buckets_ / 4;
+  std::vector<uint32_t> joins(n);
+  std::vector<uint8_t> second(n, 0);
+  std::vector<RangeBucket> merged;
+  std::vector<uint8_t> first_half_wins;
+  for (size_t i = 0; i < n; ++i) {
+    RangeBucket m = buckets_[i];
+    joins[i] = uint32_t(merged.size());
+    first_half_wins.push_back(1);
+    if (i + 1 < n && !(keep_markers && buckets_[i + 1].at_marker)) {
+      const RangeBucket& next = buckets_[++i];
+      joins[i] = joins[i - 1];
+      second[i] = 1;
+      m.end_ns = next.end_ns;
+      m.live_end = next.live_end;
+      if (next.max_live > m.max_live) {  // ties: the first moment stays
+        m.max_live = next.max_live;
+        m.max_time_ns = next.max_time_ns;
+        first_half_wins.back() = 0;
       }
     }
-    merged[i] = m;
+    merged.push_back(m);
   }
+  if (merged.size() == n) return false;
   buckets_ = std::move(merged);
 
   std::sort(cells_.begin(), cells_.end(), ByStackThenBucket);
   std::vector<RangeCell> out;
   out.reserve(cells_.size());
   for (size_t i = 0; i < cells_.size(); ++i) {
-    RangeCell first, second;  // the halves; a missing half is all zero
+    RangeCell first, second_half;  // the halves; a missing half is all zero
     const RangeCell& x = cells_[i];
-    if (x.bucket % 2 == 0) {
+    if (!second[x.bucket]) {
       first = x;
       if (i + 1 < cells_.size() && cells_[i + 1].stack == x.stack &&
-          cells_[i + 1].bucket == x.bucket + 1) {
-        second = cells_[++i];
+          joins[cells_[i + 1].bucket] == joins[x.bucket]) {
+        second_half = cells_[++i];
       }
     } else {
-      second = x;
+      second_half = x;
     }
     RangeCell m = first;
     m.stack = x.stack;
-    m.bucket = x.bucket / 2;
-    AddSums(second, &m);
+    m.bucket = joins[x.bucket];
+    AddSums(second_half, &m);
     // Up to the merged bucket's highest moment: the first half's own, or all
     // of the first half and the second's up to its own.
     const bool first_wins = first_half_wins[m.bucket];
-    m.peak_n = first_wins ? first.peak_n : first.net_n + second.peak_n;
-    m.peak_b = first_wins ? first.peak_b : first.net_b + second.peak_b;
+    m.peak_n = first_wins ? first.peak_n : first.net_n + second_half.peak_n;
+    m.peak_b = first_wins ? first.peak_b : first.net_b + second_half.peak_b;
     out.push_back(m);
   }
   cells_ = std::move(out);
@@ -175,6 +190,7 @@ void RangeProfile::MergePairs() {
   for (size_t i = 0; i < cells_.size(); ++i) current_[cells_[i].stack] = uint32_t(i + 1);
   is_touched_.assign(cells_.size(), 0);
   touched_.clear();
+  return true;
 }
 
 void RangeProfile::Normalize() {
@@ -211,7 +227,8 @@ void RangeProfile::Finish(const LiveHeap& heap, size_t max_cells) {
   });
   for (const auto& [key, cell] : leaks) cells_.push_back(cell);
   Normalize();
-  while (cells_.size() > max_cells && buckets_.size() > kMinBuckets) MergePairs();
+  while (cells_.size() > max_cells && buckets_.size() > kMinBuckets && MergePairs()) {
+  }
   current_.clear();
   is_touched_.clear();
   touched_.clear();

@@ -9,6 +9,9 @@
 // `max_buckets`; when they fill up, neighbours merge in pairs and spans
 // double (as TimelineAnalyzer does). Merging is exact: sums add, and the
 // "up to the bucket's highest moment" totals combine by which half held it.
+// A marker starts a new bucket, and merging keeps that boundary while there
+// are at most a quarter as many such buckets as `max_buckets`, so ranges
+// between markers are exact.
 // Cells exist only where a stack did something in a bucket.
 // An Analyzer; call Finish once after the pass. Not thread-safe; memory
 // proportional to cells (distinct (stack, bucket) pairs) and buckets.
@@ -31,6 +34,8 @@ struct RangeBucket {
   uint64_t max_live = 0;     // highest live bytes after any of its events
   uint64_t max_time_ns = 0;  // when max_live was first reached
   uint64_t first_block = 0;  // the first block id made in or after it
+  uint64_t start_seq = 0;    // seq of its first event
+  bool at_marker = false;    // a marker came right before its first event
   friend bool operator==(const RangeBucket&, const RangeBucket&) = default;
 };
 
@@ -51,6 +56,7 @@ struct RangeCell {
 class RangeProfile : public Analyzer {
  public:
   explicit RangeProfile(size_t max_buckets = 512);
+  void OnMarker(const format::Marker& m) override { marker_pending_ = true; }
   void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
 
   // After the pass: counts the blocks still live in `heap` as leaks of the
@@ -62,8 +68,10 @@ class RangeProfile : public Analyzer {
   const std::vector<RangeBucket>& buckets() const { return buckets_; }
   const std::vector<RangeCell>& cells() const { return cells_; }
 
-  // Merges buckets 2i and 2i+1 into bucket i, cells with them. Exact.
-  void MergePairs();
+  // Merges neighbouring buckets in pairs, cells with them, exactly; a bucket
+  // that starts at a marker is not merged into the one before it (while
+  // those are few). False if nothing could merge.
+  bool MergePairs();
 
  private:
   RangeCell& CellOf(uint32_t stack);
@@ -78,6 +86,7 @@ class RangeProfile : public Analyzer {
   uint64_t in_last_ = 0;  // events in the last bucket so far
   uint64_t last_made_ = 0;
   uint64_t last_allocated_ = 0;  // for temporaries, as HotAnalyzer
+  bool marker_pending_ = false;  // the next event starts a bucket
   std::vector<RangeBucket> buckets_;
   std::vector<RangeCell> cells_;
   std::vector<uint32_t> current_;    // stack -> index + 1 of its latest cell; 0 = none

@@ -136,13 +136,20 @@ struct Pass {
 };
 
 // A random program: allocations over `stacks` call stacks, frees and
-// reallocs (moved, in place, to zero) of random live blocks.
-void Feed(Pass* run, uint32_t seed, int events, uint32_t stacks) {
+// reallocs (moved, in place, to zero) of random live blocks; a marker before
+// about one event in `marker_every` (never, with 0). Returns the markers' seqs.
+std::vector<uint64_t> Feed(Pass* run, uint32_t seed, int events, uint32_t stacks,
+                           int marker_every = 0) {
   std::mt19937 rng(seed);
   EventFeeder f(&run->analysis);
+  std::vector<uint64_t> markers;
   std::vector<uint64_t> live;
   uint64_t next_address = 0x1000;
   for (int i = 0; i < events; ++i) {
+    if (marker_every != 0 && rng() % marker_every == 0) {
+      f.Marker("m" + std::to_string(i));
+      markers.push_back(uint64_t(i) + 1);  // the seq of the next event
+    }
     const uint32_t stack = 1 + rng() % stacks;
     const uint64_t size = 1 + rng() % 4000;
     const uint32_t what = rng() % 10;
@@ -167,6 +174,7 @@ void Feed(Pass* run, uint32_t seed, int events, uint32_t stacks) {
           {.api = Api::kRealloc, .address = old, .size = size, .old_address = old, .stack = stack});
     }
   }
+  return markers;
 }
 
 void ExpectSame(const Views& cells, const Views& events, const std::string& where) {
@@ -229,6 +237,37 @@ TEST(RangeProfileTest, TooManyCellsMergeBucketsAfterThePassStillExactly) {
   EXPECT_EQ(floor.profile.buckets().size(), 16u);
 }
 
+// Whether some bucket starts exactly at each marker.
+size_t MarkersAtBoundaries(const RangeProfile& p, const std::vector<uint64_t>& markers) {
+  size_t at = 0;
+  for (uint64_t seq : markers) {
+    for (const RangeBucket& b : p.buckets()) at += b.start_seq == seq && b.at_marker ? 1 : 0;
+  }
+  return at;
+}
+
+TEST(RangeProfileTest, MarkersStayBucketBoundariesThroughMerges) {
+  for (uint32_t seed : {4u, 5u}) {
+    Pass run(64);
+    const std::vector<uint64_t> markers = Feed(&run, seed, 6000, 50, /*marker_every=*/600);
+    run.profile.Finish(run.analysis.heap());
+    ASSERT_GE(markers.size(), 5u);
+    ASSERT_LE(markers.size(), 16u);  // a quarter of 64: all kept
+    EXPECT_LE(run.profile.buckets().size(), 64u);
+    EXPECT_EQ(MarkersAtBoundaries(run.profile, markers), markers.size());
+    CheckEveryRange(run);
+  }
+}
+
+TEST(RangeProfileTest, ManyMarkersStillBoundTheBuckets) {
+  Pass run(64);
+  const std::vector<uint64_t> markers = Feed(&run, 6, 6000, 50, /*marker_every=*/40);
+  run.profile.Finish(run.analysis.heap());
+  ASSERT_GT(markers.size(), 64u);
+  EXPECT_LE(run.profile.buckets().size(), 64u);
+  CheckEveryRange(run);
+}
+
 TEST(RangeProfileTest, BucketsOfAKnownProgram) {
   Pass run;
   EventFeeder f(&run.analysis);
@@ -241,7 +280,7 @@ TEST(RangeProfileTest, BucketsOfAKnownProgram) {
   run.profile.Finish(run.analysis.heap());
   const std::vector<RangeBucket>& b = run.profile.buckets();
   ASSERT_EQ(b.size(), 5u);
-  EXPECT_EQ(b[1], (RangeBucket{2000000, 2000000, 150, 150, 2000000, 2}));
+  EXPECT_EQ(b[1], (RangeBucket{2000000, 2000000, 150, 150, 2000000, 2, 2, false}));
   EXPECT_EQ(b[2].live_end, 50u);
   EXPECT_EQ(b[4].first_block, 4u);
   // Stack 2's block (made in bucket 1) is the one leak; stack 4's temporary.

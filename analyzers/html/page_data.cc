@@ -173,9 +173,18 @@ json PageData(const PageInputs& in) {
   page["summary"] = SummaryJson(a, *in.summary);
   page["warnings"] = PageWarnings(in);
   page["buckets"] = BucketsJson(*in.range);
+  // Each marker's bucket: the first that starts at or after it (exactly at
+  // it when the profile kept the marker as a boundary).
+  const std::vector<RangeBucket>& buckets = in.range->buckets();
   json markers = json::array();
   for (const format::Marker& m : a.markers()) {
-    markers.push_back({{"label", m.label}, {"time_ns", m.time_ns}});
+    const auto it =
+        std::lower_bound(buckets.begin(), buckets.end(), m.seq,
+                         [](const RangeBucket& b, uint64_t seq) { return b.start_seq < seq; });
+    markers.push_back({{"label", m.label},
+                       {"time_ns", m.time_ns},
+                       {"bucket", it - buckets.begin()},
+                       {"exact", it != buckets.end() && it->start_seq == m.seq}});
   }
   page["markers"] = markers;
   page["cells"] = CellsJson(*in.range, &nodes);

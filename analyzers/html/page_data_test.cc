@@ -84,7 +84,8 @@ TEST(PageDataTest, StacksThatNameTheSameFramesAreOneSite) {
   EXPECT_EQ(page["summary"]["leaked_bytes"], 200);
   EXPECT_EQ(page["summary"]["peak_bytes"], 5200);
   EXPECT_EQ(page["summary"]["temporaries"], 1);
-  EXPECT_EQ(page["markers"], json::parse(R"([{"label": "half", "time_ns": 2000000}])"));
+  EXPECT_EQ(page["markers"], json::parse(R"([{"label": "half", "time_ns": 2000000,
+                                               "bucket": 1, "exact": true}])"));
   EXPECT_EQ(page["warnings"], json::array());
   EXPECT_EQ(page["base"], nullptr);
 

@@ -18,6 +18,9 @@
 //                 totals: {name: number} (#view-totals [data-key=name])}:
 //                dragged on the heap chart; then Clear, and
 //   leaks_all    [fn]: all in #table-leaks again
+//   marker_range {label, leaks_present: [fn], leaks_absent: [fn]}: the quick
+//                range button with this label (e.g. "loaded → worked") is
+//                clicked; then Clear
 //   diff         true: #diff-toggle exists and the leaks table has a change
 //                column (gone when the toggle is off)
 //   bench        [allocator name]: a #bench-table row for each; null: the
@@ -246,6 +249,28 @@ try {
     const cleared = await until(() => page.evaluate(() =>
       document.querySelector("#range-label").hidden && window.heaprecPage.state().range === null));
     check("Clear removes the range", cleared);
+  }
+  if (expect.marker_range) {
+    const r = expect.marker_range;
+    const button = page.locator("[data-quick]", { hasText: r.label });
+    check("quick range button '" + r.label + "' exists", (await button.count()) === 1);
+    if ((await button.count()) === 1) {
+      await button.click();
+      const label = await until(() => page.evaluate(() => {
+        const el = document.querySelector("#range-label");
+        return el && !el.hidden && window.heaprecPage.state().range ? el.textContent : null;
+      }));
+      check("'" + r.label + "' selects a range (" + (label || "no label") + ")", !!label);
+      const fns = await leakFunctions();
+      for (const f of r.leaks_present || []) {
+        check("'" + r.label + "': #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
+      }
+      for (const f of r.leaks_absent || []) {
+        check("'" + r.label + "': #table-leaks has no " + f, !fns.includes(f), "rows: " + JSON.stringify(fns));
+      }
+      await page.locator("#range-clear").click();
+      await until(() => page.evaluate(() => window.heaprecPage.state().range === null));
+    }
   }
   if (expect.leaks_all) {
     const fns = await leakFunctions();

@@ -5,7 +5,8 @@
 # writes three pages (the trace alone; against a base recording that leaked
 # fewer blocks; with an allocator comparison), and on each checks the header
 # numbers, zooms into the flame graph, searches a function, selects a time
-# range on the heap chart and checks the leak table follows it. Screenshots
+# range on the heap chart and the range between two markers, and checks the
+# leak table follows each. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
 set -euo pipefail
@@ -45,6 +46,8 @@ expect() {  # expect FILE EXTRA-JSON
   "search": "early",
   "range": {"from_ns": 0, "to_ns": $to_ns,
             "leaks_present": ["early_leak"], "leaks_absent": ["late_leak"]},
+  "marker_range": {"label": "loaded \u2192 worked",
+                   "leaks_present": ["late_leak"], "leaks_absent": ["early_leak"]},
   "leaks_all": ["early_leak", "late_leak"]$2
 }
 EOF_JSON
@@ -64,10 +67,12 @@ check() {  # check NAME HEAPREPLAY-ARGS...
 
 expect "$work/report.expect.json" ""
 check report "$work/now.zst"
-# Against the base, late_leak is in the range too: shrunk (the base leaked
-# two of its blocks, this trace none before "loaded").
+# Against the base (its whole trace), a range also lists what it shrank from:
+# late_leak before "loaded" (the base leaked two of its blocks), early_leak
+# between the markers (the base leaked three).
 expect "$work/diff.expect.json" ', "diff": true, "range": {"from_ns": 0, "to_ns": '"$to_ns"',
-  "leaks_present": ["early_leak", "late_leak"], "leaks_absent": []}'
+  "leaks_present": ["early_leak", "late_leak"], "leaks_absent": []},
+  "marker_range": {"label": "loaded \u2192 worked", "leaks_present": ["early_leak", "late_leak"]}'
 check diff --base "$work/base.zst" "$work/now.zst"
 expect "$work/bench.expect.json" ', "bench": ["glibc", "jemalloc"]'
 check bench --bench --repeat 1 --allocators glibc,jemalloc "$work/now.zst"

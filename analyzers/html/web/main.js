@@ -139,7 +139,8 @@
       n.innerHTML = "Compared with the base trace <b>" + fmt.html(model.base.path || "") + "</b>" +
         (model.base.program ? " (" + fmt.html(model.base.program.split("/").pop()) +
           (model.base.pid ? ", pid " + fmt.html(model.base.pid) : "") + ")" : "") +
-        ": red is more than the base, blue less.";
+        ": red is more than the base, blue less. A time range selected below compares that part " +
+        "of this trace with the whole base.";
     }
     $("#footer").textContent = "heaprec report \u00b7 data format " + model.data.format +
       (tr.path ? " \u00b7 " + tr.path : "");
@@ -302,7 +303,10 @@
         btn.classList.toggle("active", v === state.view);
         btn.setAttribute("aria-selected", v === state.view ? "true" : "false");
       }
-      const where = state.range ? "In " + rangeText() + " (" + bucketText() + ")" : "Whole trace";
+      // The base has no time axis: a range compares this part of the trace
+      // with the whole base, and says so.
+      const where = (state.range ? "In " + rangeText() + " (" + bucketText() + ")" : "Whole trace") +
+        (state.range && model.base && state.diff ? ", against the whole base trace" : "");
       const item = (key, value, shown, title) => '<span data-key="' + key + '" data-value="' + value +
         '" title="' + fmt.html(title) + '">' + shown + "</span>";
       $("#view-totals").innerHTML = '<span class="where">' + where + ":</span> " +

@@ -209,7 +209,8 @@ const HeaprecModel = (function () {
       }
     }
 
-    const markers = (data.markers || []).slice().sort((a, b) => a.time_ns - b.time_ns);
+    const markers = (data.markers || []).slice().sort((a, b) => a.time_ns - b.time_ns ||
+      (a.bucket || 0) - (b.bucket || 0));
     const durationNs = Math.max(data.summary ? data.summary.duration_ns || 0 : 0,
       B ? buckets.end[B - 1] : 0);
 
@@ -310,9 +311,12 @@ const HeaprecModel = (function () {
   }
 
   // Quick ranges between consecutive markers (with the trace's start and end):
-  // [{label, t0, t1, range}], only those holding at least one bucket.
+  // [{label, t0, t1, range}], only those holding at least one bucket. Exact
+  // when the data names each marker's bucket (DATA.md: markers[i].bucket);
+  // by time otherwise.
   function markerRanges(model) {
     if (!model.markers.length || !model.buckets.count) return [];
+    if (model.markers.every((m) => Number.isInteger(m.bucket))) return markerRangesByBucket(model);
     const points = [{ label: "start", t: 0 }];
     for (const m of model.markers) points.push({ label: m.label, t: m.time_ns });
     points.push({ label: "end", t: model.durationNs });
@@ -322,6 +326,22 @@ const HeaprecModel = (function () {
       const last = i + 2 === points.length;
       const range = rangeFromTimes(model, a.t, b.t, !last);
       if (range) out.push({ label: a.label + " \u2192 " + b.label, t0: a.t, t1: b.t, range });
+    }
+    return out;
+  }
+
+  function markerRangesByBucket(model) {
+    const n = model.buckets.count, ms = model.markers;
+    const points = [{ label: "start", t: 0, bucket: 0 }];
+    for (const m of ms) points.push({ label: m.label, t: m.time_ns, bucket: Math.min(m.bucket, n) });
+    points.push({ label: "end", t: model.durationNs, bucket: n });
+    const out = [];
+    for (let i = 0; i + 1 < points.length; i++) {
+      const a = points[i], b = points[i + 1];
+      if (b.bucket > a.bucket) {
+        out.push({ label: a.label + " \u2192 " + b.label, t0: a.t, t1: b.t,
+          range: { b0: a.bucket, b1: b.bucket - 1 } });
+      }
     }
     return out;
   }

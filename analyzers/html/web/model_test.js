@@ -87,6 +87,21 @@ test("quick ranges between markers", () => {
   assert.deepEqual(q[2].range, { b0: 3, b1: 3 });
 });
 
+test("quick ranges between markers that name their buckets are exact", () => {
+  const data = readSample("phases.json");
+  data.markers = [{ label: "loaded", time_ns: 2000000, bucket: 1, exact: true },
+    { label: "worked", time_ns: 260000000, bucket: 3, exact: true }];
+  const q = M.markerRanges(M.load(data));
+  assert.deepEqual(q.map((x) => [x.label, x.range]), [
+    ["start \u2192 loaded", { b0: 0, b1: 0 }],
+    ["loaded \u2192 worked", { b0: 1, b1: 2 }],
+    ["worked \u2192 end", { b0: 3, b1: 3 }]]);
+  // Two markers before the same event: the range between them is empty.
+  data.markers.push({ label: "again", time_ns: 260000000, bucket: 3, exact: true });
+  assert.deepEqual(M.markerRanges(M.load(data)).map((x) => x.label),
+    ["start \u2192 loaded", "loaded \u2192 worked", "again \u2192 end"]);
+});
+
 test("flame tree: inclusive values, sorted children, search", () => {
   const r = M.compute(phases, null);
   const t = M.flameTree(phases, r.values.peak_b, null);
