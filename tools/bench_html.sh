@@ -35,7 +35,9 @@ done
 node -e '
   const s = require("fs").readFileSync(process.argv[1], "utf8");
   const at = s.indexOf("id=\"heaprec-data\">") + 18;
-  const d = JSON.parse(s.slice(at, s.indexOf("</script>", at)));
+  const text = s.slice(at, s.indexOf("</script>", at));
+  const d = JSON.parse(text[0] === "{" ? text :
+    require("zlib").gunzipSync(Buffer.from(text, "base64")).toString());
   console.log("page: " + (s.length / 1048576).toFixed(1) + " MiB; " + d.nodes.parent.length +
     " nodes, " + d.frames.line.length + " frames, " + d.cells.node.length + " cells, " +
     d.buckets.start_ns.length + " buckets");' "$work/page.html"

@@ -4,7 +4,9 @@
 #include "analyzers/html/html_page.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
+#include <cstring>
 #include <string>
 
 namespace heaprec::analyzers::html {
@@ -35,6 +37,57 @@ TEST(HtmlPageTest, TheDataGoesInWholeAndCannotEndItsScript) {
   for (const char* mark : {"CSS", "LIBS", "DATA", "APP"}) {
     EXPECT_EQ(page.find("/*@HEAPREC_" + std::string(mark) + "@*/"), std::string::npos) << mark;
   }
+}
+
+// Inverse of base64 (no padding checks: the test's own data).
+std::string FromBase64(const std::string& text) {
+  std::string out;
+  uint32_t v = 0;
+  int bits = 0;
+  for (char c : text) {
+    const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const char* at = std::strchr(digits, c);
+    if (c == '=' || at == nullptr) continue;
+    v = v << 6 | uint32_t(at - digits);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += char((v >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+std::string Gunzip(const std::string& gz) {
+  z_stream z{};
+  inflateInit2(&z, 15 + 16);
+  std::string out(1 << 20, '\0'), all;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+  z.avail_in = uInt(gz.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    status = inflate(&z, Z_NO_FLUSH);
+    all.append(out.data(), out.size() - z.avail_out);
+  }
+  inflateEnd(&z);
+  return status == Z_STREAM_END ? all : "";
+}
+
+TEST(HtmlPageTest, LargeDataIsGzippedAndComesBackTheSame) {
+  json data = {{"function", "a</script>b"}, {"values", json::array()}};
+  for (int i = 0; i < 100000; ++i) data["values"].push_back(i * 7);
+  const std::string small = DataElementText(data, /*compress_above=*/100000000);
+  ASSERT_EQ(small[0], '{');
+  const std::string packed = DataElementText(data, /*compress_above=*/1000);
+  ASSERT_NE(packed[0], '{');
+  EXPECT_EQ(
+      packed.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="),
+      std::string::npos);
+  EXPECT_LT(packed.size(), small.size() / 2);
+  EXPECT_EQ(json::parse(Gunzip(FromBase64(packed))), data);
+  EXPECT_EQ(Gunzip(FromBase64(packed)), small);
 }
 
 }  // namespace

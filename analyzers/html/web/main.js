@@ -52,7 +52,9 @@
     $("#page").hidden = true;
   }
 
-  function readData() {
+  // The data element holds JSON, or (large data) base64 of its gzip, which
+  // the browser's DecompressionStream inflates (DATA.md).
+  async function readData() {
     const el = document.getElementById("heaprec-data");
     // The assembler writes "<!--" as "<\!--" inside scripts; in JSON that is
     // not a valid escape, so undo it ("<\/" is valid JSON and needs nothing).
@@ -60,7 +62,14 @@
     if (!text || text.startsWith("/*@HEAPREC_" + "DATA")) {
       throw new Error("the page holds no data (open a page written by heapreplay --html)");
     }
-    return JSON.parse(text);
+    if (text[0] === "{") return JSON.parse(text);
+    if (typeof DecompressionStream === "undefined") {
+      throw new Error("this browser cannot inflate the page's data (DecompressionStream: " +
+        "Chromium 80, Firefox 113, Safari 16.4 or newer)");
+    }
+    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
   }
 
   function stat(label, key, value, shown, title, sub) {
@@ -146,9 +155,9 @@
       (tr.path ? " \u00b7 " + tr.path : "");
   }
 
-  function start() {
+  async function start() {
     const t0 = performance.now();
-    const model = M.load(readData()); // throws on bad data: run() shows it
+    const model = M.load(await readData()); // throws on bad data: run() shows it
     renderHeader(model);
 
     const state = {
@@ -464,12 +473,10 @@
   }
 
   function run() {
-    try {
-      start();
-    } catch (e) {
+    start().catch((e) => {
       fatal(e && e.message ? e.message : String(e));
       console.error(e);
-    }
+    });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
