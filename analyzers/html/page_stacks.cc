@@ -31,8 +31,7 @@ int32_t PageStacks::FrameIndex(const Frame& f) {
   return it->second;
 }
 
-int32_t PageStacks::Child(int32_t parent, const Frame& f) {
-  const int32_t frame = FrameIndex(f);
+int32_t PageStacks::ChildAt(int32_t parent, int32_t frame) {
   const uint64_t key = (uint64_t(uint32_t(parent)) << 32) | uint32_t(frame);
   const auto [it, added] = child_.emplace(key, int32_t(parent_.size()));
   if (added) {
@@ -82,8 +81,15 @@ int32_t StackNodes::NodeOf(uint32_t stack) {
   for (; s != 0 && (s >= memo_.size() || memo_[s] == 0); s = table.Parent(s)) chain.push_back(s);
   int32_t node = s == 0 ? 0 : memo_[s] - 1;
   for (auto id = chain.rbegin(); id != chain.rend(); ++id) {
-    const std::vector<Frame> frames = symbols_.FramesOf(table.Address(*id));
-    for (auto f = frames.rbegin(); f != frames.rend(); ++f) node = stacks_->Child(node, *f);
+    const uint64_t address = table.Address(*id);
+    auto [it, added] = frames_of_.try_emplace(address);
+    if (added) {
+      const std::vector<Frame> frames = symbols_.FramesOf(address);
+      for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+        it->second.push_back(stacks_->FrameIndex(*f));
+      }
+    }
+    for (int32_t frame : it->second) node = stacks_->ChildAt(node, frame);
     if (*id >= memo_.size()) memo_.resize(*id + 1 + *id / 2, 0);
     memo_[*id] = node + 1;
   }

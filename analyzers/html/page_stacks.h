@@ -27,7 +27,11 @@ class PageStacks {
   int32_t Intern(const std::vector<Frame>& innermost_first);
 
   // The child of `parent` for frame f (added if new).
-  int32_t Child(int32_t parent, const Frame& f);
+  int32_t Child(int32_t parent, const Frame& f) { return ChildAt(parent, FrameIndex(f)); }
+  // The same for a frame already interned (FrameIndex).
+  int32_t ChildAt(int32_t parent, int32_t frame);
+  // The index of frame f in the frames table (added if new).
+  int32_t FrameIndex(const Frame& f);
 
   size_t node_count() const { return parent_.size(); }
   int32_t parent(int32_t node) const { return parent_[size_t(node)]; }
@@ -38,7 +42,6 @@ class PageStacks {
   void AddTo(nlohmann::json* page) const;
 
  private:
-  int32_t FrameIndex(const Frame& f);
   int32_t StringIndex(const std::string& s);
 
   std::vector<std::string> strings_;
@@ -50,8 +53,9 @@ class PageStacks {
 };
 
 // One trace's stack ids as nodes of a PageStacks: each node of the trace's
-// stack tree is symbolized and interned once (its parent's node, then the
-// frames of its return address), so a stack costs only its new frames.
+// stack tree is interned once (its parent's node, then the frames of its
+// return address), and each return address symbolized once, so a stack costs
+// only its new frames.
 class StackNodes {
  public:
   StackNodes(const SymbolTable& symbols, PageStacks* stacks) : symbols_(symbols), stacks_(stacks) {}
@@ -61,6 +65,8 @@ class StackNodes {
   const SymbolTable& symbols_;
   PageStacks* stacks_;
   std::vector<int32_t> memo_;  // stack -> node + 1; 0 = not yet
+  // Return address -> its frames' indices, outermost first (symbolized once).
+  std::unordered_map<uint64_t, std::vector<int32_t>> frames_of_;
 };
 
 }  // namespace heaprec::analyzers::html
