@@ -24,6 +24,11 @@ work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/report.XXXXXX")"
 for tool in /usr/bin/chromium node; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (tools/setup.sh --browser)"; exit 1; }
 done
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$node_major" -lt 20 ]; then
+  echo "FAIL: node $(node --version) is too old: playwright-core 1.65 needs Node 20 or newer"
+  exit 1
+fi
 
 "$heaprec" -q -o "$work/now.zst" "$program" 5 >/dev/null
 "$heaprec" -q -o "$work/base.zst" "$program" 2 >/dev/null
