@@ -9,9 +9,6 @@
 namespace heaprec::analyzers {
 namespace {
 
-// Past this many cells while reading, buckets merge early (and the limit on
-// buckets halves), so memory stays bounded whatever the trace.
-constexpr size_t kStreamingCellBudget = size_t{4} << 20;
 constexpr size_t kMinBuckets = 16;
 
 bool ByStackThenBucket(const RangeCell& a, const RangeCell& b) {
@@ -36,8 +33,8 @@ bool RangeCell::IsZero() const {
          temp_n == 0 && temp_b == 0 && leak_n == 0 && leak_b == 0;
 }
 
-RangeProfile::RangeProfile(size_t max_buckets)
-    : max_buckets_(std::max(kMinBuckets, max_buckets & ~size_t{1})) {}
+RangeProfile::RangeProfile(size_t max_buckets, size_t cell_budget)
+    : max_buckets_(std::max(kMinBuckets, max_buckets & ~size_t{1})), cell_budget_(cell_budget) {}
 
 RangeCell& RangeProfile::CellOf(uint32_t stack) {
   if (stack >= current_.size()) current_.resize(stack + 1 + stack / 2, 0);
@@ -63,8 +60,10 @@ void RangeProfile::Touch(uint32_t cell) {
 void RangeProfile::StartBucket(const format::Event& e) {
   for (uint32_t t : touched_) is_touched_[t] = 0;
   touched_.clear();
-  const bool crowded = cells_.size() > kStreamingCellBudget && buckets_.size() > kMinBuckets;
-  if (crowded) max_buckets_ = std::max(kMinBuckets, (buckets_.size() / 2) & ~size_t{1});
+  // Too many cells: merge now, and allow no more buckets than there are now.
+  if (cells_.size() > cell_budget_ && buckets_.size() > kMinBuckets) {
+    max_buckets_ = std::max(kMinBuckets, buckets_.size() & ~size_t{1});
+  }
   if (buckets_.size() >= max_buckets_) {
     // The buckets are full: pairs make room, spans double (a bucket cut short
     // by a marker holds fewer events).

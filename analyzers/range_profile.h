@@ -55,7 +55,9 @@ struct RangeCell {
 
 class RangeProfile : public Analyzer {
  public:
-  explicit RangeProfile(size_t max_buckets = 512);
+  // Past `cell_budget` cells while reading, buckets merge early and their
+  // limit comes down (to 16 at least), so memory stays bounded.
+  explicit RangeProfile(size_t max_buckets = 512, size_t cell_budget = size_t{4} << 20);
   void OnMarker(const format::Marker& m) override { marker_pending_ = true; }
   void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
 
@@ -82,6 +84,7 @@ class RangeProfile : public Analyzer {
   void Normalize();
 
   size_t max_buckets_;
+  size_t cell_budget_;
   uint64_t span_ = 1;     // events per bucket
   uint64_t in_last_ = 0;  // events in the last bucket so far
   uint64_t last_made_ = 0;

@@ -128,7 +128,8 @@ struct Pass {
   HotAnalyzer hot;
   RangeProfile profile;
   Recorder recorder;
-  explicit Pass(size_t max_buckets = 16) : profile(max_buckets) {
+  explicit Pass(size_t max_buckets = 16, size_t cell_budget = size_t{4} << 20)
+      : profile(max_buckets, cell_budget) {
     for (Analyzer* a : std::initializer_list<Analyzer*>{&peak, &hot, &profile, &recorder}) {
       analysis.Add(a);
     }
@@ -266,6 +267,19 @@ TEST(RangeProfileTest, ManyMarkersStillBoundTheBuckets) {
   ASSERT_GT(markers.size(), 64u);
   EXPECT_LE(run.profile.buckets().size(), 64u);
   CheckEveryRange(run);
+}
+
+TEST(RangeProfileTest, TooManyCellsWhileReadingMergeEarlyStillExactly) {
+  Pass roomy(64), crowded(64, /*cell_budget=*/1500);
+  Feed(&roomy, 12, 6000, 200);
+  Feed(&crowded, 12, 6000, 200);
+  roomy.profile.Finish(roomy.analysis.heap());
+  crowded.profile.Finish(crowded.analysis.heap());
+  EXPECT_GT(roomy.profile.cells().size(), 3000u);
+  // Each merge while crowded lowers the limit to the buckets there were.
+  EXPECT_LT(crowded.profile.buckets().size(), roomy.profile.buckets().size() / 2);
+  EXPECT_GT(crowded.profile.buckets().size(), 8u);  // a limit of 16 leaves 9-16
+  CheckEveryRange(crowded);
 }
 
 TEST(RangeProfileTest, BucketsOfAKnownProgram) {

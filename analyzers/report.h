@@ -9,6 +9,7 @@
 #define HEAPREC_ANALYZERS_REPORT_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,8 @@ struct ReportOptions {
 };
 
 std::string TextReport(const Report& r, const ReportOptions& options);
+// The "summary" object of the JSON report (DESIGN.md), also the HTML page's.
+nlohmann::json SummaryJson(const Analysis& a, const SummaryAnalyzer& s);
 std::string JsonReport(const Report& r, const ReportOptions& options);
 
 }  // namespace heaprec::analyzers

@@ -59,6 +59,14 @@ json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
 
 }  // namespace
 
+json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
+  return {{"allocations", s.allocations()},         {"frees", s.frees()},
+          {"bytes_allocated", s.bytes_allocated()}, {"peak_bytes", s.peak_bytes()},
+          {"leaked_bytes", a.heap().live_bytes()},  {"leaked_blocks", a.heap().blocks().size()},
+          {"temporaries", s.temporaries()},         {"duration_ns", s.duration_ns()},
+          {"peak_time_ns", s.peak_time_ns()},       {"peak_seq", s.peak_seq()}};
+}
+
 std::string JsonReport(const Report& r, const ReportOptions& o) {
   const Analysis& a = *r.analysis;
   const SummaryAnalyzer& s = *r.summary;
@@ -69,12 +77,7 @@ std::string JsonReport(const Report& r, const ReportOptions& o) {
                 {"pid", a.process() ? a.process()->pid : 0},
                 {"format_version", r.trace.version.major},
                 {"truncated", r.trace.truncated}};
-  j["summary"] = {
-      {"allocations", s.allocations()},         {"frees", s.frees()},
-      {"bytes_allocated", s.bytes_allocated()}, {"peak_bytes", s.peak_bytes()},
-      {"leaked_bytes", a.heap().live_bytes()},  {"leaked_blocks", a.heap().blocks().size()},
-      {"temporaries", s.temporaries()},         {"duration_ns", s.duration_ns()},
-      {"peak_time_ns", s.peak_time_ns()},       {"peak_seq", s.peak_seq()}};
+  j["summary"] = SummaryJson(a, s);
   if (!r.notes.empty()) j["notes"] = r.notes;
   json markers = json::array();
   for (const format::Marker& m : a.markers()) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "analyzers/html/html_page.h"
+#include "replay/outputs.h"
 
 namespace heaprec::replay {
 
@@ -42,15 +43,7 @@ bool WriteHtml(const std::string& path, const analyzers::Report& r,
   in.notes = r.notes;
   in.base = base;
   in.bench = bench;
-  const std::string page = analyzers::html::HtmlPage(analyzers::html::PageData(in));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << page;
-  out.close();
-  if (!out) {
-    *error = path + ": cannot write the report";
-    return false;
-  }
-  return true;
+  return WriteTextFile(path, analyzers::html::HtmlPage(analyzers::html::PageData(in)), error);
 }
 
 }  // namespace heaprec::replay

@@ -38,9 +38,7 @@ std::string Folded(const Options& o, const analyzers::Report& r) {
   return analyzers::FoldedStacks(DrawnSites(o, r, &title), o.metric, r.analysis->symbols());
 }
 
-namespace {
-
-bool WriteText(const std::string& path, const std::string& text, std::string* error) {
+bool WriteTextFile(const std::string& path, const std::string& text, std::string* error) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
@@ -51,8 +49,6 @@ bool WriteText(const std::string& path, const std::string& text, std::string* er
   return true;
 }
 
-}  // namespace
-
 bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error) {
   const analyzers::Analysis& a = *r.analysis;
   if (!o.flamegraph.empty()) {
@@ -62,8 +58,8 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
     f.title = title;
     f.subtitle = a.CommandLine() + " (" + r.trace.path + ")";
     f.unit = o.metric == Metric::kBytes ? "bytes" : "allocations";
-    if (!WriteText(o.flamegraph, analyzers::FlameGraphSvg(sites, o.metric, a.symbols(), f),
-                   error)) {
+    if (!WriteTextFile(o.flamegraph, analyzers::FlameGraphSvg(sites, o.metric, a.symbols(), f),
+                       error)) {
       return false;
     }
   }

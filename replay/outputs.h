@@ -23,6 +23,9 @@ std::vector<analyzers::Site> DrawnSites(const Options& o, const analyzers::Repor
 // The collapsed stacks for --folded.
 std::string Folded(const Options& o, const analyzers::Report& r);
 
+// Writes `text` to `path` (replacing it); false + one line in *error.
+bool WriteTextFile(const std::string& path, const std::string& text, std::string* error);
+
 // Writes --flamegraph and --pprof files if asked; false + one line in *error.
 bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error);
 

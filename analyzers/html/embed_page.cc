@@ -6,7 +6,8 @@
 //   embed_page OUT.cc TEMPLATE.html --css F... --lib F... --app-list LIST --css-list LIST
 // LIST files name the app's scripts or CSS files, one per line, relative to
 // the list's folder, in order. Inlined scripts are made safe to sit inside
-// <script>: "</script" becomes "<\/script" and "<!--" becomes "<\!--".
+// <script>: "</script" becomes "<\/script" and "<!--" becomes "<\!--"; in the
+// CSS "</style" becomes "<\/style".
 // A build tool: exits 1 with one line on stderr for a missing file or a
 // template without exactly one of each placeholder.
 #include <cstdio>
@@ -35,6 +36,12 @@ void ReplaceAll(std::string* s, const std::string& from, const std::string& to) 
   for (size_t at = s->find(from); at != std::string::npos; at = s->find(from, at + to.size())) {
     s->replace(at, from.size(), to);
   }
+}
+
+std::string StyleSafe(std::string css) {
+  ReplaceAll(&css, "</style", "<\\/style");
+  ReplaceAll(&css, "</STYLE", "<\\/STYLE");
+  return css;
 }
 
 std::string ScriptSafe(std::string js) {
@@ -112,7 +119,7 @@ bool Run(int argc, char** argv) {
       return Fail("unknown flag " + flag);
     }
   }
-  if (!Substitute(&page, "HEAPREC_CSS", css) ||
+  if (!Substitute(&page, "HEAPREC_CSS", StyleSafe(css)) ||
       !Substitute(&page, "HEAPREC_LIBS", ScriptSafe(libs)) ||
       !Substitute(&page, "HEAPREC_APP", ScriptSafe(app))) {
     return false;

@@ -11,20 +11,23 @@
 namespace heaprec::analyzers::html {
 namespace {
 
-// gzip (RFC 1952) of `text`, by zlib.
+// gzip (RFC 1952) of `text`, by zlib; "" if zlib fails.
 std::string Gzip(const std::string& text) {
   z_stream z{};
   // 15 bits of window, +16: a gzip header and trailer instead of zlib's.
-  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return "";
+  }
   std::string out(deflateBound(&z, text.size()), '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
   z.avail_in = static_cast<uInt>(text.size());
   z.next_out = reinterpret_cast<Bytef*>(out.data());
   z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);  // deflateBound leaves room: one call ends the stream
+  // deflateBound leaves room: one call ends the stream.
+  const bool done = deflate(&z, Z_FINISH) == Z_STREAM_END;
   out.resize(z.total_out);
   deflateEnd(&z);
-  return out;
+  return done ? out : "";
 }
 
 std::string Base64(const std::string& bytes) {
@@ -60,7 +63,9 @@ std::string ScriptSafeJson(const nlohmann::json& data) {
 
 std::string DataElementText(const nlohmann::json& data, size_t compress_above) {
   std::string text = ScriptSafeJson(data);
-  return text.size() > compress_above ? Base64(Gzip(text)) : text;
+  if (text.size() <= compress_above) return text;
+  const std::string gz = Gzip(text);
+  return gz.empty() ? text : Base64(gz);  // the page reads either
 }
 
 std::string HtmlPage(const nlohmann::json& data) {

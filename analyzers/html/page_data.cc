@@ -14,18 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
-  return {{"allocations", s.allocations()},
-          {"frees", s.frees()},
-          {"bytes_allocated", s.bytes_allocated()},
-          {"peak_bytes", s.peak_bytes()},
-          {"peak_time_ns", s.peak_time_ns()},
-          {"leaked_bytes", a.heap().live_bytes()},
-          {"leaked_blocks", a.heap().blocks().size()},
-          {"temporaries", s.temporaries()},
-          {"duration_ns", s.duration_ns()}};
-}
-
 json TraceJson(const PageInputs& in) {
   const Analysis& a = *in.analysis;
   json args = json::array();

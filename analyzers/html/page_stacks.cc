@@ -41,12 +41,9 @@ int32_t PageStacks::ChildAt(int32_t parent, int32_t frame) {
   return it->second;
 }
 
-int32_t PageStacks::Intern(const std::vector<Frame>& innermost_first) {
+int32_t PageStacks::NoStack() {
   static const Frame kNoStack{"[no stack]", "", 0, "", 0, false};
-  if (innermost_first.empty()) return Child(0, kNoStack);
-  int32_t node = 0;
-  for (auto f = innermost_first.rbegin(); f != innermost_first.rend(); ++f) node = Child(node, *f);
-  return node;
+  return Child(0, kNoStack);
 }
 
 void PageStacks::AddTo(nlohmann::json* page) const {
@@ -72,7 +69,7 @@ void PageStacks::AddTo(nlohmann::json* page) const {
 int32_t StackNodes::NodeOf(uint32_t stack) {
   static const Frame kUnknown{"[unknown stack]", "", 0, "", 0, false};
   const format::StackTable& table = symbols_.stacks();
-  if (stack == 0) return stacks_->Intern({});
+  if (stack == 0) return stacks_->NoStack();
   if (stack > table.size()) return stacks_->Child(0, kUnknown);
   if (stack >= memo_.size()) memo_.resize(stack + 1 + stack / 2, 0);
   // Up to the nearest ancestor already interned, then down from it.

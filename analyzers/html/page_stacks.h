@@ -22,9 +22,8 @@ class PageStacks {
  public:
   PageStacks();
 
-  // The node of a stack given innermost frame first; a stack without frames
-  // is the one node named "[no stack]".
-  int32_t Intern(const std::vector<Frame>& innermost_first);
+  // The node of stack id 0 (an event with no stack): one frame "[no stack]".
+  int32_t NoStack();
 
   // The child of `parent` for frame f (added if new).
   int32_t Child(int32_t parent, const Frame& f) { return ChildAt(parent, FrameIndex(f)); }

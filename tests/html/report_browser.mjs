@@ -127,14 +127,19 @@ try {
     throw new Error("stop");
   }
 
+  // The raw number behind a shown one: `within`'s [data-key=key] data-value.
+  const checkValues = async (what, within, wanted) => {
+    for (const [key, want] of Object.entries(wanted || {})) {
+      const got = await page.evaluate(([w, k]) => {
+        const el = document.querySelector(w + " [data-key=" + CSS.escape(k) + "]");
+        return el ? el.dataset.value : null;
+      }, [within, key]);
+      check(what + " " + key + " = " + want, got !== null && Number(got) === Number(want), "page shows " + got);
+    }
+  };
+
   // Header numbers.
-  for (const [key, want] of Object.entries(expect.summary || {})) {
-    const got = await page.evaluate((k) => {
-      const el = document.querySelector("#summary [data-key=" + CSS.escape(k) + "]");
-      return el ? el.dataset.value : null;
-    }, key);
-    check("summary " + key + " = " + want, got !== null && Number(got) === Number(want), "page shows " + got);
-  }
+  await checkValues("summary", "#summary", expect.summary);
 
   // A flame graph view: click a box to zoom, then reset.
   const view = expect.flame_view || "leaks";
@@ -215,6 +220,27 @@ try {
       .map((tr) => tr.dataset.function));
   };
 
+  // The range label once a range is selected (null if none comes).
+  const rangeLabel = () => until(() => page.evaluate(() => {
+    const el = document.querySelector("#range-label");
+    return el && !el.hidden && window.heaprecPage.state().range ? el.textContent : null;
+  }));
+  // The leak table's rows hold every function of `present`, none of `absent`.
+  const checkLeakRows = async (what, present, absent) => {
+    const fns = await leakFunctions();
+    for (const f of present || []) {
+      check(what + ": #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
+    }
+    for (const f of absent || []) {
+      check(what + ": #table-leaks has no " + f, !fns.includes(f), "rows: " + JSON.stringify(fns));
+    }
+  };
+  const clearRange = async () => {
+    await page.locator("#range-clear").click();
+    return until(() => page.evaluate(() =>
+      document.querySelector("#range-label").hidden && window.heaprecPage.state().range === null));
+  };
+
   // A time range dragged on the heap chart, then Clear.
   if (expect.range) {
     const r = expect.range;
@@ -226,29 +252,11 @@ try {
     await page.mouse.down();
     await page.mouse.move(pos.x1, pos.y, { steps: 12 });
     await page.mouse.up();
-    const label = await until(() => page.evaluate(() => {
-      const el = document.querySelector("#range-label");
-      return el && !el.hidden && window.heaprecPage.state().range ? el.textContent : null;
-    }));
+    const label = await rangeLabel();
     check("dragging " + r.from_ns + " \u2013 " + r.to_ns + " ns selects a range (" + (label || "no label") + ")", !!label);
-    for (const [key, want] of Object.entries(r.totals || {})) {
-      const got = await page.evaluate((k) => {
-        const el = document.querySelector("#view-totals [data-key=" + CSS.escape(k) + "]");
-        return el ? el.dataset.value : null;
-      }, key);
-      check("range total " + key + " = " + want, got !== null && Number(got) === Number(want), "page shows " + got);
-    }
-    const fns = await leakFunctions();
-    for (const f of r.leaks_present || []) {
-      check("range: #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
-    }
-    for (const f of r.leaks_absent || []) {
-      check("range: #table-leaks has no " + f, !fns.includes(f), "rows: " + JSON.stringify(fns));
-    }
-    await page.locator("#range-clear").click();
-    const cleared = await until(() => page.evaluate(() =>
-      document.querySelector("#range-label").hidden && window.heaprecPage.state().range === null));
-    check("Clear removes the range", cleared);
+    await checkValues("range total", "#view-totals", r.totals);
+    await checkLeakRows("range", r.leaks_present, r.leaks_absent);
+    check("Clear removes the range", await clearRange());
   }
   if (expect.marker_range) {
     const r = expect.marker_range;
@@ -256,20 +264,10 @@ try {
     check("quick range button '" + r.label + "' exists", (await button.count()) === 1);
     if ((await button.count()) === 1) {
       await button.click();
-      const label = await until(() => page.evaluate(() => {
-        const el = document.querySelector("#range-label");
-        return el && !el.hidden && window.heaprecPage.state().range ? el.textContent : null;
-      }));
+      const label = await rangeLabel();
       check("'" + r.label + "' selects a range (" + (label || "no label") + ")", !!label);
-      const fns = await leakFunctions();
-      for (const f of r.leaks_present || []) {
-        check("'" + r.label + "': #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
-      }
-      for (const f of r.leaks_absent || []) {
-        check("'" + r.label + "': #table-leaks has no " + f, !fns.includes(f), "rows: " + JSON.stringify(fns));
-      }
-      await page.locator("#range-clear").click();
-      await until(() => page.evaluate(() => window.heaprecPage.state().range === null));
+      await checkLeakRows("'" + r.label + "'", r.leaks_present, r.leaks_absent);
+      check("Clear removes '" + r.label + "'", await clearRange());
     }
   }
   if (expect.leaks_all) {

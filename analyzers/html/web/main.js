@@ -56,9 +56,7 @@
   // the browser's DecompressionStream inflates (DATA.md).
   async function readData() {
     const el = document.getElementById("heaprec-data");
-    // The assembler writes "<!--" as "<\!--" inside scripts; in JSON that is
-    // not a valid escape, so undo it ("<\/" is valid JSON and needs nothing).
-    const text = (el ? el.textContent : "").replace(/<\\!--/g, "<!--").trim();
+    const text = (el ? el.textContent : "").trim();
     if (!text || text.startsWith("/*@HEAPREC_" + "DATA")) {
       throw new Error("the page holds no data (open a page written by heapreplay --html)");
     }

@@ -82,10 +82,15 @@ const HeaprecModel = (function () {
       nameId: new Int32Array(F), // into names: function (+ " (inlined)")
     };
     // Names of flame graph boxes, interned: frames with one name share an id.
+    // A function without a name is "?? [module]" (or its address when even
+    // the module is unknown), as in --folded and --flamegraph (FoldedName).
     const names = [];
     const nameIds = new Map();
     for (let f = 0; f < F; f++) {
-      const name = (str(frames.fn[f]) || "??") + (frames.inlined[f] ? " (inlined)" : "");
+      const fn = str(frames.fn[f]), mod = str(frames.module[f]);
+      const known = fn && fn !== "??";
+      const name = (known ? fn : mod ? "?? [" + mod + "]" : frames.address[f] || "??") +
+        (frames.inlined[f] ? " (inlined)" : "");
       let id = nameIds.get(name);
       if (id === undefined) {
         id = names.length;

@@ -87,6 +87,21 @@ test("quick ranges between markers", () => {
   assert.deepEqual(q[2].range, { b0: 3, b1: 3 });
 });
 
+test("frames without a name are told apart by module, as --folded does", () => {
+  const data = readSample("phases.json");
+  const unknown = data.strings.indexOf("??");
+  // churn and grow lose their names; grow moves to libc.
+  data.frames.function[3] = unknown;
+  data.frames.function[4] = unknown;
+  const m1 = M.load(JSON.parse(JSON.stringify(data)));
+  const main = (m) => m.names.filter((n) => n.startsWith("??"));
+  assert.deepEqual(main(m1), ["?? [phases]"]);
+  data.frames.module[4] = data.strings.indexOf("libc.so.6");
+  assert.deepEqual(main(M.load(data)).sort(), ["?? [libc.so.6]", "?? [phases]"]);
+  data.frames.module[4] = 0; // no module either: the address
+  assert.ok(M.load(data).names.includes("0x555500001180"));
+});
+
 test("quick ranges between markers that name their buckets are exact", () => {
   const data = readSample("phases.json");
   data.markers = [{ label: "loaded", time_ns: 2000000, bucket: 1, exact: true },
