@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "recorder/shared/ring_futex.h"
+#include "recorder/shared/ring_slots.h"
 
 namespace heaprec::recorder::launcher {
 
@@ -65,45 +65,30 @@ size_t RegionReader::Drain(bool all) {
 
 size_t RegionReader::DrainSlot(uint32_t slot, bool all) {
   Ring& ring = view_.rings()[slot];
-  const uint32_t state = ring.state.load(std::memory_order_acquire);
-  if (slot != 0 && state == kSlotFree) return 0;
-  const uint64_t head = ring.head.load(std::memory_order_acquire);
-  uint64_t tail = ring.tail.load(std::memory_order_relaxed);
-  if (head - tail > kRingRecords) tail = head - kRingRecords;  // damaged: keep what fits
-  const size_t moved = head - tail;
+  if (slot != 0 && ring.state.load(std::memory_order_acquire) == kSlotFree) return 0;
+  const Readable r = ReadableRecords(ring);
   Queue& q = queues_[slot];
-  if (moved != 0 && !all && slot != 0 && q.records.size() - q.head >= kMaxQueued) return 0;
-  if (moved != 0) {
+  if (r.count() != 0 && !all && slot != 0 && q.records.size() - q.head >= kMaxQueued) return 0;
+  if (r.count() != 0) {
     if (q.head > 0 && q.head * 2 >= q.records.size()) {  // drop what was emitted (amortized)
       q.records.erase(q.records.begin(), q.records.begin() + static_cast<std::ptrdiff_t>(q.head));
       q.head = 0;
     }
     // At most two contiguous pieces of the ring.
-    while (tail != head) {
+    for (uint64_t tail = r.tail; tail != r.head;) {
       const uint64_t at = tail & (kRingRecords - 1);
-      const uint64_t n = std::min<uint64_t>(head - tail, kRingRecords - at);
+      const uint64_t n = std::min<uint64_t>(r.head - tail, kRingRecords - at);
       q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
       tail += n;
     }
-    ring.tail.store(head, std::memory_order_seq_cst);
-    WakeWaiting(&ring.waiting);  // a producer asleep on a full ring
+    Consumed(ring, r.head);
     if (!in_heap_[slot]) {
       fronts_.push({q.front().seq, slot});
       in_heap_[slot] = true;
     }
   }
-  if (state == kSlotRetired && ring.head.load(std::memory_order_acquire) == head) {
-    // Out of the set first: once free, a new owner may claim it and set
-    // its bit again.
-    std::atomic<uint64_t>& word = view_.header()->slots_in_use[slot / 64];
-    const uint64_t bit = uint64_t{1} << (slot % 64);
-    word.fetch_and(~bit, std::memory_order_acq_rel);
-    uint32_t expected = kSlotRetired;
-    if (!ring.state.compare_exchange_strong(expected, kSlotFree, std::memory_order_acq_rel)) {
-      word.fetch_or(bit, std::memory_order_acq_rel);
-    }
-  }
-  return moved;
+  if (slot != 0) FreeSlotIfDrained(view_, slot, r.head);
+  return r.count();
 }
 
 size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {

@@ -12,6 +12,9 @@
 #include <thread>
 #include <vector>
 
+#include "recorder/preload/ring_writer.h"
+#include "recorder/preload/seq_counter.h"
+
 namespace heaprec::recorder::launcher {
 namespace {
 
@@ -161,44 +164,43 @@ TEST(RegionReaderTest, DrainingAllIgnoresTheQueueLimit) {
   EXPECT_EQ(reader->Emit(out, /*final=*/true, 1), seq - 2);  // the gap skipped
 }
 
-// Producers writing while the reader drains (TSan: bazel test --config=tsan):
-// four threads, each with its ring, take seqs from one counter and publish
-// records with a release store of head, waiting while their ring is full,
-// as libheaprec does; the reader drains and emits concurrently. Every seq
-// comes out once, in order, with the address its producer wrote.
+// The whole ring protocol in one process (TSan: bazel test --config=tsan):
+// producer threads write as libheaprec does, through the real writer
+// (preload/ring_writer.h: their own rings, one on the shared ring 0, waiting
+// while a ring is full) with seqs from the real counter
+// (preload/seq_counter.h: the first alone, the switch to shared counting when
+// the second claims), while the reader drains and emits concurrently. Every
+// seq comes out once, in order, with the address its producer wrote.
 TEST(RegionReaderTest, ConcurrentProducersAndTheReader) {
   FakeRegion region;
   std::string error;
   auto reader = RegionReader::Open(region.path(), &error);
   ASSERT_NE(reader, nullptr) << error;
   // Through the reader's mapping: one address for each byte, as TSan needs.
-  RegionHeader* h = reader->view().header();
-  Ring* rings = reader->view().rings();
-  constexpr uint32_t kThreads = 4;
+  const RegionView view = reader->view();
+  RegionHeader* h = view.header();
+  h->seq_mode.store(preload::RegisterMembarrier() ? kSeqSolo : kSeqShared);
+  h->solo_seq.store(1);
+  h->next_seq.store(1);
+  constexpr uint32_t kThreads = 5;                   // the last one on the shared ring
   constexpr uint64_t kPerThread = 3 * kRingRecords;  // each ring wraps
-  for (uint32_t t = 1; t <= kThreads; ++t) {
-    rings[t].state.store(kSlotOwned);
-    h->slots_in_use[0].fetch_or(uint64_t{1} << t);
-  }
-  std::atomic<uint64_t> next_seq{1};
   std::vector<std::thread> producers;
   for (uint32_t t = 1; t <= kThreads; ++t) {
     producers.emplace_back([&, t] {
-      Ring& ring = rings[t];
+      if (h->claims.fetch_add(1) > 0) preload::SwitchToSharedSeq(*h);
+      preload::RingCursor ring =
+          preload::ClaimRing(view, static_cast<int32_t>(t), /*shared_only=*/t == kThreads);
       for (uint64_t i = 0; i < kPerThread; ++i) {
-        const uint64_t head = ring.head.load(std::memory_order_relaxed);
-        while (head - ring.tail.load(std::memory_order_acquire) >= kRingRecords) {
-          std::this_thread::yield();
-        }
-        // The seq is taken and the record published before the next seq
-        // (one thread's records are in seq order in its ring).
-        RawRecord r = {};
-        r.seq = next_seq.fetch_add(1);
-        r.api = 1;  // malloc
-        r.address = r.seq * 16;
-        ring.records[head % kRingRecords] = r;
-        ring.head.store(head + 1, std::memory_order_release);
+        const uint64_t seq = preload::TakeSeq(*h);
+        const bool written = preload::AppendWith(view, getpid(), ring, [&](RawRecord& r) {
+          r = {};
+          r.seq = seq;
+          r.api = 1;  // malloc
+          r.address = seq * 16;
+        });
+        ASSERT_TRUE(written);
       }
+      preload::ReleaseRing(view, ring);
     });
   }
   struct Check : RecordSink {

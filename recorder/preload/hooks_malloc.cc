@@ -10,10 +10,10 @@
 #include <cstring>
 
 #include "format/api.h"
+#include "recorder/preload/export.h"
+#include "recorder/preload/hook_scope.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder.h"
-
-#define HEAPREC_EXPORT extern "C" __attribute__((visibility("default")))
 
 using heaprec::format::Api;
 namespace pre = heaprec::recorder::preload;
@@ -23,31 +23,6 @@ namespace {
 void* Bootstrap(size_t size, size_t alignment) {
   pre::CountBootstrap();
   return pre::BootstrapAlloc(size, alignment);
-}
-
-template <typename Call>
-void* Alloc(Api api, size_t size, size_t extra, Call call) {
-  pre::ThreadState& ts = pre::Tls();
-  if (!pre::Enter(ts)) return call();
-  void* p = call();
-  const int saved = errno;
-  pre::RecordAlloc(ts, api, p, size, extra, HEAPREC_HOOK_FRAME());
-  errno = saved;
-  pre::Leave(ts);
-  return p;
-}
-
-void Free(Api api, void* p, size_t size, size_t alignment) {
-  if (p == nullptr || pre::IsBootstrap(p)) return;
-  const pre::RealAllocator* real = pre::Real();
-  if (real == nullptr) return;  // cannot happen: p came from a resolved allocator
-  pre::ThreadState& ts = pre::Tls();
-  if (!pre::Enter(ts)) return real->free(p);
-  const int saved = errno;
-  pre::RecordFree(ts, api, p, size, alignment, HEAPREC_HOOK_FRAME());
-  errno = saved;
-  real->free(p);
-  pre::Leave(ts);
 }
 
 void* ReallocFromBootstrap(void* old, size_t size) {
@@ -60,59 +35,61 @@ void* ReallocFromBootstrap(void* old, size_t size) {
   return p;
 }
 
-// realloc and reallocarray: size is the new size in bytes (0 on overflow).
+// realloc and reallocarray: size is the new size in bytes (SIZE_MAX on
+// overflow). The seq of the old block's release is taken before the call
+// (the block may be released inside it), so nothing is misordered between.
 template <typename Call>
-void* Realloc(Api api, void* old, size_t size, Call call) {
+__attribute__((always_inline)) inline void* Realloc(Api api, void* old, size_t size, Call call) {
   // realloc(NULL, n) only allocates: its seq comes after, as for malloc.
-  if (old == nullptr) return Alloc(api, size, 0, call);
-  pre::ThreadState& ts = pre::Tls();
-  if (!pre::Enter(ts)) return call();
+  if (old == nullptr) return pre::RecordedAlloc(api, size, 0, call);
+  pre::HookScope scope;
+  if (!scope.recording()) return call();
   const uint64_t before = pre::TakeSeq();
   void* p = call();
-  const int saved = errno;
-  const uint32_t stack = pre::CaptureStack(HEAPREC_HOOK_FRAME());
-  const auto o = reinterpret_cast<uint64_t>(old);
-  const auto n = reinterpret_cast<uint64_t>(p);
-  if (p == nullptr || p == old) {
-    // One event: failed, freed by size 0, or resized in place.
-    pre::WriteEvent(ts, before, api, n, p == nullptr && size == 0 ? 0 : size, o, stack);
-  } else {
-    // Moved: the old block was released inside the call, the new one is live
-    // from now on.
-    pre::WriteEvent(ts, before, api, 0, 0, o, stack);
-    pre::WriteEvent(ts, pre::TakeSeq(), api, n, size, 0, stack);
-  }
-  errno = saved;
-  pre::Leave(ts);
+  const uintptr_t frame = HEAPREC_HOOK_FRAME();
+  scope.Record([&](pre::ThreadState& ts) {
+    const uint32_t stack = pre::CaptureStack(frame);
+    const auto o = reinterpret_cast<uint64_t>(old);
+    const auto n = reinterpret_cast<uint64_t>(p);
+    if (p == nullptr || p == old) {
+      // One event: failed, freed by size 0, or resized in place.
+      pre::WriteEvent(ts, before, api, n, p == nullptr && size == 0 ? 0 : size, o, stack);
+    } else {
+      // Moved: the old block was released inside the call, the new one is
+      // live from now on.
+      pre::WriteEvent(ts, before, api, 0, 0, o, stack);
+      pre::WriteEvent(ts, pre::TakeSeq(), api, n, size, 0, stack);
+    }
+  });
   return p;
 }
 
 }  // namespace
 
-HEAPREC_EXPORT void* malloc(size_t size) {
+HEAPREC_EXPORT_C void* malloc(size_t size) {
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) return Bootstrap(size, 16);
-  return Alloc(Api::kMalloc, size, 0, [&] { return real->malloc(size); });
+  return pre::RecordedAlloc(Api::kMalloc, size, 0, [&] { return real->malloc(size); });
 }
 
-HEAPREC_EXPORT void free(void* p) { Free(Api::kFree, p, 0, 0); }
+HEAPREC_EXPORT_C void free(void* p) { pre::RecordedFree(Api::kFree, p, 0, 0); }
 
-HEAPREC_EXPORT void* calloc(size_t n, size_t size) {
+HEAPREC_EXPORT_C void* calloc(size_t n, size_t size) {
   const pre::RealAllocator* real = pre::Real();
   size_t bytes;
   if (__builtin_mul_overflow(n, size, &bytes)) bytes = SIZE_MAX;
   if (real == nullptr) return Bootstrap(bytes, 16);  // the static arena is zeroed
-  return Alloc(Api::kCalloc, bytes, 0, [&] { return real->calloc(n, size); });
+  return pre::RecordedAlloc(Api::kCalloc, bytes, 0, [&] { return real->calloc(n, size); });
 }
 
-HEAPREC_EXPORT void* realloc(void* old, size_t size) {
+HEAPREC_EXPORT_C void* realloc(void* old, size_t size) {
   if (old != nullptr && pre::IsBootstrap(old)) return ReallocFromBootstrap(old, size);
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) return Bootstrap(size, 16);
   return Realloc(Api::kRealloc, old, size, [&] { return real->realloc(old, size); });
 }
 
-HEAPREC_EXPORT void* reallocarray(void* old, size_t n, size_t size) {
+HEAPREC_EXPORT_C void* reallocarray(void* old, size_t n, size_t size) {
   // On overflow the call fails and the old block stays: record the size as
   // SIZE_MAX (address 0 with a non-zero size means "failed").
   size_t bytes;
@@ -130,41 +107,42 @@ HEAPREC_EXPORT void* reallocarray(void* old, size_t n, size_t size) {
   return Realloc(Api::kReallocarray, old, bytes, [&] { return real->reallocarray(old, n, size); });
 }
 
-HEAPREC_EXPORT int posix_memalign(void** out, size_t alignment, size_t size) {
+HEAPREC_EXPORT_C int posix_memalign(void** out, size_t alignment, size_t size) {
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) {
     *out = Bootstrap(size, alignment);
     return *out != nullptr ? 0 : ENOMEM;
   }
   int rc = 0;
-  Alloc(Api::kPosixMemalign, size, alignment, [&]() -> void* {
+  pre::RecordedAlloc(Api::kPosixMemalign, size, alignment, [&]() -> void* {
     rc = real->posix_memalign(out, alignment, size);
     return rc == 0 ? *out : nullptr;
   });
   return rc;
 }
 
-HEAPREC_EXPORT void* aligned_alloc(size_t alignment, size_t size) {
+HEAPREC_EXPORT_C void* aligned_alloc(size_t alignment, size_t size) {
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) return Bootstrap(size, alignment);
-  return Alloc(Api::kAlignedAlloc, size, alignment,
-               [&] { return real->aligned_alloc(alignment, size); });
+  return pre::RecordedAlloc(Api::kAlignedAlloc, size, alignment,
+                            [&] { return real->aligned_alloc(alignment, size); });
 }
 
-HEAPREC_EXPORT void* memalign(size_t alignment, size_t size) {
+HEAPREC_EXPORT_C void* memalign(size_t alignment, size_t size) {
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) return Bootstrap(size, alignment);
-  return Alloc(Api::kMemalign, size, alignment, [&] { return real->memalign(alignment, size); });
+  return pre::RecordedAlloc(Api::kMemalign, size, alignment,
+                            [&] { return real->memalign(alignment, size); });
 }
 
-HEAPREC_EXPORT void* valloc(size_t size) {
+HEAPREC_EXPORT_C void* valloc(size_t size) {
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) return Bootstrap(size, 4096);
-  return Alloc(Api::kValloc, size, 0, [&] { return real->valloc(size); });
+  return pre::RecordedAlloc(Api::kValloc, size, 0, [&] { return real->valloc(size); });
 }
 
-HEAPREC_EXPORT void* pvalloc(size_t size) {
+HEAPREC_EXPORT_C void* pvalloc(size_t size) {
   const pre::RealAllocator* real = pre::Real();
   if (real == nullptr) return Bootstrap(size, 4096);
-  return Alloc(Api::kPvalloc, size, 0, [&] { return real->pvalloc(size); });
+  return pre::RecordedAlloc(Api::kPvalloc, size, 0, [&] { return real->pvalloc(size); });
 }

@@ -11,12 +11,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "recorder/preload/export.h"
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/recorder.h"
 #include "recorder/preload/signal_hold.h"
 #include "recorder/preload/unwind_rules.h"
-
-#define HEAPREC_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace pre = heaprec::recorder::preload;
 
@@ -33,7 +32,7 @@ SetnameFn g_setname;
 // caller there (libunwind around its cache lock) asks for: report the full
 // mask and change nothing. Elsewhere: glibc's sigprocmask is its
 // pthread_sigmask with errno.
-HEAPREC_EXPORT int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
+HEAPREC_EXPORT_C int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
   if (pre::SignalsHeld()) {
     if (old != nullptr) sigfillset(old);
     return 0;
@@ -46,7 +45,7 @@ HEAPREC_EXPORT int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
   return 0;
 }
 
-HEAPREC_EXPORT int dlclose(void* handle) {
+HEAPREC_EXPORT_C int dlclose(void* handle) {
   if (g_dlclose == nullptr) g_dlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
   if (g_dlclose == nullptr) return -1;
   // Unwind rules learned from the unloaded code must not outlive it: drop
@@ -58,7 +57,7 @@ HEAPREC_EXPORT int dlclose(void* handle) {
   return rc;
 }
 
-HEAPREC_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
+HEAPREC_EXPORT_C int pthread_setname_np(pthread_t thread, const char* name) {
   if (g_setname == nullptr) {
     g_setname = reinterpret_cast<SetnameFn>(dlsym(RTLD_NEXT, "pthread_setname_np"));
   }

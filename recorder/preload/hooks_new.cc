@@ -7,15 +7,13 @@
 // std::bad_alloc behave exactly as without heaprec.
 #include <dlfcn.h>
 
-#include <cerrno>
 #include <cstddef>
 #include <new>
 
 #include "format/api.h"
+#include "recorder/preload/export.h"
+#include "recorder/preload/hook_scope.h"
 #include "recorder/preload/real_allocator.h"
-#include "recorder/preload/recorder.h"
-
-#define HEAPREC_EXPORT __attribute__((visibility("default")))
 
 using heaprec::format::Api;
 namespace pre = heaprec::recorder::preload;
@@ -39,29 +37,8 @@ void* RawAlloc(size_t size, size_t alignment) {
 }
 
 // Allocates and records; nullptr on failure (after recording the failure).
-// hook_frame: the operator's frame (recorder.h CaptureStack).
-void* New(Api api, size_t size, size_t alignment, uintptr_t hook_frame) {
-  pre::ThreadState& ts = pre::Tls();
-  if (!pre::Enter(ts)) return RawAlloc(size, alignment);
-  void* p = RawAlloc(size, alignment);
-  const int saved = errno;
-  pre::RecordAlloc(ts, api, p, size, alignment, hook_frame);
-  errno = saved;
-  pre::Leave(ts);
-  return p;
-}
-
-void Delete(Api api, void* p, size_t size, size_t alignment) {
-  if (p == nullptr || pre::IsBootstrap(p)) return;
-  const pre::RealAllocator* real = pre::Real();
-  if (real == nullptr) return;
-  pre::ThreadState& ts = pre::Tls();
-  if (!pre::Enter(ts)) return real->free(p);
-  const int saved = errno;
-  pre::RecordFree(ts, api, p, size, alignment, HEAPREC_HOOK_FRAME());
-  errno = saved;
-  real->free(p);
-  pre::Leave(ts);
+__attribute__((always_inline)) inline void* New(Api api, size_t size, size_t alignment) {
+  return pre::RecordedAlloc(api, size, alignment, [&] { return RawAlloc(size, alignment); });
 }
 
 // The next definition of an operator, looked up on the first failure only.
@@ -80,91 +57,88 @@ NewAlignedNothrowFn g_new_aligned_nothrow, g_new_array_aligned_nothrow;
 }  // namespace
 
 HEAPREC_EXPORT void* operator new(size_t size) {
-  if (void* p = New(Api::kNew, size, 0, HEAPREC_HOOK_FRAME())) return p;
+  if (void* p = New(Api::kNew, size, 0)) return p;
   NewFn next = Next(g_new, "_Znwm");
   return next != nullptr ? next(size) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size) {
-  if (void* p = New(Api::kNewArray, size, 0, HEAPREC_HOOK_FRAME())) return p;
+  if (void* p = New(Api::kNewArray, size, 0)) return p;
   NewFn next = Next(g_new_array, "_Znam");
   return next != nullptr ? next(size) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new(size_t size, const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewNothrow, size, 0, HEAPREC_HOOK_FRAME())) return p;
+  if (void* p = New(Api::kNewNothrow, size, 0)) return p;
   NewNothrowFn next = Next(g_new_nothrow, "_ZnwmRKSt9nothrow_t");
   return next != nullptr ? next(size, tag) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size, const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewArrayNothrow, size, 0, HEAPREC_HOOK_FRAME())) return p;
+  if (void* p = New(Api::kNewArrayNothrow, size, 0)) return p;
   NewNothrowFn next = Next(g_new_array_nothrow, "_ZnamRKSt9nothrow_t");
   return next != nullptr ? next(size, tag) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new(size_t size, std::align_val_t al) {
-  if (void* p = New(Api::kNewAligned, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
-    return p;
+  if (void* p = New(Api::kNewAligned, size, static_cast<size_t>(al))) return p;
   NewAlignedFn next = Next(g_new_aligned, "_ZnwmSt11align_val_t");
   return next != nullptr ? next(size, al) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size, std::align_val_t al) {
-  if (void* p = New(Api::kNewArrayAligned, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
-    return p;
+  if (void* p = New(Api::kNewArrayAligned, size, static_cast<size_t>(al))) return p;
   NewAlignedFn next = Next(g_new_array_aligned, "_ZnamSt11align_val_t");
   return next != nullptr ? next(size, al) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new(size_t size, std::align_val_t al,
                                   const std::nothrow_t& tag) noexcept {
-  if (void* p = New(Api::kNewAlignedNothrow, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
-    return p;
+  if (void* p = New(Api::kNewAlignedNothrow, size, static_cast<size_t>(al))) return p;
   NewAlignedNothrowFn next = Next(g_new_aligned_nothrow, "_ZnwmSt11align_val_tRKSt9nothrow_t");
   return next != nullptr ? next(size, al, tag) : nullptr;
 }
 
 HEAPREC_EXPORT void* operator new[](size_t size, std::align_val_t al,
                                     const std::nothrow_t& tag) noexcept {
-  if (void* p =
-          New(Api::kNewArrayAlignedNothrow, size, static_cast<size_t>(al), HEAPREC_HOOK_FRAME()))
-    return p;
+  if (void* p = New(Api::kNewArrayAlignedNothrow, size, static_cast<size_t>(al))) return p;
   NewAlignedNothrowFn next =
       Next(g_new_array_aligned_nothrow, "_ZnamSt11align_val_tRKSt9nothrow_t");
   return next != nullptr ? next(size, al, tag) : nullptr;
 }
 
-HEAPREC_EXPORT void operator delete(void* p) noexcept { Delete(Api::kDelete, p, 0, 0); }
-HEAPREC_EXPORT void operator delete[](void* p) noexcept { Delete(Api::kDeleteArray, p, 0, 0); }
+HEAPREC_EXPORT void operator delete(void* p) noexcept { pre::RecordedFree(Api::kDelete, p, 0, 0); }
+HEAPREC_EXPORT void operator delete[](void* p) noexcept {
+  pre::RecordedFree(Api::kDeleteArray, p, 0, 0);
+}
 HEAPREC_EXPORT void operator delete(void* p, size_t size) noexcept {
-  Delete(Api::kDeleteSized, p, size, 0);
+  pre::RecordedFree(Api::kDeleteSized, p, size, 0);
 }
 HEAPREC_EXPORT void operator delete[](void* p, size_t size) noexcept {
-  Delete(Api::kDeleteArraySized, p, size, 0);
+  pre::RecordedFree(Api::kDeleteArraySized, p, size, 0);
 }
 HEAPREC_EXPORT void operator delete(void* p, const std::nothrow_t&) noexcept {
-  Delete(Api::kDeleteNothrow, p, 0, 0);
+  pre::RecordedFree(Api::kDeleteNothrow, p, 0, 0);
 }
 HEAPREC_EXPORT void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  Delete(Api::kDeleteArrayNothrow, p, 0, 0);
+  pre::RecordedFree(Api::kDeleteArrayNothrow, p, 0, 0);
 }
 HEAPREC_EXPORT void operator delete(void* p, std::align_val_t al) noexcept {
-  Delete(Api::kDeleteAligned, p, 0, static_cast<size_t>(al));
+  pre::RecordedFree(Api::kDeleteAligned, p, 0, static_cast<size_t>(al));
 }
 HEAPREC_EXPORT void operator delete[](void* p, std::align_val_t al) noexcept {
-  Delete(Api::kDeleteArrayAligned, p, 0, static_cast<size_t>(al));
+  pre::RecordedFree(Api::kDeleteArrayAligned, p, 0, static_cast<size_t>(al));
 }
 HEAPREC_EXPORT void operator delete(void* p, size_t size, std::align_val_t al) noexcept {
-  Delete(Api::kDeleteSizedAligned, p, size, static_cast<size_t>(al));
+  pre::RecordedFree(Api::kDeleteSizedAligned, p, size, static_cast<size_t>(al));
 }
 HEAPREC_EXPORT void operator delete[](void* p, size_t size, std::align_val_t al) noexcept {
-  Delete(Api::kDeleteArraySizedAligned, p, size, static_cast<size_t>(al));
+  pre::RecordedFree(Api::kDeleteArraySizedAligned, p, size, static_cast<size_t>(al));
 }
 HEAPREC_EXPORT void operator delete(void* p, std::align_val_t al, const std::nothrow_t&) noexcept {
-  Delete(Api::kDeleteAlignedNothrow, p, 0, static_cast<size_t>(al));
+  pre::RecordedFree(Api::kDeleteAlignedNothrow, p, 0, static_cast<size_t>(al));
 }
 HEAPREC_EXPORT void operator delete[](void* p, std::align_val_t al,
                                       const std::nothrow_t&) noexcept {
-  Delete(Api::kDeleteArrayAlignedNothrow, p, 0, static_cast<size_t>(al));
+  pre::RecordedFree(Api::kDeleteArrayAlignedNothrow, p, 0, static_cast<size_t>(al));
 }

@@ -1,5 +1,6 @@
 // libheaprec.so's entry points that are not allocation hooks: the constructor
 // that sets the recorder up as early as possible, and the heaprec_* C API.
+#include "recorder/preload/export.h"
 #include "recorder/preload/heaprec.h"
 #include "recorder/preload/recorder.h"
 
@@ -9,6 +10,6 @@ namespace pre = heaprec::recorder::preload;
 // their allocations are recorded and our fork handlers are registered first.
 __attribute__((constructor(101))) static void HeaprecInit() { pre::Initialize(); }
 
-extern "C" __attribute__((visibility("default"))) void heaprec_mark_label(const char* label) {
+HEAPREC_EXPORT_C void heaprec_mark_label(const char* label) {
   pre::Marker(label == nullptr ? "" : label);
 }

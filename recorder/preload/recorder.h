@@ -1,16 +1,18 @@
 // The recorder inside the traced process: turns each intercepted call into a
 // record in the calling thread's ring, with a sequence number and a stack id.
 //
-// Hot-path rules (../shared/STYLE.md): a thread-local re-entry guard comes
-// first, so calls made while recording go straight to the real allocator; no
-// heap, no locks on the fast path (each thread owns a ring); errno is saved
-// and restored; a full ring makes the thread wait for the launcher, and a dead
-// launcher makes the recorder stop and count. Order: an allocation takes its
-// seq after the real call returns, a free before the real call runs, so no
-// free ever precedes the allocation it frees in seq order.
+// Hot-path rules (docs/STYLE.md): a thread-local re-entry guard comes first,
+// so calls made while recording go straight to the real allocator; no heap,
+// no locks on the fast path (each thread owns a ring: ring_writer.h); errno
+// is saved and restored (hook_scope.h); a full ring makes the thread wait
+// for the launcher, and a dead launcher makes the recorder stop and count.
+// Order (seq_counter.h): an allocation takes its seq after the real call
+// returns, a free before the real call runs, so no free ever precedes the
+// allocation it frees in seq order.
 //
-// Called by the hooks (hooks_*.cc) and the heaprec_* C API. Async-signal-safe
-// only through Marker() (which defers itself inside a hook).
+// Called by the hooks (hooks_*.cc, through hook_scope.h) and the heaprec_*
+// C API. Async-signal-safe only through Marker() (which defers itself inside
+// a hook).
 #ifndef HEAPREC_RECORDER_PRELOAD_RECORDER_H_
 #define HEAPREC_RECORDER_PRELOAD_RECORDER_H_
 
@@ -18,6 +20,8 @@
 #include <cstdint>
 
 #include "format/api.h"
+#include "recorder/preload/record_clock.h"
+#include "recorder/preload/ring_writer.h"
 
 namespace heaprec::recorder::preload {
 
@@ -26,13 +30,10 @@ struct ThreadState {
   uint32_t guard;           // > 0 while inside the recorder or a real call
   uint32_t in_fork;         // between the fork prepare and child/parent handlers
   uint32_t generation;      // region generation the ring belongs to
-  uint32_t slot;            // ring index in the region; 0 = shared ring
-  void* ring;               // Ring* owned (or the shared ring), nullptr if none
   uint32_t pending_marker;  // a marker signal arrived inside the recorder
   uint32_t exiting;         // the thread-exit destructor ran
-  uint64_t ring_limit;      // ring heads below this have room (a tail seen + ring size); 0 = ask
-  uint64_t clock_ns;        // the time of this thread's last record (NowNs); 0 after ClaimRing
-  uint32_t clock_reads;     // NowNs calls, for its periodic real clock read
+  RingCursor ring;          // this thread's ring; ring.ring == nullptr if none
+  ThreadClock clock;        // times of its records
 };
 
 // The calling thread's state (defined in recorder.cc).
@@ -41,7 +42,8 @@ inline ThreadState& Tls() { return t_thread_state; }
 
 // Enters the recorder if this call should be recorded: not re-entrant, the
 // recorder is on, not in a fork window. On true the guard is held: call
-// Leave() after the record. On false the caller forwards without recording.
+// Leave() after the record (HookScope does both). On false the caller
+// forwards without recording.
 bool Enter(ThreadState& ts);
 void Leave(ThreadState& ts);
 
@@ -60,20 +62,21 @@ uint32_t CaptureStack(uintptr_t hook_frame);
 void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
                 uint64_t extra, uint32_t stack);
 
-// Convenience for allocations: seq now, stack now (CaptureStack(hook_frame)),
-// write.
+// Allocations (after the real call): seq now, stack now
+// (CaptureStack(hook_frame)), write.
 void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
                  uintptr_t hook_frame);
 
-// Convenience for frees (call before the real free): seq now, the stack only
-// with heaprec --free-stacks (else 0), write.
+// Frees (before the real free): seq now, the stack only with heaprec
+// --free-stacks (else 0), write.
 void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
                 uintptr_t hook_frame);
 
 // The frame of the function this is used in, for hook_frame.
 #define HEAPREC_HOOK_FRAME() reinterpret_cast<uintptr_t>(__builtin_frame_address(0))
 
-// Records a marker with this label (NUL-terminated; cut to fit).
+// Records a marker with this label (NUL-terminated; cut to fit); nullptr
+// names it "signal-N" (the marker signal).
 void Marker(const char* label);
 // Records that thread tid is now named name (up to 15 bytes).
 void ThreadRenamed(int32_t tid, const char* name);

@@ -14,11 +14,10 @@
 // exhausted the recorder counts what it could not record (Counters) instead of
 // failing.
 //
-// Concurrency: each ring has one producer (the thread owning the slot, or
-// several holding the shared slot's spinlock) and one consumer (the launcher).
-// Stack entries and module/label records are published with release stores
-// before any event that names them, and read after the acquire load of a
-// ring's head, so a reader that sees an event also sees what it names.
+// Concurrency: the rings' protocol is in ring.h, their slots' life in
+// ring_slots.h, the seq counter's in recorder/preload/seq_counter.h. Stack entries and module/label
+// records are published with release stores before any event that names them, and read after the
+// acquire load of a ring's head, so a reader that sees an event also sees what it names.
 #ifndef HEAPREC_RECORDER_SHARED_REGION_LAYOUT_H_
 #define HEAPREC_RECORDER_SHARED_REGION_LAYOUT_H_
 
@@ -26,20 +25,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "recorder/shared/ring.h"
+
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
 inline constexpr uint32_t kRegionVersion = 7;
 
-inline constexpr uint32_t kSlots = 512;          // thread rings; slot 0 is shared
-inline constexpr uint32_t kRingRecords = 32768;  // per ring, a power of two
-// Records a producer may have unread in its ring while other threads own
-// rings too; a lone thread may fill all kRingRecords. One thread gets the
-// room to run on while the launcher compresses a chunk (alloc_heavy: 947 ->
-// 831 ms; it waited on a full ring ~100 times with 16384); several threads
-// on few cores run better when they wait early and leave the launcher its
-// time (mt_handoff: 1142 -> 1250 ms with 32768 for all).
-inline constexpr uint32_t kRingSharedCapacity = 16384;
+inline constexpr uint32_t kSlots = 512;  // rings (ring.h); slot 0 is shared
 // The stack index (stack_interner.cc) grows by levels: level k is a table of
 // 2^(kStackIndexFirstBits + k) slots, the levels laid end to end in
 // kStackIndexSlots; a small first level keeps a program with few stacks in
@@ -58,56 +51,10 @@ inline constexpr uint32_t kLabelBytes = 120;
 inline constexpr uint32_t kCmdlineBytes = 32768;
 inline constexpr uint32_t kExeBytes = 4096;
 
-// One record of a ring: an allocation event (api is a format::Api value) or a
-// control record (api is a Control value).
-struct RawRecord {
-  uint64_t seq;      // from RegionHeader::next_seq; every taken seq is written
-  uint64_t time_ns;  // CLOCK_MONOTONIC - RegionHeader::start_monotonic_ns
-  uint64_t address;  // block, or control payload
-  uint64_t size;     // bytes, or control payload
-  uint64_t extra;    // alignment (aligned APIs) or old address (realloc)
-  uint32_t stack;    // stack entry (word offset in the arena); 0 = none
-  uint8_t api;       // format::Api or Control
-  uint8_t pad[3];
-};
-static_assert(sizeof(RawRecord) == 48);
-
 enum SeqMode : uint32_t {
   kSeqSolo = 0,       // one thread: solo_seq, plain increments
   kSeqSwitching = 1,  // a second thread is moving the count to next_seq
   kSeqShared = 2,     // next_seq.fetch_add for every thread
-};
-
-enum Control : uint8_t {
-  // A thread took this slot: address = tid; size and extra = its name
-  // (16 bytes, NUL-padded).
-  kThreadStart = 200,
-  // The thread was renamed: name in size and extra as above.
-  kThreadName = 201,
-  // A marker: address = label record index.
-  kMarker = 202,
-  // A seq was taken but there is nothing to record (keeps seqs gapless).
-  kNop = 203,
-};
-
-enum SlotState : uint32_t {
-  kSlotFree = 0,
-  kSlotOwned = 1,    // a live thread writes to it
-  kSlotRetired = 2,  // the thread exited; the launcher frees it once drained
-};
-
-struct alignas(64) Ring {
-  // Owner's side.
-  std::atomic<uint32_t> state;             // SlotState
-  std::atomic<uint32_t> lock;              // slot 0 only: spinlock of its producers
-  std::atomic<int32_t> tid;                // owner's tid, for the launcher's liveness check
-  uint32_t generation;                     // bumped by each new owner
-  alignas(64) std::atomic<uint64_t> head;  // records written (producer)
-  alignas(64) std::atomic<uint64_t> tail;  // records read (launcher)
-  // 1 while the producer sleeps on it (a futex, shared) for room: the
-  // launcher wakes it after moving tail.
-  std::atomic<uint32_t> waiting;
-  alignas(64) RawRecord records[kRingRecords];
 };
 
 // A module (executable or shared object) seen loaded or unloaded.

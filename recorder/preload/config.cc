@@ -1,0 +1,31 @@
+// Config from the environment (config.h).
+#include "recorder/preload/config.h"
+
+#include <cstdlib>
+
+#include "recorder/shared/region_layout.h"
+
+namespace heaprec::recorder::preload {
+
+uint32_t ParseUint(const char* s, uint32_t fallback) {
+  if (s == nullptr || *s == '\0') return fallback;
+  uint32_t v = 0;
+  for (; *s >= '0' && *s <= '9'; ++s) v = v * 10 + static_cast<uint32_t>(*s - '0');
+  return *s == '\0' ? v : fallback;
+}
+
+Config ReadConfig() {
+  Config c;
+  c.session = getenv(kSessionEnv);
+  if (c.session != nullptr && c.session[0] == '\0') c.session = nullptr;
+  c.launcher_pid = static_cast<int32_t>(ParseUint(getenv(kLauncherPidEnv), 0));
+  c.max_depth = ParseUint(getenv(kDepthEnv), 64);
+  if (c.max_depth == 0) c.max_depth = 1;
+  if (c.max_depth > kMaxDepth) c.max_depth = kMaxDepth;
+  c.follow = ParseUint(getenv(kFollowEnv), 1) != 0;
+  c.free_stacks = ParseUint(getenv(kFreeStacksEnv), 0) != 0;
+  c.mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
+  return c;
+}
+
+}  // namespace heaprec::recorder::preload

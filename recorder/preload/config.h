@@ -1,0 +1,32 @@
+// Config: what the launcher asks of the recorder in this process, read once
+// from the environment it sets (recorder/shared/region_layout.h names the
+// variables) when the library initializes.
+//
+// getenv only: never allocates, no locks. Called by Initialize() (recorder.cc)
+// before any thread but the first can record.
+#ifndef HEAPREC_RECORDER_PRELOAD_CONFIG_H_
+#define HEAPREC_RECORDER_PRELOAD_CONFIG_H_
+
+#include <signal.h>
+
+#include <cstdint>
+
+namespace heaprec::recorder::preload {
+
+struct Config {
+  const char* session = nullptr;  // the session folder; nullptr: not run by heaprec
+  int32_t launcher_pid = 0;       // to check that the launcher lives
+  uint32_t max_depth = 64;        // frames per stack, 1..kMaxDepth (--depth)
+  bool follow = true;             // record fork children and exec'd images
+  bool free_stacks = false;       // capture the stack of every free too
+  int mark_signal = SIGUSR2;      // the signal that records a marker; 0 = none
+};
+
+Config ReadConfig();
+
+// The decimal number s, or fallback if s is missing or not all digits.
+uint32_t ParseUint(const char* s, uint32_t fallback);
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_CONFIG_H_
