@@ -3,7 +3,7 @@
 
 #include <unordered_set>
 
-#include "analyzers/dwarf_symbolizer.h"
+#include "symbolize/dwarf_symbolizer.h"
 
 namespace heaprec::replay {
 
@@ -17,7 +17,7 @@ std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
     if (symbols->SymbolOf(address) == nullptr) missing.insert(address);
   }
   if (missing.empty()) return {};
-  analyzers::DwarfSymbolizer dwarf;
+  symbolize::DwarfSymbolizer dwarf;
   for (const format::Module& m : symbols->modules()) dwarf.AddModule(m);
   size_t named = 0;
   for (uint64_t address : missing) {

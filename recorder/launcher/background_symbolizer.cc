@@ -8,7 +8,7 @@
 
 #include <utility>
 
-#include "analyzers/dwarf_symbolizer.h"
+#include "symbolize/dwarf_symbolizer.h"
 
 namespace heaprec::recorder::launcher {
 
@@ -66,7 +66,7 @@ void BackgroundSymbolizer::Run() {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
-  analyzers::DwarfSymbolizer symbolizer;
+  symbolize::DwarfSymbolizer symbolizer;
   for (;;) {
     Work w;
     {

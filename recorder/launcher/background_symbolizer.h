@@ -5,7 +5,7 @@
 //
 // The caller queues modules and (address, module id) pairs in the order the
 // symbols need them (a module before the addresses in it); the worker thread
-// feeds them, in that order, to one analyzers::DwarfSymbolizer. Finish() waits
+// feeds them, in that order, to one symbolize::DwarfSymbolizer. Finish() waits
 // for the queue to drain, stops the thread and hands out every symbol, keyed
 // by address. The results are exactly what the same DwarfSymbolizer calls
 // would give on the caller's thread.

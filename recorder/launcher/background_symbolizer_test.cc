@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/dwarf_symbolizer.h"
+#include "symbolize/dwarf_symbolizer.h"
 
 namespace heaprec::recorder::launcher {
 namespace {
@@ -54,7 +54,7 @@ TEST(BackgroundSymbolizerTest, SameSymbolsAsOnTheCallersThread) {
   const format::Module module = TestBinary();
   const std::vector<uint64_t> addresses = {Caller(), reinterpret_cast<uintptr_t>(&Caller) + 1,
                                            reinterpret_cast<uintptr_t>(&First) + 1, 0x10};
-  analyzers::DwarfSymbolizer direct;
+  symbolize::DwarfSymbolizer direct;
   direct.AddModule(module);
   BackgroundSymbolizer background;
   background.AddModule(module);

@@ -135,7 +135,11 @@ TEST(RingWriterTest, GivesUpWhenTheLauncherIsGone) {
   ASSERT_GT(dead, 0);
   ASSERT_EQ(waitpid(dead, nullptr, 0), dead);  // reaped: kill(dead, 0) fails with ESRCH
   uint64_t written = 0;
-  while (AppendWith(v, dead, c, [&](RawRecord& r) { r = {}; r.seq = written + 1; })) ++written;
+  while (AppendWith(v, dead, c, [&](RawRecord& r) {
+    r = {};
+    r.seq = written + 1;
+  }))
+    ++written;
   EXPECT_EQ(written, kRingRecords);  // alone: the whole ring, then no room and no launcher
   EXPECT_EQ(v.header()->launcher_gone.load(), 1u);
   EXPECT_FALSE(AppendSeq(v, c, written + 1));  // from now on at once

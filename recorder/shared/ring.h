@@ -137,8 +137,8 @@ inline void AnnounceWaiting(Ring& ring) { ring.waiting.store(1, std::memory_orde
 inline bool SleepWhileWaiting(Ring& ring, uint64_t timeout_ns) {
   const timespec t = {static_cast<time_t>(timeout_ns / 1000000000u),
                       static_cast<long>(timeout_ns % 1000000000u)};
-  const long r = syscall(SYS_futex, reinterpret_cast<uint32_t*>(&ring.waiting), FUTEX_WAIT, 1u,
-                         &t, nullptr, 0);
+  const long r = syscall(SYS_futex, reinterpret_cast<uint32_t*>(&ring.waiting), FUTEX_WAIT, 1u, &t,
+                         nullptr, 0);
   return r == 0 || ring.waiting.load(std::memory_order_relaxed) != 1;
 }
 

@@ -2,15 +2,15 @@
 // or the name as it is when it is not a mangled C++ name (or cannot be
 // demangled); "" for nullptr. Used by the symbolizer for ELF symbols and
 // DWARF linkage names. Allocates.
-#ifndef HEAPREC_ANALYZERS_DEMANGLE_H_
-#define HEAPREC_ANALYZERS_DEMANGLE_H_
+#ifndef HEAPREC_SYMBOLIZE_DEMANGLE_H_
+#define HEAPREC_SYMBOLIZE_DEMANGLE_H_
 
 #include <string>
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 
 std::string Demangle(const char* name);
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize
 
-#endif  // HEAPREC_ANALYZERS_DEMANGLE_H_
+#endif  // HEAPREC_SYMBOLIZE_DEMANGLE_H_

@@ -25,8 +25,8 @@
 //
 // Not thread-safe (libdwfl sessions are not): use one instance per thread.
 // Allocates freely; for the tools, never for the preload library.
-#ifndef HEAPREC_ANALYZERS_DWARF_SYMBOLIZER_H_
-#define HEAPREC_ANALYZERS_DWARF_SYMBOLIZER_H_
+#ifndef HEAPREC_SYMBOLIZE_DWARF_SYMBOLIZER_H_
+#define HEAPREC_SYMBOLIZE_DWARF_SYMBOLIZER_H_
 
 #include <cstdint>
 #include <memory>
@@ -35,7 +35,7 @@
 
 #include "format/records.h"
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 
 class DwarfSymbolizer {
  public:
@@ -79,6 +79,6 @@ class DwarfSymbolizer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize
 
-#endif  // HEAPREC_ANALYZERS_DWARF_SYMBOLIZER_H_
+#endif  // HEAPREC_SYMBOLIZE_DWARF_SYMBOLIZER_H_

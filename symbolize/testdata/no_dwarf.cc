@@ -1,7 +1,7 @@
-// Built with -g0 (analyzers/BUILD.bazel): no DWARF for this unit.
-#include "analyzers/testdata/no_dwarf.h"
+// Built with -g0 (symbolize/BUILD.bazel): no DWARF for this unit.
+#include "symbolize/testdata/no_dwarf.h"
 
-namespace heaprec::analyzers::testdata {
+namespace heaprec::symbolize::testdata {
 
 __attribute__((noinline)) uint64_t CallWithoutDebugInfo(uint64_t (*fn)()) {
   uint64_t result = fn();
@@ -9,4 +9,4 @@ __attribute__((noinline)) uint64_t CallWithoutDebugInfo(uint64_t (*fn)()) {
   return result;
 }
 
-}  // namespace heaprec::analyzers::testdata
+}  // namespace heaprec::symbolize::testdata

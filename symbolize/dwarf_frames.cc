@@ -1,6 +1,6 @@
 // DwarfFrames: scopes, line table and call sites of one address (see
 // dwarf_frames.h).
-#include "analyzers/dwarf_frames.h"
+#include "symbolize/dwarf_frames.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -10,10 +10,10 @@
 #include <memory>
 #include <utility>
 
-#include "analyzers/demangle.h"
-#include "analyzers/symtab_index.h"
+#include "symbolize/demangle.h"
+#include "symbolize/symtab_index.h"
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 namespace {
 
 using format::SourceFrame;
@@ -194,4 +194,4 @@ std::string DwarfFrames::QualifiedName(Dwarf_Die* die, int depth) {
   return qualified;
 }
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize

@@ -1,7 +1,7 @@
 // SymtabIndex against libdwfl's own answer (dwfl_module_addrinfo) for
 // addresses in and around every code symbol of real libraries: the index must
 // name the same function for each, or the launcher's symbols would change.
-#include "analyzers/symtab_index.h"
+#include "symbolize/symtab_index.h"
 
 #include <gelf.h>
 #include <gtest/gtest.h>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/demangle.h"
+#include "symbolize/demangle.h"
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 namespace {
 
 bool InCode(Dwfl_Module* mod, Dwarf_Addr pc) {
@@ -100,4 +100,4 @@ TEST(SymtabIndexTest, NamesWhatLibdwflNamesOnEveryCodeSymbolOfLibdw) {
 }
 
 }  // namespace
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize

@@ -1,7 +1,7 @@
 // DwarfSymbolizer: finds each module's file, opens it in its own libdwfl
 // session, and caches frames per (module, address). See dwarf_symbolizer.h;
 // DwarfFrames reads the frames.
-#include "analyzers/dwarf_symbolizer.h"
+#include "symbolize/dwarf_symbolizer.h"
 
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -16,9 +16,9 @@
 #include <unordered_map>
 #include <utility>
 
-#include "analyzers/dwarf_frames.h"
+#include "symbolize/dwarf_frames.h"
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 namespace {
 
 // The GNU build-id of the ELF file at path ("" if it has none), or nullopt if
@@ -239,4 +239,4 @@ std::vector<uint32_t> DwarfSymbolizer::MissingModules() const {
   return std::vector<uint32_t>(impl_->missing.begin(), impl_->missing.end());
 }
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize

@@ -1,11 +1,11 @@
 // Demangle through the C++ ABI's __cxa_demangle (demangle.h).
-#include "analyzers/demangle.h"
+#include "symbolize/demangle.h"
 
 #include <cxxabi.h>
 
 #include <cstdlib>
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 
 std::string Demangle(const char* name) {
   if (name == nullptr) return "";
@@ -21,4 +21,4 @@ std::string Demangle(const char* name) {
   return name;
 }
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize

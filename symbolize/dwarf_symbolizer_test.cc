@@ -1,7 +1,7 @@
 // Symbolizes addresses of this test process itself: its own functions (with
 // DWARF, built -O1 -g), a function without DWARF, libc, and modules that
 // cannot be found.
-#include "analyzers/dwarf_symbolizer.h"
+#include "symbolize/dwarf_symbolizer.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -16,7 +16,7 @@
 #include <optional>
 #include <string>
 
-#include "analyzers/testdata/no_dwarf.h"
+#include "symbolize/testdata/no_dwarf.h"
 
 // Functions whose return addresses the tests symbolize. Named (not anonymous)
 // namespace so that their demangled names are stable; noipa (GCC) keeps them
@@ -27,7 +27,7 @@
 #define TEST_NOINLINE __attribute__((noinline, noipa))
 #endif
 
-namespace heaprec::analyzers::symbolizer_test_fns {
+namespace heaprec::symbolize::symbolizer_test_fns {
 
 TEST_NOINLINE uint64_t ReturnAddress() {
   return reinterpret_cast<uintptr_t>(__builtin_return_address(0));
@@ -76,9 +76,9 @@ TEST_NOINLINE uint64_t TemplateHost(int* inner_line) {
   return address;
 }
 
-}  // namespace heaprec::analyzers::symbolizer_test_fns
+}  // namespace heaprec::symbolize::symbolizer_test_fns
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 namespace {
 
 namespace fns = symbolizer_test_fns;
@@ -197,7 +197,7 @@ TEST(DwarfSymbolizerTest, ReturnAddressGivesTheCallersLine) {
   EXPECT_EQ(symbol.module, 1u);
   ASSERT_EQ(symbol.frames.size(), 1u);
   EXPECT_EQ(symbol.frames[0].function,
-            "heaprec::analyzers::symbolizer_test_fns::KnownCaller(int*)");
+            "heaprec::symbolize::symbolizer_test_fns::KnownCaller(int*)");
   EXPECT_TRUE(EndsWith(symbol.frames[0].file, __FILE__)) << symbol.frames[0].file;
   EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(call_line));
   EXPECT_TRUE(symbolizer.MissingModules().empty());
@@ -218,11 +218,11 @@ TEST(DwarfSymbolizerTest, InlinedFrameComesFirstThenTheRealFunctionAtTheCallSite
   EXPECT_EQ(symbol.module, 7u);
   ASSERT_EQ(symbol.frames.size(), 2u);
   EXPECT_EQ(symbol.frames[0].function,
-            "heaprec::analyzers::symbolizer_test_fns::InlinedCallee(int*)");
+            "heaprec::symbolize::symbolizer_test_fns::InlinedCallee(int*)");
   EXPECT_TRUE(EndsWith(symbol.frames[0].file, __FILE__)) << symbol.frames[0].file;
   EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(inner_line));
   EXPECT_EQ(symbol.frames[1].function,
-            "heaprec::analyzers::symbolizer_test_fns::InlineHost(int*, int*)");
+            "heaprec::symbolize::symbolizer_test_fns::InlineHost(int*, int*)");
   EXPECT_TRUE(EndsWith(symbol.frames[1].file, __FILE__)) << symbol.frames[1].file;
   EXPECT_EQ(symbol.frames[1].line, static_cast<uint32_t>(call_line));
   EXPECT_GT(symbol.frames[1].column, 0u);  // DW_AT_call_column
@@ -238,10 +238,10 @@ TEST(DwarfSymbolizerTest, InlinedTemplateMemberIsQualified) {
   ASSERT_EQ(symbol.frames.size(), 2u);
   // DW_AT_name, qualified with the namespaces and class around it.
   EXPECT_EQ(symbol.frames[0].function,
-            "heaprec::analyzers::symbolizer_test_fns::(anonymous namespace)::Box<int>::Get");
+            "heaprec::symbolize::symbolizer_test_fns::(anonymous namespace)::Box<int>::Get");
   EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(inner_line));
   EXPECT_EQ(symbol.frames[1].function,
-            "heaprec::analyzers::symbolizer_test_fns::TemplateHost(int*)");
+            "heaprec::symbolize::symbolizer_test_fns::TemplateHost(int*)");
 }
 
 TEST(DwarfSymbolizerTest, CodeWithoutDwarfGetsTheElfSymbolName) {
@@ -253,7 +253,7 @@ TEST(DwarfSymbolizerTest, CodeWithoutDwarfGetsTheElfSymbolName) {
   const format::Symbol symbol = symbolizer.Symbolize(address, 2);
   ASSERT_EQ(symbol.frames.size(), 1u);
   EXPECT_EQ(symbol.frames[0].function,
-            "heaprec::analyzers::testdata::CallWithoutDebugInfo(unsigned long (*)())");
+            "heaprec::symbolize::testdata::CallWithoutDebugInfo(unsigned long (*)())");
   EXPECT_EQ(symbol.frames[0].file, "");
   EXPECT_EQ(symbol.frames[0].line, 0u);
 }
@@ -306,7 +306,7 @@ TEST(DwarfSymbolizerTest, DebugFileNamedByDebuglinkBesideTheBinaryIsUsed) {
   const format::Symbol symbol = symbolizer.Symbolize(address, 4);
   ASSERT_EQ(symbol.frames.size(), 1u);
   EXPECT_EQ(symbol.frames[0].function,
-            "heaprec::analyzers::symbolizer_test_fns::KnownCaller(int*)");
+            "heaprec::symbolize::symbolizer_test_fns::KnownCaller(int*)");
   EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(call_line));
 }
 
@@ -385,7 +385,7 @@ TEST(DwarfSymbolizerTest, FileIsFoundByBuildIdUnderTheDebugDirectory) {
   const format::Symbol symbol = symbolizer.Symbolize(address, 3);
   ASSERT_EQ(symbol.frames.size(), 1u);
   EXPECT_EQ(symbol.frames[0].function,
-            "heaprec::analyzers::symbolizer_test_fns::KnownCaller(int*)");
+            "heaprec::symbolize::symbolizer_test_fns::KnownCaller(int*)");
   EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(call_line));
 }
 
@@ -413,4 +413,4 @@ TEST(DwarfSymbolizerTest, ModulesSharingAddressesStaySeparate) {
 }
 
 }  // namespace
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize

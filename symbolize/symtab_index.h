@@ -21,8 +21,8 @@
 // Built from libdwfl (dwfl_module_getsymtab / dwfl_module_getsym_info), so
 // it covers .symtab, .dynsym and the MiniDebugInfo table alike. Valid while
 // the module lives. Not thread-safe; allocates.
-#ifndef HEAPREC_ANALYZERS_SYMTAB_INDEX_H_
-#define HEAPREC_ANALYZERS_SYMTAB_INDEX_H_
+#ifndef HEAPREC_SYMBOLIZE_SYMTAB_INDEX_H_
+#define HEAPREC_SYMBOLIZE_SYMTAB_INDEX_H_
 
 #include <elfutils/libdwfl.h>
 
@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 
 class SymtabIndex {
  public:
@@ -58,6 +58,6 @@ class SymtabIndex {
   std::string none_;
 };
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize
 
-#endif  // HEAPREC_ANALYZERS_SYMTAB_INDEX_H_
+#endif  // HEAPREC_SYMBOLIZE_SYMTAB_INDEX_H_

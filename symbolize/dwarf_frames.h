@@ -13,8 +13,8 @@
 // Internal to DwarfSymbolizer, which owns the Dwfl sessions. Keeps a cache of
 // names by DIE, valid while the modules it saw are alive. Not thread-safe;
 // allocates.
-#ifndef HEAPREC_ANALYZERS_DWARF_FRAMES_H_
-#define HEAPREC_ANALYZERS_DWARF_FRAMES_H_
+#ifndef HEAPREC_SYMBOLIZE_DWARF_FRAMES_H_
+#define HEAPREC_SYMBOLIZE_DWARF_FRAMES_H_
 
 #include <elfutils/libdwfl.h>
 
@@ -23,10 +23,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analyzers/symtab_index.h"
 #include "format/records.h"
+#include "symbolize/symtab_index.h"
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 
 class DwarfFrames {
  public:
@@ -45,6 +45,6 @@ class DwarfFrames {
   std::unordered_map<Dwfl_Module*, std::unique_ptr<SymtabIndex>> symtabs_;
 };
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize
 
-#endif  // HEAPREC_ANALYZERS_DWARF_FRAMES_H_
+#endif  // HEAPREC_SYMBOLIZE_DWARF_FRAMES_H_

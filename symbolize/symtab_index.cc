@@ -1,14 +1,14 @@
 // SymtabIndex: one sort of the module's symbols, then binary searches
 // (symtab_index.h).
-#include "analyzers/symtab_index.h"
+#include "symbolize/symtab_index.h"
 
 #include <gelf.h>
 
 #include <algorithm>
 
-#include "analyzers/demangle.h"
+#include "symbolize/demangle.h"
 
-namespace heaprec::analyzers {
+namespace heaprec::symbolize {
 namespace {
 
 int BindingRank(const GElf_Sym& sym) {
@@ -94,4 +94,4 @@ const std::string& SymtabIndex::NameAt(Dwarf_Addr pc) {
   return best->name;
 }
 
-}  // namespace heaprec::analyzers
+}  // namespace heaprec::symbolize
