@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   std::string error;
   if (!replay::ParseOptions(argc, argv, &o, &error)) return Usage(error);
   if (o.help) {
-    std::fputs(replay::kUsage, stdout);
+    std::fputs(replay::UsageText().c_str(), stdout);
     return 0;
   }
   const bool html = !o.html.empty();
