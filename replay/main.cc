@@ -199,12 +199,9 @@ int main(int argc, char** argv) {
   }
   std::string out;
   if (o.json) {
-    out = analyzers::JsonReport(report, want);
-    if (!bench.is_null()) {
-      nlohmann::json j = nlohmann::json::parse(out);
-      j["bench"] = bench;
-      out = j.dump(2) + "\n";
-    }
+    nlohmann::json j = analyzers::JsonReportValue(report, want);
+    if (!bench.is_null()) j["bench"] = bench;
+    out = analyzers::JsonReportText(j);
   } else if (o.folded) {
     out = replay::Folded(o, report);
   } else if (want.timeline) {
