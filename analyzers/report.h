@@ -67,6 +67,11 @@ struct ReportOptions {
 std::string TextReport(const Report& r, const ReportOptions& options);
 // The "summary" object of the JSON report (DESIGN.md), also the HTML page's.
 nlohmann::json SummaryJson(const Analysis& a, const SummaryAnalyzer& s);
+// The JSON report as an object, for a caller that adds keys ("bench") before
+// printing it once with JsonReportText (indent 2, a final newline).
+nlohmann::json JsonReportValue(const Report& r, const ReportOptions& options);
+std::string JsonReportText(const nlohmann::json& report);
+// JsonReportText(JsonReportValue(r, options)).
 std::string JsonReport(const Report& r, const ReportOptions& options);
 
 }  // namespace heaprec::analyzers

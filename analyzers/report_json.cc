@@ -67,7 +67,7 @@ json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
           {"peak_time_ns", s.peak_time_ns()},       {"peak_seq", s.peak_seq()}};
 }
 
-std::string JsonReport(const Report& r, const ReportOptions& o) {
+json JsonReportValue(const Report& r, const ReportOptions& o) {
   const Analysis& a = *r.analysis;
   const SummaryAnalyzer& s = *r.summary;
   const SymbolTable& sym = a.symbols();
@@ -144,7 +144,13 @@ std::string JsonReport(const Report& r, const ReportOptions& o) {
                  {"sites", sites}};
   }
   if (o.mismatches && r.mismatches) j["mismatches"] = MismatchesJson(*r.mismatches, sym);
-  return j.dump(2) + "\n";
+  return j;
+}
+
+std::string JsonReportText(const json& report) { return report.dump(2) + "\n"; }
+
+std::string JsonReport(const Report& r, const ReportOptions& o) {
+  return JsonReportText(JsonReportValue(r, o));
 }
 
 }  // namespace heaprec::analyzers

@@ -101,10 +101,10 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
   report.trace = {o.trace, read.version, truncated};
   report.analysis = &analysis;
   report.summary = &summary;
-  nlohmann::json j = nlohmann::json::parse(analyzers::JsonReport(report, o.report));
+  nlohmann::json j = analyzers::JsonReportValue(report, o.report);
   j["bench"] = BenchJson(result);
   AddCurvesJson(result, compiled.live_curve, &j["bench"]);
-  std::fputs((j.dump(2) + "\n").c_str(), stdout);
+  std::fputs(analyzers::JsonReportText(j).c_str(), stdout);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // heapreplay's command line: which analyses, which outputs, which trace.
 // ParseOptions fills Options or returns false with one line in *error (the
-// caller prints it and exits 2). Allocates; no other side effects.
+// caller prints it and exits 2); UsageText is the help, made from the same
+// table of options (base/command_line.h). Allocates; no other side effects.
 #ifndef HEAPREC_REPLAY_OPTIONS_H_
 #define HEAPREC_REPLAY_OPTIONS_H_
 
@@ -36,7 +37,7 @@ struct Options {
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
 
-extern const char kUsage[];
+std::string UsageText();
 
 }  // namespace heaprec::replay
 

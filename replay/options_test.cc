@@ -50,6 +50,22 @@ TEST(ReplayOptionsTest, FromOrBaseImpliesDiff) {
   EXPECT_FALSE(o.report.overview);
 }
 
+TEST(ReplayOptionsTest, DoubleDashEndsOptions) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--json", "--", "-t.zst"}, &o, &error)) << error;
+  EXPECT_TRUE(o.json);
+  EXPECT_EQ(o.trace, "-t.zst");
+}
+
+TEST(ReplayOptionsTest, UsageListsTheOptions) {
+  const std::string usage = UsageText();
+  EXPECT_EQ(usage.rfind("usage: heapreplay [analyses] [output options] TRACE\n", 0), 0u);
+  for (const char* listed : {"  --leaks  ", "  --at MOMENT  ", "  -h, --help  ", "  --plot F  "}) {
+    EXPECT_NE(usage.find(listed), std::string::npos) << listed;
+  }
+}
+
 TEST(ReplayOptionsTest, Bench) {
   Options o;
   std::string error;
@@ -77,6 +93,7 @@ TEST(ReplayOptionsTest, ErrorsAreOneLine) {
       {{}, "no trace given"},
       {{"a.zst", "b.zst"}, "more than one trace given ('a.zst' and 'b.zst')"},
       {{"--bogus", "t.zst"}, "unknown option '--bogus'"},
+      {{"--leaks=1", "t.zst"}, "unknown option '--leaks=1'"},
       {{"--top", "x", "t.zst"}, "--top needs a number, not 'x'"},
       {{"--top", "-1", "t.zst"}, "--top needs a number, not '-1'"},
       {{"t.zst", "--at"}, "--at needs a value"},

@@ -1,5 +1,6 @@
 // heaprec's command line: `heaprec [options] [--] PROGRAM [ARGS...]`.
-// Parsing only; no side effects. Allocates; used by main().
+// Parsing and the help text, both from one table of options
+// (base/command_line.h); no side effects. Allocates; used by main().
 #ifndef HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_
 #define HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_
 
@@ -24,7 +25,7 @@ struct Options {
 // Parses argv. On a usage error returns false and sets *error to one line.
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
 
-const char* UsageText();
+std::string UsageText();
 
 }  // namespace heaprec::recorder::launcher
 

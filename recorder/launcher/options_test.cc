@@ -52,10 +52,21 @@ TEST(OptionsTest, HelpAndVersionNeedNoProgram) {
   EXPECT_TRUE(v.version);
 }
 
+TEST(OptionsTest, UsageListsTheOptions) {
+  const std::string usage = UsageText();
+  EXPECT_EQ(usage.rfind("usage: heaprec [options] [--] PROGRAM [ARGS...]\n", 0), 0u);
+  for (const char* listed : {"  -o, --output PATH  ", "      --no-follow  ", "      --version  "}) {
+    EXPECT_NE(usage.find(listed), std::string::npos) << listed;
+  }
+}
+
 TEST(OptionsTest, ErrorsAreOneLine) {
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
       {{"heaprec"}, "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])"},
       {{"heaprec", "--bogus", "x"}, "unknown option '--bogus' (see heaprec --help)"},
+      {{"heaprec", "--quiet=1", "x"}, "unknown option '--quiet=1' (see heaprec --help)"},
+      {{"heaprec", "-o=t.zst", "x"}, "unknown option '-o=t.zst' (see heaprec --help)"},
+      {{"heaprec", "--output", ""}, "option --output needs a non-empty path"},
       {{"heaprec", "--depth", "0", "x"}, "--depth takes a number from 1 to 256, not '0'"},
       {{"heaprec", "--depth", "abc", "x"}, "--depth takes a number from 1 to 256, not 'abc'"},
       {{"heaprec", "-o"}, "option -o needs a value (see heaprec --help)"},

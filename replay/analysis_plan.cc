@@ -1,0 +1,64 @@
+// heapreplay's analyzers for one pass (analysis_plan.h).
+#include "replay/analysis_plan.h"
+
+#include <optional>
+
+namespace heaprec::replay {
+namespace {
+
+using analyzers::Moment;
+
+// An empty text is the end (the default); false + "--at: ..." otherwise.
+bool ParseMomentOption(const std::string& text, const char* option, Moment* m, std::string* error) {
+  if (text.empty()) return true;
+  const std::optional<Moment> parsed = analyzers::ParseMoment(text, error);
+  if (!parsed) {
+    *error = std::string(option) + ": " + *error;
+    return false;
+  }
+  *m = *parsed;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<AnalysisPlan> AnalysisPlan::Make(const Options& o, std::string* error) {
+  Moment at, from, to;
+  if (!ParseMomentOption(o.at, "--at", &at, error) ||
+      !ParseMomentOption(o.from, "--from", &from, error) ||
+      !ParseMomentOption(o.to, "--to", &to, error)) {
+    return nullptr;
+  }
+  return std::make_unique<AnalysisPlan>(o, at, from, to);
+}
+
+AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& from, const Moment& to)
+    : analysis(at) {
+  const analyzers::ReportOptions& want = o.report;
+  const bool drawn = o.folded || !o.flamegraph.empty();
+  peak_run = want.peak || want.overview;
+  hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() ||
+            (drawn && !want.leaks && !want.peak);
+  analysis.Add(&summary);
+  if (peak_run) analysis.Add(&peak);
+  if (hot_run) analysis.Add(&hot);
+  if (want.histogram) analysis.Add(&histogram);
+  if (want.timeline) analysis.Add(&timeline);
+  if (want.mismatches) analysis.Add(&mismatches);
+  if (!o.html.empty()) analysis.Add(&range);
+  if (o.diff) {
+    if (o.base.empty()) {
+      before = std::make_unique<analyzers::LiveSnapshot>(from);
+      analysis.Add(before.get());
+    }
+    after = std::make_unique<analyzers::LiveSnapshot>(to);
+    analysis.Add(after.get());
+  }
+  if (!o.html.empty()) {
+    base.Add(&base_summary);
+    base.Add(&base_peak);
+    base.Add(&base_hot);
+  }
+}
+
+}  // namespace heaprec::replay

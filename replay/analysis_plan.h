@@ -1,0 +1,62 @@
+// heapreplay's plan for one pass: from Options, the analyzers that the named
+// analyses and outputs need (only what is asked costs time per event), owned
+// here and added to the trace's Analysis, and the --base trace's (its live
+// heap at the end, and for --html its peak, allocation calls and
+// temporaries). run_analysis.h reads the traces through it.
+// Allocates; main thread only.
+#ifndef HEAPREC_REPLAY_ANALYSIS_PLAN_H_
+#define HEAPREC_REPLAY_ANALYSIS_PLAN_H_
+
+#include <memory>
+#include <string>
+
+#include "analyzers/analysis.h"
+#include "analyzers/diff.h"
+#include "analyzers/histogram.h"
+#include "analyzers/hot.h"
+#include "analyzers/mismatches.h"
+#include "analyzers/moment.h"
+#include "analyzers/peak.h"
+#include "analyzers/range_profile.h"
+#include "analyzers/summary.h"
+#include "analyzers/timeline.h"
+#include "replay/options.h"
+
+namespace heaprec::replay {
+
+struct AnalysisPlan {
+  // The plan for `o`, or null + one line in *error for a malformed --at,
+  // --from or --to ("--at: ..."; a usage error).
+  static std::unique_ptr<AnalysisPlan> Make(const Options& o, std::string* error);
+
+  AnalysisPlan(const Options& o, const analyzers::Moment& at, const analyzers::Moment& from,
+               const analyzers::Moment& to);
+  AnalysisPlan(const AnalysisPlan&) = delete;
+  AnalysisPlan& operator=(const AnalysisPlan&) = delete;
+
+  // What runs besides the summary and the live heap. Hot sites also feed
+  // --pprof's alloc samples and the default drawing (outputs.h).
+  bool peak_run = false, hot_run = false;
+
+  // The trace, stopped at --at if given.
+  analyzers::Analysis analysis;
+  analyzers::SummaryAnalyzer summary;
+  analyzers::PeakAnalyzer peak;
+  analyzers::HotAnalyzer hot;
+  analyzers::HistogramAnalyzer histogram;
+  analyzers::TimelineAnalyzer timeline;
+  analyzers::MismatchAnalyzer mismatches;
+  analyzers::RangeProfile range;                    // --html
+  std::unique_ptr<analyzers::LiveSnapshot> before;  // --diff --from
+  std::unique_ptr<analyzers::LiveSnapshot> after;   // --diff: --to or the end
+
+  // The --base trace.
+  analyzers::Analysis base;
+  analyzers::SummaryAnalyzer base_summary;
+  analyzers::PeakAnalyzer base_peak;
+  analyzers::HotAnalyzer base_hot;
+};
+
+}  // namespace heaprec::replay
+
+#endif  // HEAPREC_REPLAY_ANALYSIS_PLAN_H_

@@ -1,0 +1,39 @@
+// heapreplay's files and stdout (report_output.h).
+#include "replay/report_output.h"
+
+#include <cstdio>
+
+#include "analyzers/html/page_data.h"
+#include "analyzers/timeline.h"
+#include "replay/html_output.h"
+#include "replay/outputs.h"
+
+namespace heaprec::replay {
+
+std::string StdoutText(const Options& o, const analyzers::Report& report, const BenchShown& bench) {
+  if (o.json) {
+    nlohmann::json j = analyzers::JsonReportValue(report, o.report);
+    if (!bench.json.is_null()) j["bench"] = bench.json;
+    return analyzers::JsonReportText(j);
+  }
+  if (o.folded) return Folded(o, report);
+  if (o.report.timeline) return analyzers::TimelineCsv(report.timeline->points());
+  return analyzers::TextReport(report, o.report) + (bench.text.empty() ? "" : "\n" + bench.text);
+}
+
+bool WriteOutputs(const Options& o, const analyzers::Report& report, const AnalysisPlan& plan,
+                  const BenchShown& bench, std::string* error) {
+  if (!WriteFiles(o, report, error)) return false;
+  if (!o.html.empty()) {
+    const analyzers::html::PageBase base{o.base, &plan.base, &plan.base_summary, &plan.base_peak,
+                                         &plan.base_hot};
+    if (!WriteHtml(o.html, report, plan.range, o.base.empty() ? nullptr : &base, bench.json,
+                   error)) {
+      return false;
+    }
+  }
+  std::fputs(StdoutText(o, report, bench).c_str(), stdout);
+  return true;
+}
+
+}  // namespace heaprec::replay

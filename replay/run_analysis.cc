@@ -1,0 +1,90 @@
+// heapreplay's pass over the trace and the base trace (run_analysis.h).
+#include "replay/run_analysis.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "analyzers/leaks.h"
+#include "format/read_ahead.h"
+#include "replay/symbolize.h"
+
+namespace heaprec::replay {
+namespace {
+
+using analyzers::Moment;
+
+// Reads path into visitor; false + *error when unreadable.
+bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info,
+          std::string* error) {
+  const format::ReadResult r = format::ReadTraceFileAhead(path, visitor);
+  if (r.status == format::ReadResult::kError) {
+    *error = r.message;
+    return false;
+  }
+  *info = {path, r.version, r.status == format::ReadResult::kTruncated};
+  if (info->truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", r.message.c_str());
+  return true;
+}
+
+std::string Markers(const analyzers::Analysis& a) {
+  std::string list;
+  for (const format::Marker& m : a.markers()) list += (list.empty() ? "" : ", ") + m.label;
+  return list.empty() ? "the trace has none" : "markers: " + list;
+}
+
+// A label moment that the trace never reached is a mistake worth an error.
+bool CheckReached(const analyzers::MomentWatch& w, const analyzers::Analysis& a,
+                  const std::string& path, const char* option, std::string* error) {
+  if (w.moment().kind != Moment::Kind::kLabel || w.reached()) return true;
+  *error = path + ": " + option + ": no marker '" + w.moment().label + "' (" + Markers(a) + ")";
+  return false;
+}
+
+// --diff: between two moments of the trace, or from the --base trace's end.
+bool Diff(const Options& o, AnalysisPlan* p, analyzers::DiffResult* d, std::string* error) {
+  d->to = o.to.empty() ? "end" : o.to;
+  if (o.base.empty()) {
+    d->from = o.from;
+    d->sites = analyzers::DiffSites(p->before->Sites(), p->analysis.symbols(), p->after->Sites(),
+                                    p->analysis.symbols());
+    return true;
+  }
+  analyzers::TraceInfo base_info;
+  if (!Read(o.base, p->base, &base_info, error)) return false;
+  SymbolizeMissing(&p->base.symbols(), p->base.end());
+  d->from = o.base;
+  d->across_traces = true;
+  d->sites = analyzers::DiffSites(analyzers::LeakSites(p->base.heap()), p->base.symbols(),
+                                  p->after->Sites(), p->analysis.symbols());
+  return true;
+}
+
+}  // namespace
+
+bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, std::string* error) {
+  analyzers::Analysis& a = p->analysis;
+  if (!Read(o.trace, a, &report->trace, error)) return false;
+  if (a.stop() && !CheckReached(*a.stop(), a, o.trace, "--at", error)) return false;
+  if (p->before && !CheckReached(p->before->watch(), a, o.trace, "--from", error)) return false;
+  if (p->after && !CheckReached(p->after->watch(), a, o.trace, "--to", error)) return false;
+  report->notes = SymbolizeMissing(&a.symbols(), a.end());
+
+  const analyzers::ReportOptions& want = o.report;
+  report->analysis = &a;
+  report->summary = &p->summary;
+  report->leaks = analyzers::LeakSites(a.heap());
+  if (p->peak_run) report->peak = &p->peak;
+  if (p->hot_run) report->hot = &p->hot;
+  if (want.histogram) report->histogram = &p->histogram;
+  if (want.timeline) report->timeline = &p->timeline;
+  if (want.mismatches) report->mismatches = &p->mismatches;
+  if (o.diff) {
+    analyzers::DiffResult d;
+    if (!Diff(o, p, &d, error)) return false;
+    report->diff = std::move(d);
+  }
+  if (!o.html.empty()) p->range.Finish(a.heap());
+  return true;
+}
+
+}  // namespace heaprec::replay
