@@ -4,8 +4,8 @@
 // heap at the end, and for --html its peak, allocation calls and
 // temporaries). run_analysis.h reads the traces through it.
 // Allocates; main thread only.
-#ifndef HEAPREC_REPLAY_ANALYSIS_PLAN_H_
-#define HEAPREC_REPLAY_ANALYSIS_PLAN_H_
+#ifndef HEAPREC_HEAPREPLAY_ANALYSIS_PLAN_H_
+#define HEAPREC_HEAPREPLAY_ANALYSIS_PLAN_H_
 
 #include <memory>
 #include <string>
@@ -20,9 +20,9 @@
 #include "analyzers/range_profile.h"
 #include "analyzers/summary.h"
 #include "analyzers/timeline.h"
-#include "replay/options.h"
+#include "heapreplay/options.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 struct AnalysisPlan {
   // The plan for `o`, or null + one line in *error for a malformed --at,
@@ -57,6 +57,6 @@ struct AnalysisPlan {
   analyzers::HotAnalyzer base_hot;
 };
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_ANALYSIS_PLAN_H_
+#endif  // HEAPREC_HEAPREPLAY_ANALYSIS_PLAN_H_

@@ -1,11 +1,11 @@
 // Symbols from the binaries for traces without them (symbolize.h).
-#include "replay/symbolize.h"
+#include "heapreplay/symbolize_missing.h"
 
 #include <unordered_set>
 
 #include "symbolize/dwarf_symbolizer.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
                                           const std::optional<format::EndRecord>& end) {
@@ -43,4 +43,4 @@ std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
   return notes;
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -1,5 +1,5 @@
 // The --bench command (bench.h).
-#include "replay/bench.h"
+#include "heapreplay/bench_command.h"
 
 #include <unistd.h>
 
@@ -19,7 +19,24 @@
 #include "replay/tee_visitor.h"
 #include "replay/trace_compiler.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
+
+using replay::AddCurvesJson;
+using replay::AllocatorResult;
+using replay::AllocatorSpec;
+using replay::BenchJson;
+using replay::BenchPlotSvg;
+using replay::BenchResult;
+using replay::BenchText;
+using replay::CompiledTrace;
+using replay::MissingLibrary;
+using replay::ParseAllocators;
+using replay::RunSample;
+using replay::RunWorker;
+using replay::Summarize;
+using replay::TeeVisitor;
+using replay::TraceCompiler;
+using replay::WriteImage;
 
 namespace {
 
@@ -114,4 +131,4 @@ int CollectBench(const Options& o, std::string* text, nlohmann::json* json) {
   return Bench(o, text, json);
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -1,14 +1,14 @@
 // heapreplay's pass over the trace and the base trace (run_analysis.h).
-#include "replay/run_analysis.h"
+#include "heapreplay/run_analysis.h"
 
 #include <cstdio>
 #include <utility>
 
 #include "analyzers/leaks.h"
 #include "format/read_ahead.h"
-#include "replay/symbolize.h"
+#include "heapreplay/symbolize_missing.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 namespace {
 
 using analyzers::Moment;
@@ -87,4 +87,4 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   return true;
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

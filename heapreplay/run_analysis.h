@@ -5,20 +5,20 @@
 // False + one line naming the file in *error for anything unreadable (exit
 // 1); a truncated trace warns on stderr and is analysed up to the cut.
 // Reads files; allocates; main thread only.
-#ifndef HEAPREC_REPLAY_RUN_ANALYSIS_H_
-#define HEAPREC_REPLAY_RUN_ANALYSIS_H_
+#ifndef HEAPREC_HEAPREPLAY_RUN_ANALYSIS_H_
+#define HEAPREC_HEAPREPLAY_RUN_ANALYSIS_H_
 
 #include <string>
 
 #include "analyzers/report.h"
-#include "replay/analysis_plan.h"
-#include "replay/options.h"
+#include "heapreplay/analysis_plan.h"
+#include "heapreplay/options.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 bool RunAnalysis(const Options& o, AnalysisPlan* plan, analyzers::Report* report,
                  std::string* error);
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_RUN_ANALYSIS_H_
+#endif  // HEAPREC_HEAPREPLAY_RUN_ANALYSIS_H_

@@ -4,19 +4,19 @@
 // for anything unreadable; 2 for usage errors.
 // The steps: options (options.h), the analyzers they need (analysis_plan.h),
 // the pass over the traces (run_analysis.h), the files and stdout
-// (report_output.h); --bench alone is bench.h's.
+// (report_output.h); --bench alone is bench_command.h's.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "analyzers/report.h"
-#include "replay/analysis_plan.h"
-#include "replay/bench.h"
+#include "heapreplay/analysis_plan.h"
+#include "heapreplay/bench_command.h"
+#include "heapreplay/html_output.h"
+#include "heapreplay/options.h"
+#include "heapreplay/report_output.h"
+#include "heapreplay/run_analysis.h"
 #include "replay/bench_worker.h"
-#include "replay/html_output.h"
-#include "replay/options.h"
-#include "replay/report_output.h"
-#include "replay/run_analysis.h"
 
 namespace {
 
@@ -34,10 +34,10 @@ int Fail(const std::string& error) {
 
 // The allocator comparison for the page: run now, or saved earlier. Returns
 // the exit status (errors printed).
-int GatherBench(const replay::Options& o, replay::BenchShown* bench) {
+int GatherBench(const heapreplay::Options& o, heapreplay::BenchShown* bench) {
   std::string error;
-  if (o.bench) return replay::CollectBench(o, &bench->text, &bench->json);
-  if (!o.bench_json.empty() && !replay::ReadBenchJson(o.bench_json, &bench->json, &error)) {
+  if (o.bench) return heapreplay::CollectBench(o, &bench->text, &bench->json);
+  if (!o.bench_json.empty() && !heapreplay::ReadBenchJson(o.bench_json, &bench->json, &error)) {
     return Fail(error);
   }
   return 0;
@@ -49,20 +49,20 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == replay::kWorkerFlag) {
     return replay::RunBenchWorker(argc, argv);
   }
-  replay::Options o;
+  heapreplay::Options o;
   std::string error;
-  if (!replay::ParseOptions(argc, argv, &o, &error)) return Usage(error);
+  if (!heapreplay::ParseOptions(argc, argv, &o, &error)) return Usage(error);
   if (o.help) {
-    std::fputs(replay::UsageText().c_str(), stdout);
+    std::fputs(heapreplay::UsageText().c_str(), stdout);
     return 0;
   }
-  if (o.bench && o.html.empty()) return replay::RunBench(o);
-  replay::BenchShown bench;
+  if (o.bench && o.html.empty()) return heapreplay::RunBench(o);
+  heapreplay::BenchShown bench;
   if (const int status = GatherBench(o, &bench); status != 0) return status;
-  const std::unique_ptr<replay::AnalysisPlan> plan = replay::AnalysisPlan::Make(o, &error);
+  const std::unique_ptr<heapreplay::AnalysisPlan> plan = heapreplay::AnalysisPlan::Make(o, &error);
   if (!plan) return Usage(error);
   analyzers::Report report;
-  if (!replay::RunAnalysis(o, plan.get(), &report, &error)) return Fail(error);
-  if (!replay::WriteOutputs(o, report, *plan, bench, &error)) return Fail(error);
+  if (!heapreplay::RunAnalysis(o, plan.get(), &report, &error)) return Fail(error);
+  if (!heapreplay::WriteOutputs(o, report, *plan, bench, &error)) return Fail(error);
   return 0;
 }

@@ -1,13 +1,13 @@
 // heapreplay's plan: only what the options ask for runs, and a malformed
 // moment is one usage line naming its option.
-#include "replay/analysis_plan.h"
+#include "heapreplay/analysis_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 namespace {
 
 Options Parsed(std::vector<const char*> args) {
@@ -57,4 +57,4 @@ TEST(AnalysisPlanTest, MalformedMomentIsAUsageLine) {
 }
 
 }  // namespace
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -2,8 +2,8 @@
 // trace's, with --base), the saved bench results of --bench-json read, and
 // the page written (analyzers/html: page_data.h, html_page.h).
 // Allocates; reads --bench-json's file and writes only --html's.
-#ifndef HEAPREC_REPLAY_HTML_OUTPUT_H_
-#define HEAPREC_REPLAY_HTML_OUTPUT_H_
+#ifndef HEAPREC_HEAPREPLAY_HTML_OUTPUT_H_
+#define HEAPREC_HEAPREPLAY_HTML_OUTPUT_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,7 +12,7 @@
 #include "analyzers/range_profile.h"
 #include "analyzers/report.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 // The "bench" object of a saved `heapreplay --bench --json` output (or the
 // object itself); false + one line naming the file in *error.
@@ -23,6 +23,6 @@ bool WriteHtml(const std::string& path, const analyzers::Report& report,
                const analyzers::RangeProfile& range, const analyzers::html::PageBase* base,
                const nlohmann::json& bench, std::string* error);
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_HTML_OUTPUT_H_
+#endif  // HEAPREC_HEAPREPLAY_HTML_OUTPUT_H_

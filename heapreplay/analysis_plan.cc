@@ -1,9 +1,9 @@
 // heapreplay's analyzers for one pass (analysis_plan.h).
-#include "replay/analysis_plan.h"
+#include "heapreplay/analysis_plan.h"
 
 #include <optional>
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 namespace {
 
 using analyzers::Moment;
@@ -61,4 +61,4 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   }
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -2,15 +2,15 @@
 // ParseOptions fills Options or returns false with one line in *error (the
 // caller prints it and exits 2); UsageText is the help, made from the same
 // table of options (base/command_line.h). Allocates; no other side effects.
-#ifndef HEAPREC_REPLAY_OPTIONS_H_
-#define HEAPREC_REPLAY_OPTIONS_H_
+#ifndef HEAPREC_HEAPREPLAY_OPTIONS_H_
+#define HEAPREC_HEAPREPLAY_OPTIONS_H_
 
 #include <string>
 
 #include "analyzers/report.h"
 #include "analyzers/site.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 struct Options {
   analyzers::ReportOptions report;  // analyses named and --top
@@ -39,6 +39,6 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
 
 std::string UsageText();
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_OPTIONS_H_
+#endif  // HEAPREC_HEAPREPLAY_OPTIONS_H_

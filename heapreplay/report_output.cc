@@ -1,14 +1,14 @@
 // heapreplay's files and stdout (report_output.h).
-#include "replay/report_output.h"
+#include "heapreplay/report_output.h"
 
 #include <cstdio>
 
 #include "analyzers/html/page_data.h"
 #include "analyzers/timeline.h"
-#include "replay/html_output.h"
-#include "replay/outputs.h"
+#include "heapreplay/html_output.h"
+#include "heapreplay/outputs.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 std::string StdoutText(const Options& o, const analyzers::Report& report, const BenchShown& bench) {
   if (o.json) {
@@ -36,4 +36,4 @@ bool WriteOutputs(const Options& o, const analyzers::Report& report, const Analy
   return true;
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -1,5 +1,5 @@
 // heapreplay's drawn outputs (outputs.h).
-#include "replay/outputs.h"
+#include "heapreplay/outputs.h"
 
 #include <cstdio>
 #include <fstream>
@@ -9,7 +9,7 @@
 #include "analyzers/leaks.h"
 #include "analyzers/pprof.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 using analyzers::Metric;
 using analyzers::Site;
@@ -77,4 +77,4 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
   return true;
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -2,17 +2,17 @@
 // --html) and the report on stdout, from what the pass computed
 // (run_analysis.h). Allocates; writes only the files named on the command
 // line; main thread only.
-#ifndef HEAPREC_REPLAY_REPORT_OUTPUT_H_
-#define HEAPREC_REPLAY_REPORT_OUTPUT_H_
+#ifndef HEAPREC_HEAPREPLAY_REPORT_OUTPUT_H_
+#define HEAPREC_HEAPREPLAY_REPORT_OUTPUT_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "analyzers/report.h"
-#include "replay/analysis_plan.h"
-#include "replay/options.h"
+#include "heapreplay/analysis_plan.h"
+#include "heapreplay/options.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 // The allocator comparison shown with the report (--html with --bench or
 // --bench-json): the "bench" object for the JSON report and the page (null:
@@ -31,6 +31,6 @@ std::string StdoutText(const Options& o, const analyzers::Report& report, const 
 bool WriteOutputs(const Options& o, const analyzers::Report& report, const AnalysisPlan& plan,
                   const BenchShown& bench, std::string* error);
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_REPORT_OUTPUT_H_
+#endif  // HEAPREC_HEAPREPLAY_REPORT_OUTPUT_H_

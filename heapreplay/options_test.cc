@@ -1,13 +1,13 @@
 // heapreplay's command line: analyses and outputs named, values in both
 // spellings, and one clear error for each combination that makes no sense.
-#include "replay/options.h"
+#include "heapreplay/options.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 namespace {
 
 bool Parse(std::vector<const char*> args, Options* o, std::string* error) {
@@ -116,4 +116,4 @@ TEST(ReplayOptionsTest, ErrorsAreOneLine) {
 }
 
 }  // namespace
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

@@ -8,8 +8,8 @@
 // the table and returns notes for the report: how many addresses were named
 // from disk, and which modules could not be found.
 // Not thread-safe; reads files; allocates.
-#ifndef HEAPREC_REPLAY_SYMBOLIZE_H_
-#define HEAPREC_REPLAY_SYMBOLIZE_H_
+#ifndef HEAPREC_HEAPREPLAY_SYMBOLIZE_MISSING_H_
+#define HEAPREC_HEAPREPLAY_SYMBOLIZE_MISSING_H_
 
 #include <optional>
 #include <string>
@@ -18,11 +18,11 @@
 #include "analyzers/symbol_table.h"
 #include "format/records.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
                                           const std::optional<format::EndRecord>& end);
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_SYMBOLIZE_H_
+#endif  // HEAPREC_HEAPREPLAY_SYMBOLIZE_MISSING_H_

@@ -1,11 +1,11 @@
 // heapreplay's command line (options.h): one table for parsing and the help.
-#include "replay/options.h"
+#include "heapreplay/options.h"
 
 #include <cstdlib>
 
 #include "base/command_line.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 namespace {
 
 base::CommandLine Table(Options* o) {
@@ -173,4 +173,4 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   return true;
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay

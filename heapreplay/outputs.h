@@ -4,17 +4,17 @@
 // weighed by --metric. --pprof holds allocations (alloc_*) and what is live
 // at the end or at --at (inuse_*), whatever analyses are named.
 // Allocates; writes only the files named on the command line.
-#ifndef HEAPREC_REPLAY_OUTPUTS_H_
-#define HEAPREC_REPLAY_OUTPUTS_H_
+#ifndef HEAPREC_HEAPREPLAY_OUTPUTS_H_
+#define HEAPREC_HEAPREPLAY_OUTPUTS_H_
 
 #include <string>
 #include <vector>
 
 #include "analyzers/report.h"
 #include "analyzers/site.h"
-#include "replay/options.h"
+#include "heapreplay/options.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 // The sites --folded and --flamegraph draw, and a title for them.
 std::vector<analyzers::Site> DrawnSites(const Options& o, const analyzers::Report& r,
@@ -29,6 +29,6 @@ bool WriteTextFile(const std::string& path, const std::string& text, std::string
 // Writes --flamegraph and --pprof files if asked; false + one line in *error.
 bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error);
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_OUTPUTS_H_
+#endif  // HEAPREC_HEAPREPLAY_OUTPUTS_H_

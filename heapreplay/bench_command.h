@@ -6,15 +6,15 @@
 // JSON or a page will show it (the sampler reads /proc once a millisecond).
 // Returns the exit status: 0, or 1 with one line on stderr (a missing
 // allocator library names its Debian package). Allocates; main thread only.
-#ifndef HEAPREC_REPLAY_BENCH_H_
-#define HEAPREC_REPLAY_BENCH_H_
+#ifndef HEAPREC_HEAPREPLAY_BENCH_COMMAND_H_
+#define HEAPREC_HEAPREPLAY_BENCH_COMMAND_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "replay/options.h"
+#include "heapreplay/options.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 int RunBench(const Options& options);
 
@@ -23,6 +23,6 @@ int RunBench(const Options& options);
 // RSS curves, to *json.
 int CollectBench(const Options& options, std::string* text, nlohmann::json* json);
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
 
-#endif  // HEAPREC_REPLAY_BENCH_H_
+#endif  // HEAPREC_HEAPREPLAY_BENCH_COMMAND_H_

@@ -1,13 +1,13 @@
 // The --html page (html_output.h).
-#include "replay/html_output.h"
+#include "heapreplay/html_output.h"
 
 #include <fstream>
 #include <sstream>
 
 #include "analyzers/html/html_page.h"
-#include "replay/outputs.h"
+#include "heapreplay/outputs.h"
 
-namespace heaprec::replay {
+namespace heaprec::heapreplay {
 
 bool ReadBenchJson(const std::string& path, nlohmann::json* bench, std::string* error) {
   std::ifstream in(path, std::ios::binary);
@@ -46,4 +46,4 @@ bool WriteHtml(const std::string& path, const analyzers::Report& r,
   return WriteTextFile(path, analyzers::html::HtmlPage(analyzers::html::PageData(in)), error);
 }
 
-}  // namespace heaprec::replay
+}  // namespace heaprec::heapreplay
