@@ -1,7 +1,7 @@
 // heapreplay --bench: compile the trace once, replay it in a fresh worker
-// process per allocator and run (bench_runner.h), interleaving allocators so
+// process per allocator and run (replay/bench_runner.h), interleaving allocators so
 // that a slow moment of the machine is spread over all of them, plus a null
-// replay for the replayer's own cost; print the comparison (bench_report.h).
+// replay for the replayer's own cost; print the comparison (replay/bench_report.h).
 // RSS over the ops is sampled in each allocator's first run only, when a plot,
 // JSON or a page will show it (the sampler reads /proc once a millisecond).
 // Returns the exit status: 0, or 1 with one line on stderr (a missing
