@@ -50,10 +50,8 @@ std::string Str(const flatbuffers::String* s) {
   return s ? std::string(s->data(), s->size()) : std::string();
 }
 
-// Format 2 keeps a flag in bit 7 of the api byte.
-constexpr uint8_t kNoBlock = 0x80;
-
-Api ApiOf(uint8_t b, bool v2) { return static_cast<Api>(v2 ? b & 0x7f : b); }
+// Formats 2 and 3 keep kApiNoBlockFlag in bit 7 of the api byte.
+Api ApiOf(uint8_t b, bool v2) { return static_cast<Api>(v2 ? b & kApiMask : b); }
 
 using detail::Columns;
 
@@ -186,19 +184,20 @@ bool Resolve(const fb::Chunk& c, bool runs, Columns* k, std::string* error) {
     if (!runs) k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
     k->units[i] = units = ApplyZigzagDelta(units, k->time_delta[i]);
     k->d[i] = k->passed[i] = k->alignment[i] = k->old_address[i] = k->address[i] = 0;
-    k->form[i] = 0;
+    k->form[i] = BlockRefForm::kAnyThread;
     k->maker[i] = 0;
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-      const uint8_t form = forms ? c.ref_form()->Get(static_cast<flatbuffers::uoffset_t>(ref)) : 0;
+      const uint8_t byte = forms ? c.ref_form()->Get(static_cast<flatbuffers::uoffset_t>(ref)) : 0;
+      const auto form = static_cast<BlockRefForm>(byte);
       const uint64_t x = k->block_ref[ref++];
       k->form[i] = form;
-      if (form == 1) {
+      if (form == BlockRefForm::kCallerThread) {
         k->d[i] = ref_k = ApplyZigzagDelta(ref_k, x);
         if (ref_k == 0) {
           *error = "event " + std::to_string(i) + " names its thread's 0th block";
           return false;
         }
-      } else if (form == 2) {
+      } else if (form == BlockRefForm::kOtherThread) {
         k->d[i] = ref_i = ApplyZigzagDelta(ref_i, x);
         const uint64_t maker = makers < k->ref_thread.size()
                                    ? ApplyZigzagDelta(k->thread[i], k->ref_thread[makers])
@@ -209,14 +208,14 @@ bool Resolve(const fb::Chunk& c, bool runs, Columns* k, std::string* error) {
           return false;
         }
         k->maker[i] = static_cast<uint32_t>(maker);
-      } else if (form == 0) {
+      } else if (form == BlockRefForm::kAnyThread) {
         k->d[i] = d = ApplyZigzagDelta(d, x);
         if (d == 0) {
           if (raw == n_raw) break;  // reported below
           k->passed[i] = c.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw++));
         }
       } else {
-        *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(form);
+        *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(byte);
         return false;
       }
     }
@@ -233,8 +232,8 @@ bool Resolve(const fb::Chunk& c, bool runs, Columns* k, std::string* error) {
   size_t want_raw = 0;
   for (size_t i = 0; i < n; ++i) {
     const EventKind kind = KindOf(ApiOf(c.api()->Get(i), true));
-    want_raw += (kind == EventKind::kFree || kind == EventKind::kRealloc) && k->form[i] == 0 &&
-                k->d[i] == 0;
+    want_raw += (kind == EventKind::kFree || kind == EventKind::kRealloc) &&
+                k->form[i] == BlockRefForm::kAnyThread && k->d[i] == 0;
   }
   if (raw != n_raw || want_raw != n_raw || makers != k->ref_thread.size()) {
     *error = "sparse columns do not match the events";
@@ -344,7 +343,7 @@ bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32
   for (size_t i = 0; i < n; ++i) {
     const uint8_t b = c.api()->Get(i);
     const Api api = ApiOf(b, v2);
-    if (!IsValid(api) || (v2 && (b & kNoBlock) != 0 && KindOf(api) == EventKind::kFree)) {
+    if (!IsValid(api) || (v2 && (b & kApiNoBlockFlag) != 0 && KindOf(api) == EventKind::kFree)) {
       *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(b);
       return false;
     }
@@ -402,10 +401,10 @@ bool CheckBlocks(const fb::Chunk& c, Columns& k, uint64_t* made, ThreadBlocks* t
     const uint8_t b = c.api()->Get(i);
     const EventKind kind = KindOf(ApiOf(b, true));
     const auto thread = static_cast<uint32_t>(k.thread[i]);
-    if (kind != EventKind::kAlloc && k.form[i] != 0) {
+    if (kind != EventKind::kAlloc && k.form[i] != BlockRefForm::kAnyThread) {
       // k-th most recent of the caller's blocks, or the maker's i-th.
       const uint64_t count = threads->count(thread);
-      const uint64_t block = k.form[i] == 1
+      const uint64_t block = k.form[i] == BlockRefForm::kCallerThread
                                  ? (k.d[i] > count ? 0 : threads->Block(thread, count - k.d[i] + 1))
                                  : threads->Block(k.maker[i], k.d[i]);
       if (block == 0) {
@@ -418,7 +417,7 @@ bool CheckBlocks(const fb::Chunk& c, Columns& k, uint64_t* made, ThreadBlocks* t
                " of only " + std::to_string(m) + " made";
       return false;
     }
-    if (kind != EventKind::kFree && (b & kNoBlock) == 0) threads->Made(thread, ++m);
+    if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) threads->Made(thread, ++m);
   }
   *made = m;
   return true;
@@ -579,7 +578,7 @@ class AddressDecoder {
 // advance.
 void DecodeFields(const fb::Chunk& c, const Columns& k, size_t i, uint64_t unit,
                   size_t* next_alignment, size_t* next_old, Event* e) {
-  e->api = static_cast<Api>(c.api()->Get(i) & 0x7f);  // format 1 apis are < 128
+  e->api = static_cast<Api>(c.api()->Get(i) & kApiMask);  // format 1 apis are < 128
   e->seq += k.seq_delta[i];
   e->time_ns += ApplyZigzagDelta(0, k.time_delta[i]) * unit;
   e->thread = static_cast<uint32_t>(k.thread[i]);
@@ -625,7 +624,7 @@ uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, bool v2, uint64_t m
     if (v2) {
       const uint32_t i = k.order[j];
       const uint8_t b = c.api()->Get(i);
-      e.api = static_cast<Api>(b & 0x7f);
+      e.api = static_cast<Api>(b & kApiMask);
       e.seq = k.seq[i];
       e.time_ns = k.units[i] * unit;
       e.thread = static_cast<uint32_t>(k.thread[i]);
@@ -637,7 +636,7 @@ uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, bool v2, uint64_t m
       const uint64_t released = k.d[i] == 0 ? 0 : made - k.d[i] + 1;
       if (kind == EventKind::kFree) e.block = released;
       if (kind == EventKind::kRealloc) e.old_block = released;
-      if (kind != EventKind::kFree && (b & kNoBlock) == 0) e.block = ++made;
+      if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) e.block = ++made;
       if (kept) {
         e.address = k.address[i];
         e.old_address = k.old_address[i];

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "format/block_numbers.h"
+#include "format/block_ref.h"
 #include "format/format_version.h"
 #include "format/thread_blocks.h"
 #include "format/trace_visitor.h"
@@ -39,7 +40,7 @@ struct Columns {
   // address (if kept); ref form and maker (form 2); and the events' indexes
   // in seq order.
   std::vector<uint64_t> seq, units, d, passed, alignment, old_address, address;
-  std::vector<uint8_t> form;
+  std::vector<BlockRefForm> form;
   std::vector<uint32_t> maker;
   std::vector<uint32_t> order;
   std::vector<uint32_t> merge_buffer;  // scratch for sorting order
