@@ -11,7 +11,7 @@ void HotAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const Liv
     last_allocated_ = c.made;
     return;
   }
-  if (e.kind() != format::EventKind::kFree || (e.block == 0 && e.address == 0)) return;
+  if (e.kind() != format::EventKind::kFree || e.IsNullFree()) return;
   if (IsTemporaryFree(c, last_allocated_)) {
     temporary_.Add(c.released_block.stack, c.released_block.size, 1);
     ++temporaries_;

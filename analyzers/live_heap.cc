@@ -28,13 +28,11 @@ HeapChange LiveHeap::Apply(const format::Event& e) {
       if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, &c);
       break;
     case format::EventKind::kFree:
-      if (e.block != 0 || e.address != 0) Remove(e.block, &c);  // free(NULL) is nothing
+      if (!e.IsNullFree()) Remove(e.block, &c);  // free(NULL) is nothing
       break;
     case format::EventKind::kRealloc:
-      if (e.old_block != 0 || e.old_address != 0) {
-        if (e.block == 0 && e.size > 0) break;  // failed: the old block stays
-        Remove(e.old_block, &c);
-      }
+      if (e.IsFailedRealloc()) break;  // the old block stays
+      if (e.HasOldBlock()) Remove(e.old_block, &c);
       if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, &c);
       break;
     case format::EventKind::kInvalid:

@@ -104,7 +104,7 @@ void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const Li
     x.calls_n += 1;
     x.calls_b += static_cast<int64_t>(e.size);
     last_allocated_ = c.made;
-  } else if (e.kind() == format::EventKind::kFree && (e.block != 0 || e.address != 0)) {
+  } else if (e.kind() == format::EventKind::kFree && !e.IsNullFree()) {
     if (IsTemporaryFree(c, last_allocated_)) {
       RangeCell& x = CellOf(c.released_block.stack);
       x.temp_n += 1;

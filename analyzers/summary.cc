@@ -14,13 +14,10 @@ void SummaryAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const
         bytes_allocated_ += e.size;
         last_allocated_ = c.made;
       }
-      if (e.kind() == format::EventKind::kRealloc && e.block == 0 && e.size == 0 &&
-          (e.old_block != 0 || e.old_address != 0)) {
-        ++frees_;  // realloc(p, 0), or the first half of a move
-      }
+      if (e.IsFreeingRealloc()) ++frees_;  // realloc(p, 0), or the first half of a move
       break;
     case format::EventKind::kFree:
-      if (e.block == 0 && e.address == 0) break;  // free(NULL)
+      if (e.IsNullFree()) break;
       ++frees_;
       if (IsTemporaryFree(c, last_allocated_)) ++temporaries_;
       last_allocated_ = 0;

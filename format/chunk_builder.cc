@@ -49,7 +49,7 @@ void ChunkBuilder::AddEvent(const Event& e) {
   }
   Pending& p = pending_.emplace_back();
   pending_thread_.push_back(e.thread);
-  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? 0x80 : 0));
+  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? kApiNoBlockFlag : 0));
   p.seq = e.seq;
   p.units = last_raw_units_;
   p.thread = e.thread;
@@ -75,10 +75,11 @@ void ChunkBuilder::AddEvent(const Event& e) {
 
 // How a free or realloc names the block it released (FORMAT.md, "Blocks"):
 // by its maker's count while the block is among the maker's last
-// ThreadBlocks::kWindow (form 1 when the maker is the caller, else 2), else
-// by d (form 0; d = 0 for a block the trace never saw made).
+// ThreadBlocks::kWindow (kCallerThread when the maker is the caller, else
+// kOtherThread), else by d (kAnyThread; d = 0 for a block the trace never saw
+// made).
 void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const {
-  p->form = 0;
+  p->form = BlockRefForm::kAnyThread;
   p->d = released == 0 ? 0 : made_before - released + 1;
   if (released == 0 || made_before - released >= kRecentBlocks || recent_.empty()) return;
   const Made& m = recent_[released & (kRecentBlocks - 1)];
@@ -86,10 +87,10 @@ void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread,
   const uint32_t back = static_cast<uint32_t>(count) - m.idx;  // blocks m.thread made since
   if (back >= ThreadBlocks::kWindow) return;
   if (m.thread == thread) {
-    p->form = 1;
+    p->form = BlockRefForm::kCallerThread;
     p->d = back + 1;  // k: the caller's k-th most recent block
   } else {
-    p->form = 2;
+    p->form = BlockRefForm::kOtherThread;
     p->d = count - back;  // i: the maker's i-th block
     p->maker = m.thread;
   }
@@ -143,7 +144,7 @@ void ChunkBuilder::Encode() {
   api_.resize(api_at + n);
   uint8_t* api_p = api_.data() + api_at;
   uint64_t prev_units = base_time_ / time_unit_, prev_d = 0;
-  uint64_t prev_k = 0, prev_i = 0;  // forms 1 and 2: from 0 where the thread changes
+  uint64_t prev_k = 0, prev_i = 0;  // kCallerThread, kOtherThread: from 0 where the thread changes
   uint64_t prev_address = base_address_;
   uint32_t column_thread = 0, rank = 0;
   bool first = true;
@@ -157,7 +158,7 @@ void ChunkBuilder::Encode() {
       prev_k = prev_i = 0;
     }
     rank_[i] = rank;
-    const Api api = static_cast<Api>(p.api & 0x7f);
+    const Api api = static_cast<Api>(p.api & kApiMask);
     const EventKind kind = KindOf(api);
     *api_p++ = p.api;
     // The seqs skipped since the previous event in seq order (pending_ is
@@ -169,11 +170,11 @@ void ChunkBuilder::Encode() {
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
       // Stored as a change from the previous value of the same form: it
       // changes little.
-      ref_form_.push_back(p.form);
-      if (p.form == 1) {
+      ref_form_.push_back(static_cast<uint8_t>(p.form));
+      if (p.form == BlockRefForm::kCallerThread) {
         ref_p = WriteVarint(ref_p, ZigzagDelta(prev_k, p.d));
         prev_k = p.d;
-      } else if (p.form == 2) {
+      } else if (p.form == BlockRefForm::kOtherThread) {
         ref_p = WriteVarint(ref_p, ZigzagDelta(prev_i, p.d));
         prev_i = p.d;
         PutVarint(&ref_thread_, ZigzagDelta(p.thread, p.maker));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "format/block_numbers.h"
+#include "format/block_ref.h"
 #include "format/large_buffers.h"
 #include "format/records.h"
 #include "format/thread_blocks.h"
@@ -99,11 +100,11 @@ class ChunkBuilder {
   // An event as added, with what seq order decided (block ref form and
   // value, no-block flag); encoded at Finish.
   struct Pending {
-    uint8_t api = 0;   // with the no-block bit
-    uint8_t form = 0;  // ref form (trace.fbs ref_form); d is then d, k or i
+    uint8_t api = 0;                               // with kApiNoBlockFlag
+    BlockRefForm form = BlockRefForm::kAnyThread;  // d is then d, k or i
     uint32_t thread = 0;
     uint32_t stack = 0;
-    uint32_t maker = 0;  // form 2: the thread that made the block
+    uint32_t maker = 0;  // kOtherThread: the thread that made the block
     uint64_t seq = 0, units = 0, size = 0, d = 0, passed = 0;
     uint64_t alignment = 0;
   };

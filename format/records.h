@@ -48,7 +48,45 @@ struct Event {
   uint64_t block = 0;      // alloc, realloc: the block returned; free: the block released
   uint64_t old_block = 0;  // realloc: the block passed in
 
-  EventKind kind() const { return KindOf(api); }
+  constexpr EventKind kind() const { return KindOf(api); }
+
+  // What an event means, decided here once for every analysis
+  // (format/FORMAT.md, "Kinds and the meaning of address and size"; how the
+  // recorder writes a realloc as one or two events: Realloc in
+  // recorder/preload/hooks_malloc.cc). A block is named by block or
+  // old_block when the trace saw it made, else only by its address.
+
+  // free(NULL): a free that names no block, known or not. (heaprec's
+  // recorder does not record it; other writers may.)
+  constexpr bool IsNullFree() const {
+    return kind() == EventKind::kFree && block == 0 && address == 0;
+  }
+  // A realloc that was passed a block (old_block, or only old_address for a
+  // block the trace never saw made): not realloc(NULL, n).
+  constexpr bool HasOldBlock() const {
+    return kind() == EventKind::kRealloc && (old_block != 0 || old_address != 0);
+  }
+  // A realloc passed no block: realloc(NULL, n), or the second half of a
+  // moved realloc. It only allocates: block is the new block, 0 if the call
+  // failed.
+  constexpr bool IsAllocatingRealloc() const {
+    return kind() == EventKind::kRealloc && old_block == 0 && old_address == 0;
+  }
+  // A realloc that released its old block and returned none: realloc(p, 0)
+  // (glibc frees p), or the first half of a moved realloc (the old block,
+  // freed inside the call).
+  constexpr bool IsFreeingRealloc() const { return HasOldBlock() && block == 0 && size == 0; }
+  // A realloc of a block that failed: no block returned for a size > 0, so
+  // the old block stays live, unchanged. (A failed realloc(NULL, n) is an
+  // IsAllocatingRealloc() with block 0.)
+  constexpr bool IsFailedRealloc() const { return HasOldBlock() && block == 0 && size > 0; }
+  // A realloc of no block that returned one: realloc(NULL, n), or the second
+  // half of a moved realloc. The recorder writes a move as two events: the
+  // first half (an IsFreeingRealloc()), then, as the calling thread's next
+  // event, this one with the same api and stack; only the thread's previous
+  // event tells the two cases apart.
+  constexpr bool CouldBeMoveSecondHalf() const { return IsAllocatingRealloc() && block != 0; }
+
   friend bool operator==(const Event&, const Event&) = default;
 };
 

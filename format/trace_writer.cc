@@ -64,7 +64,7 @@ void TraceWriter::AddEvent(const Event& e) {
       if (Produced(e)) totals_.bytes_allocated += e.size;
       break;
     case EventKind::kFree:
-      if (e.address != 0 || (options_.blocks_given && e.block != 0)) ++totals_.frees;
+      if (options_.blocks_given ? !e.IsNullFree() : e.address != 0) ++totals_.frees;
       break;
     case EventKind::kInvalid:
       break;

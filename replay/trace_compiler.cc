@@ -101,7 +101,7 @@ void TraceCompiler::OnAlloc(uint32_t t, const format::Event& e) {
 }
 
 void TraceCompiler::OnFree(uint32_t t, const format::Event& e) {
-  if (e.block == 0 && e.address == 0) return;  // free(NULL)
+  if (e.IsNullFree()) return;
   const int64_t slot = LiveSlot(e.block);
   if (slot < 0) {
     ++out_.stats.unknown_frees;
@@ -114,8 +114,7 @@ void TraceCompiler::OnFree(uint32_t t, const format::Event& e) {
 }
 
 void TraceCompiler::OnRealloc(uint32_t t, const format::Event& e) {
-  const bool has_old = e.old_block != 0 || e.old_address != 0;
-  if (!has_old) {  // realloc(NULL, n)
+  if (e.IsAllocatingRealloc()) {  // realloc(NULL, n)
     if (e.block == 0) {
       ++out_.stats.failed_calls;
       return;
@@ -125,14 +124,14 @@ void TraceCompiler::OnRealloc(uint32_t t, const format::Event& e) {
     MakeBlock(t, e.block, slot, e.size);
     return;
   }
-  if (e.block == 0 && e.size > 0) {  // failed: the old block stays
+  if (e.IsFailedRealloc()) {  // the old block stays
     ++out_.stats.failed_calls;
     return;
   }
   const int64_t old_slot = LiveSlot(e.old_block);
   if (old_slot < 0) {  // a block made before recording
     ++out_.stats.unknown_frees;
-    if (e.block == 0) return;
+    if (e.IsFreeingRealloc()) return;
     ++out_.stats.unknown_reallocs;
     const uint32_t slot = NewSlot(t);
     Emit(t, MakeOp(e.api, kFromNull | kUnknownOld, slot, e.size), false);
@@ -141,7 +140,7 @@ void TraceCompiler::OnRealloc(uint32_t t, const format::Event& e) {
   }
   const auto slot = static_cast<uint32_t>(old_slot);
   ReleaseBlock(e.old_block, slot);
-  if (e.block == 0) {  // realloc(p, 0), or the first half of a move
+  if (e.IsFreeingRealloc()) {  // realloc(p, 0), or the first half of a move
     pending_[t] = {true, static_cast<uint8_t>(e.api), slot, e.stack};
     return;
   }
@@ -166,9 +165,8 @@ void TraceCompiler::OnEvent(const format::Event& e) {
   const uint32_t t = ThreadIndex(e.thread);
   Pending& p = pending_[t];
   if (p.active) {
-    const bool second_half = e.kind() == EventKind::kRealloc && e.old_block == 0 &&
-                             e.old_address == 0 && e.block != 0 &&
-                             static_cast<uint8_t>(e.api) == p.api && e.stack == p.stack;
+    const bool second_half =
+        e.CouldBeMoveSecondHalf() && static_cast<uint8_t>(e.api) == p.api && e.stack == p.stack;
     if (second_half) {
       p.active = false;
       ++out_.stats.moved_reallocs;

@@ -1,4 +1,9 @@
 // TraceSummary: per-call-site numbers of one trace (trace_summary.h).
+// As the end-to-end tests' oracle it deliberately re-derives what an event
+// means (free(NULL), the realloc cases, the two halves of a moved realloc)
+// from the fields as format/FORMAT.md defines them, without format/'s
+// predicates (Event::IsNullFree() and the others in records.h), so that it
+// checks them independently.
 #include "tests/trace_summary.h"
 
 #include <algorithm>

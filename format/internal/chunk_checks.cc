@@ -1,0 +1,82 @@
+// Checks of a loaded chunk that every format version shares (chunk_checks.h).
+#include "format/internal/chunk_checks.h"
+
+#include <limits>
+
+namespace heaprec::format::detail {
+
+bool CheckStacks(const fb::Chunk& c, const Columns& k, uint32_t last_stack_id, std::string* error) {
+  const size_t n = k.stack_parent.size();
+  if (n > 0 && c.base_stack_id() != last_stack_id) {
+    *error = "stack ids do not continue (base " + std::to_string(c.base_stack_id()) +
+             ", expected " + std::to_string(last_stack_id) + ")";
+    return false;
+  }
+  if (n > std::numeric_limits<uint32_t>::max() - uint64_t{last_stack_id}) {
+    *error = "too many stack ids";
+    return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t id = last_stack_id + 1 + static_cast<uint32_t>(i);
+    if (k.stack_parent[i] >= id) {
+      *error = "stack node " + std::to_string(id) + " has a later parent";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32_t max_stack,
+                 ColumnLayout layout, std::string* error) {
+  const size_t n = k.n;
+  const bool fixed = layout == ColumnLayout::kFixed;
+  if (n > 0 && c.base_seq() < prev_seq) {
+    *error = "events go back in sequence (base " + std::to_string(c.base_seq()) + " < " +
+             std::to_string(prev_seq) + ")";
+    return false;
+  }
+  size_t aligned = 0, reallocs = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t b = c.api()->Get(i);
+    const Api api = ApiOf(b, layout);
+    if (!IsValid(api) ||
+        (!fixed && (b & kApiNoBlockFlag) != 0 && KindOf(api) == EventKind::kFree)) {
+      *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(b);
+      return false;
+    }
+    // Format 1's seq deltas are plain: 0 repeats a seq. (Format 2's repeats
+    // show when its events are sorted; format 3's seqs cannot repeat.)
+    if (fixed && k.seq_delta[i] == 0) {
+      *error = "event " + std::to_string(i) + " repeats a sequence number";
+      return false;
+    }
+    if (k.stack[i] > max_stack) {
+      *error = "event " + std::to_string(i) + " names unknown stack " + std::to_string(k.stack[i]);
+      return false;
+    }
+    aligned += HasAlignment(api);
+    reallocs += HasOldAddress(api);
+  }
+  // Formats 2 and 3 keep old addresses only with the addresses.
+  const size_t olds = fixed || !k.address_delta.empty() ? reallocs : 0;
+  if (Len(c.alignment()) != aligned || Len(c.old_address()) != olds) {
+    *error = "sparse columns do not match the events";
+    return false;
+  }
+  return true;
+}
+
+bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error) {
+  if (!c.markers()) return true;
+  uint64_t last = prev_seq;
+  for (const fb::Marker* m : *c.markers()) {
+    if (m->seq() <= last) {
+      *error = "marker out of order (seq " + std::to_string(m->seq()) + ")";
+      return false;
+    }
+    last = m->seq();
+  }
+  return true;
+}
+
+}  // namespace heaprec::format::detail

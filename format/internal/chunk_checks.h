@@ -1,0 +1,30 @@
+// ChunkDecoder's checks that every format version shares (format/FORMAT.md,
+// "Checks a reader makes on every chunk"): stack nodes continue the stack
+// table, every event has a valid api and a known stack, the sparse columns
+// hold one entry per event that needs one, markers increase in seq. The
+// checks of one layout only are beside its loading (fixed_columns.h,
+// varint_events.h).
+//
+// Internal to ChunkDecoder. Pure functions of their arguments; allocate only
+// for the error message.
+#ifndef HEAPREC_FORMAT_INTERNAL_CHUNK_CHECKS_H_
+#define HEAPREC_FORMAT_INTERNAL_CHUNK_CHECKS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "format/internal/chunk_columns.h"
+
+namespace heaprec::format::detail {
+
+// last_stack_id: the highest stack id of the chunks before.
+bool CheckStacks(const fb::Chunk& c, const Columns& k, uint32_t last_stack_id, std::string* error);
+// prev_seq: the last seq of the chunks before; max_stack: the highest stack
+// id once this chunk's nodes are added.
+bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32_t max_stack,
+                 ColumnLayout layout, std::string* error);
+bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error);
+
+}  // namespace heaprec::format::detail
+
+#endif  // HEAPREC_FORMAT_INTERNAL_CHUNK_CHECKS_H_

@@ -1,0 +1,83 @@
+// What ChunkDecoder's stages share (format/chunk_decoder.cc runs them:
+// verify -> load -> check -> deliver): the column layout of the trace's
+// format version, and one chunk's event and stack columns as plain numbers.
+//
+// Internal to ChunkDecoder (//format:chunk_decoder_internal). Not
+// thread-safe; Columns allocates (its vectors are reused from chunk to
+// chunk); for tools, never the traced process.
+#ifndef HEAPREC_FORMAT_INTERNAL_CHUNK_COLUMNS_H_
+#define HEAPREC_FORMAT_INTERNAL_CHUNK_COLUMNS_H_
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "format/api.h"
+#include "format/block_ref.h"
+#include "format/format_version.h"
+#include "format/trace_generated.h"
+
+namespace heaprec::format::detail {
+
+// How a chunk stores its events, by format version (format/FORMAT.md).
+enum class ColumnLayout : uint8_t {
+  // Format 1: fixed-width columns in seq order, addresses only; blocks are
+  // numbered from the addresses (format/internal/fixed_columns.h).
+  kFixed,
+  // Format 2: varint columns grouped by thread, the seq order from zigzag seq
+  // deltas; frees name blocks by block refs (format/internal/varint_columns.h).
+  kVarint,
+  // Format 3: as format 2, with the seq order given as runs of one thread's
+  // events (seq_run_v) and seq deltas that count the seqs skipped.
+  kVarintRuns,
+};
+
+constexpr ColumnLayout LayoutOf(FormatVersion v) {
+  return v.major >= 3   ? ColumnLayout::kVarintRuns
+         : v.major >= 2 ? ColumnLayout::kVarint
+                        : ColumnLayout::kFixed;
+}
+
+// The Api of an api byte: formats 2 and 3 keep kApiNoBlockFlag in bit 7.
+constexpr Api ApiOf(uint8_t b, ColumnLayout layout) {
+  return static_cast<Api>(layout == ColumnLayout::kFixed ? b : b & kApiMask);
+}
+
+// Length of an optional FlatBuffers vector (absent: 0).
+template <typename T>
+size_t Len(const flatbuffers::Vector<T>* v) {
+  return v ? v->size() : 0;
+}
+
+// Event times are stored in units of this many ns.
+inline uint64_t TimeUnitNs(const fb::Chunk& c) {
+  return c.time_unit_ns() == 0 ? 1 : c.time_unit_ns();
+}
+
+// The event and stack columns of one chunk as plain numbers, however the
+// chunk stores them (format 1: fixed-width vectors; formats 2 and 3:
+// varints). Deltas stay deltas, except sizes (absolute) and stack nodes
+// (parent ids and absolute addresses). Reused from chunk to chunk.
+struct Columns {
+  size_t n = 0;  // events
+  std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
+  std::vector<uint64_t> ref_thread;  // format 3: per ref of form kOtherThread
+  std::vector<uint64_t> seq_run;     // format 3: (group, count) pairs
+  std::vector<uint64_t> stack_parent, stack_address;
+  // Formats 2 and 3, per event in column order, resolved: absolute seq, time
+  // units, block ref d (k or i for refs of form kCallerThread or
+  // kOtherThread, made d by CheckBlocks), the address passed for d = 0,
+  // alignment, old address, address (if kept); ref form and maker
+  // (kOtherThread); and the events' indexes in seq order.
+  std::vector<uint64_t> seq, units, d, passed, alignment, old_address, address;
+  std::vector<BlockRefForm> form;
+  std::vector<uint32_t> maker;
+  std::vector<uint32_t> order;
+  std::vector<uint32_t> merge_buffer;  // scratch for sorting order
+};
+
+}  // namespace heaprec::format::detail
+
+#endif  // HEAPREC_FORMAT_INTERNAL_CHUNK_COLUMNS_H_

@@ -1,0 +1,107 @@
+// Delivery of a checked chunk's records, any format version
+// (chunk_delivery.h).
+#include "format/internal/chunk_delivery.h"
+
+#include <string>
+
+namespace heaprec::format::detail {
+namespace {
+
+std::string Str(const flatbuffers::String* s) {
+  return s ? std::string(s->data(), s->size()) : std::string();
+}
+
+}  // namespace
+
+void DeliverProcess(const fb::Process& p, TraceVisitor& v) {
+  ProcessInfo info;
+  info.program = Str(p.program());
+  if (p.args()) {
+    for (const flatbuffers::String* a : *p.args()) info.args.push_back(Str(a));
+  }
+  info.pid = p.pid();
+  info.ppid = p.ppid();
+  info.start_realtime_ns = p.start_realtime_ns();
+  info.start_monotonic_ns = p.start_monotonic_ns();
+  info.clock = Str(p.clock());
+  info.page_size = p.page_size();
+  info.recorder = Str(p.recorder());
+  info.hostname = Str(p.hostname());
+  info.parent_trace_seq = p.parent_trace_seq();
+  v.OnProcess(info);
+}
+
+void DeliverTables(const fb::Chunk& c, TraceVisitor& v) {
+  if (c.modules()) {
+    for (const fb::Module* m : *c.modules()) {
+      Module mod;
+      mod.id = m->id();
+      mod.path = Str(m->path());
+      if (m->build_id()) {
+        mod.build_id.assign(reinterpret_cast<const char*>(m->build_id()->data()),
+                            m->build_id()->size());
+      }
+      mod.load_address = m->load_address();
+      if (m->ranges()) {
+        for (const fb::Range* r : *m->ranges()) {
+          mod.ranges.push_back({r->start(), r->end(), r->file_offset()});
+        }
+      }
+      mod.seq = m->seq();
+      v.OnModule(mod);
+    }
+  }
+  if (c.module_unloads()) {
+    for (const fb::ModuleUnload* u : *c.module_unloads()) {
+      v.OnModuleUnload({u->id(), u->seq()});
+    }
+  }
+  if (c.threads()) {
+    for (const fb::Thread* t : *c.threads()) {
+      v.OnThread({t->thread(), t->tid(), Str(t->name()), t->seq()});
+    }
+  }
+}
+
+void DeliverStacksAndSymbols(const fb::Chunk& c, const Columns& k, TraceVisitor& v) {
+  for (size_t i = 0; i < k.stack_parent.size(); ++i) {
+    v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i),
+                   static_cast<uint32_t>(k.stack_parent[i]), k.stack_address[i]});
+  }
+  if (!c.symbols()) return;
+  for (const fb::Symbol* s : *c.symbols()) {
+    Symbol sym;
+    sym.address = s->address();
+    sym.module = s->module_id();
+    if (s->frames()) {
+      for (const fb::Frame* f : *s->frames()) {
+        sym.frames.push_back({Str(f->function()), Str(f->file()), f->line(), f->column()});
+      }
+    }
+    v.OnSymbol(sym);
+  }
+}
+
+Marker ToMarker(const fb::Marker& m) { return {m.seq(), m.time_ns(), m.thread(), Str(m.label())}; }
+
+void DeliverEnd(const fb::End& e, TraceVisitor& v) {
+  EndRecord r;
+  r.events = e.events();
+  r.allocations = e.allocations();
+  r.frees = e.frees();
+  r.reallocs = e.reallocs();
+  r.bytes_allocated = e.bytes_allocated();
+  r.stack_nodes = e.stack_nodes();
+  r.chunks = e.chunks();
+  r.end_time_ns = e.end_time_ns();
+  r.exit_status = e.exit_status();
+  r.symbols_complete = e.symbols_complete();
+  if (e.counters()) {
+    for (const fb::Counter* c : *e.counters()) {
+      r.counters.emplace_back(Str(c->name()), c->value());
+    }
+  }
+  v.OnEnd(r);
+}
+
+}  // namespace heaprec::format::detail

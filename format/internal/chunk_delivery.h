@@ -1,0 +1,55 @@
+// ChunkDecoder's last stage, shared by every format version: hands a checked
+// chunk's records to a TraceVisitor in the order format/FORMAT.md gives
+// ("Order in which a reader delivers records"): process, modules, module
+// unloads, threads, stack nodes, symbols, then events and markers merged by
+// seq, then the end.
+//
+// Internal to ChunkDecoder. Not thread-safe; allocates (the strings and
+// vectors of the records it delivers); for tools, never the traced process.
+#ifndef HEAPREC_FORMAT_INTERNAL_CHUNK_DELIVERY_H_
+#define HEAPREC_FORMAT_INTERNAL_CHUNK_DELIVERY_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "format/internal/chunk_columns.h"
+#include "format/records.h"
+#include "format/trace_visitor.h"
+
+namespace heaprec::format::detail {
+
+void DeliverProcess(const fb::Process& p, TraceVisitor& v);
+// Modules, module unloads and threads.
+void DeliverTables(const fb::Chunk& c, TraceVisitor& v);
+void DeliverStacksAndSymbols(const fb::Chunk& c, const Columns& k, TraceVisitor& v);
+void DeliverEnd(const fb::End& e, TraceVisitor& v);
+Marker ToMarker(const fb::Marker& m);
+
+// Delivers the chunk's n events, which next(j, &e) fills for j = 0..n-1 in
+// seq order, merged with the chunk's markers (a marker before the event with
+// an equal or larger seq). e is one Event throughout: it keeps what the
+// previous call left in it, and starts with the chunk's base seq and time.
+// Returns the last event's seq (the base seq if there is none).
+template <typename NextEvent>
+uint64_t DeliverInSeqOrder(const fb::Chunk& c, size_t n, NextEvent&& next, TraceVisitor& v) {
+  const size_t n_markers = Len(c.markers());
+  size_t next_marker = 0;
+  Event e;
+  e.seq = c.base_seq();
+  e.time_ns = c.base_time_ns();
+  for (size_t j = 0; j < n; ++j) {
+    next(j, &e);
+    while (next_marker < n_markers && c.markers()->Get(next_marker)->seq() <= e.seq) {
+      v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
+    }
+    v.OnEvent(e);
+  }
+  while (next_marker < n_markers) {
+    v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
+  }
+  return e.seq;
+}
+
+}  // namespace heaprec::format::detail
+
+#endif  // HEAPREC_FORMAT_INTERNAL_CHUNK_DELIVERY_H_

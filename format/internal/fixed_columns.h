@@ -1,0 +1,36 @@
+// Format 1's stages of ChunkDecoder (format/FORMAT.md, "Format 1"; read, no
+// longer written): fixed-width columns in seq order, addresses only, event
+// addresses from deltas or address refs (AddressRefs), and block numbers
+// derived from the addresses (BlockNumbers) so that analyses see the same
+// Event::block as for later formats.
+//
+// Internal to ChunkDecoder. Not thread-safe; allocates (the columns, the
+// block table); for tools, never the traced process.
+#ifndef HEAPREC_FORMAT_INTERNAL_FIXED_COLUMNS_H_
+#define HEAPREC_FORMAT_INTERNAL_FIXED_COLUMNS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "format/block_numbers.h"
+#include "format/internal/chunk_columns.h"
+#include "format/trace_visitor.h"
+
+namespace heaprec::format::detail {
+
+// Load: copies the event and stack columns into *k and checks their lengths.
+bool LoadFixedColumns(const fb::Chunk& c, Columns* k, std::string* error);
+
+// Check: each seq delta fits 32 bits and the seqs do not wrap around.
+bool CheckFixedSeqs(const fb::Chunk& c, const Columns& k, std::string* error);
+// Check: every address ref names an address (reconstructs the addresses).
+bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error);
+
+// Deliver: the events, numbering their blocks with *blocks (which spans
+// chunks), merged with the markers; returns the last event's seq.
+uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
+                            TraceVisitor& v);
+
+}  // namespace heaprec::format::detail
+
+#endif  // HEAPREC_FORMAT_INTERNAL_FIXED_COLUMNS_H_

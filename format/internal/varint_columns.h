@@ -1,0 +1,37 @@
+// Formats 2 and 3, ChunkDecoder's load stage (format/FORMAT.md, "Events",
+// "Blocks", "Stacks"): decodes the varint columns and resolves them, event by
+// event in column order (grouped by thread), into absolute seqs, time units,
+// sizes and stack nodes, block refs with their forms, and the sparse columns;
+// then puts the events in seq order (seq_order.h).
+//
+// Internal to ChunkDecoder. Not thread-safe; allocates (the columns, reused
+// from chunk to chunk); for tools, never the traced process.
+#ifndef HEAPREC_FORMAT_INTERNAL_VARINT_COLUMNS_H_
+#define HEAPREC_FORMAT_INTERNAL_VARINT_COLUMNS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/internal/chunk_columns.h"
+
+namespace heaprec::format::detail {
+
+// Decodes a varint column of exactly count values into *out (any count when
+// count is SIZE_MAX). False if the bytes do not hold them (varint.h).
+bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
+                      std::vector<uint64_t>* out);
+
+// Load: fills *k from the chunk (layout kVarint or kVarintRuns) and checks
+// that every column has one value per event (or per event that has the
+// field), that no seq repeats and that the seq runs take every thread's
+// events whole. last_stack_id: the highest stack id of the chunks before
+// (this chunk's base_stack_id is not trusted until CheckStacks);
+// size_by_stack: each stack id's last size, which spans chunks.
+bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_stack_id,
+                       std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error);
+
+}  // namespace heaprec::format::detail
+
+#endif  // HEAPREC_FORMAT_INTERNAL_VARINT_COLUMNS_H_
