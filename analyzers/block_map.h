@@ -5,7 +5,7 @@
 // indexed by number modulo its size: consecutive blocks sit in consecutive
 // slots (no hashing, few cache misses). When the ring comes round to a slot
 // whose block is still live, that block moves to a hash table
-// (format::OpenTable) for the long-lived. Lookups try the ring slot, then the table. Any order of
+// (base::OpenTable) for the long-lived. Lookups try the ring slot, then the table. Any order of
 // numbers is handled; sequential ones are the fast case.
 // Memory: the ring (kNursery x 24 bytes) plus the table for older live blocks.
 // Not thread-safe.
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "format/api.h"
-#include "format/open_table.h"
+#include "base/open_table.h"
 
 namespace heaprec::analyzers {
 
@@ -56,7 +56,7 @@ class BlockMap {
 
   std::vector<Slot> ring_;
   size_t in_ring_ = 0;
-  format::OpenTable<LiveBlock> old_;
+  base::OpenTable<LiveBlock> old_;
   uint64_t newest_in_old_ = 0;  // the highest number ever moved to old_
 };
 

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "format/open_table.h"
+#include "base/open_table.h"
 #include "format/records.h"
 
 namespace heaprec::format {
@@ -61,7 +61,7 @@ class BlockNumbers {
   void Make(uint64_t address, uint64_t block);
   void Release(uint64_t address, uint64_t block);
 
-  OpenTable<uint64_t, 4> live_;  // address -> live block; nearby addresses share lines
+  base::OpenTable<uint64_t, 4> live_;  // address -> live block; nearby addresses share lines
   std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
   uint64_t made_ = 0;
 };

@@ -15,7 +15,7 @@
 
 #include "format/block_numbers.h"
 #include "format/block_ref.h"
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 #include "format/records.h"
 #include "format/thread_blocks.h"
 
@@ -123,9 +123,9 @@ class ChunkBuilder {
     uint32_t thread = 0;
   };
   void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
-  std::vector<Made, LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
+  std::vector<Made, base::LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
   ThreadBlocks thread_blocks_{/*keep_blocks=*/false};            // counts; spans chunks
-  std::vector<Pending, LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
+  std::vector<Pending, base::LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
   std::vector<Addresses> pending_addresses_;  // by pending_ index, if keep_addresses_
   // pending_[i].thread again, 4 bytes an event: Encode's sort by thread
   // reads these instead of a line of pending_ each.

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <utility>
 
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 
 namespace heaprec::format {
 namespace {
@@ -26,7 +26,7 @@ uint32_t Le32(const uint8_t* p) {
 FrameReader::FrameReader(std::unique_ptr<ByteSource> source, size_t max_chunk_bytes)
     : source_(std::move(source)),
       max_chunk_bytes_(max_chunk_bytes),
-      dctx_(ZSTD_createDCtx_advanced({AllocateLargeBuffer, FreeLargeBuffer, nullptr})),
+      dctx_(ZSTD_createDCtx_advanced({base::AllocateLargeBuffer, base::FreeLargeBuffer, nullptr})),
       in_(kReadBlock) {
   // Format 2 streams keep up to 2^27 bytes of history (the heaprec launcher writes 2^24, 2^25
   // before).

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "format/format_version.h"
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 
 namespace heaprec::format {
 
 TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Options& options)
     : sink_(sink),
       options_(options),
-      cctx_(ZSTD_createCCtx_advanced({AllocateLargeBuffer, FreeLargeBuffer, nullptr})) {
+      cctx_(ZSTD_createCCtx_advanced({base::AllocateLargeBuffer, base::FreeLargeBuffer, nullptr})) {
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, options_.zstd_level);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_windowLog, options_.window_log);

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 
 namespace heaprec::recorder::launcher {
 
@@ -48,15 +48,15 @@ class NodeTable {
     return i;
   }
   void Grow() {
-    std::vector<Slot, format::LargeBufferAllocator<Slot>> old(slots_.size() * 2);
+    std::vector<Slot, base::LargeBufferAllocator<Slot>> old(slots_.size() * 2);
     old.swap(slots_);
     for (const Slot& s : old) {
       if (s.node != 0) slots_[Find(s.parent, s.address)] = s;
     }
   }
 
-  std::vector<Slot, format::LargeBufferAllocator<Slot>> slots_ =
-      std::vector<Slot, format::LargeBufferAllocator<Slot>>(4096);
+  std::vector<Slot, base::LargeBufferAllocator<Slot>> slots_ =
+      std::vector<Slot, base::LargeBufferAllocator<Slot>>(4096);
   size_t used_ = 0;
 };
 

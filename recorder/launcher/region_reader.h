@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 #include "recorder/shared/region_layout.h"
 
 namespace heaprec::recorder::launcher {
@@ -104,7 +104,7 @@ class RegionReader {
   // Records taken from a ring and not yet emitted: records[head..] (a vector
   // refilled in bulk, so draining is a memcpy per ring, not a push per record).
   struct Queue {
-    std::vector<RawRecord, format::LargeBufferAllocator<RawRecord>> records;
+    std::vector<RawRecord, base::LargeBufferAllocator<RawRecord>> records;
     size_t head = 0;
     bool empty() const { return head == records.size(); }
     const RawRecord& front() const { return records[head]; }

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "format/byte_io.h"
-#include "format/open_table.h"
+#include "base/open_table.h"
 #include "format/trace_writer.h"
 #include "recorder/launcher/background_symbolizer.h"
 #include "recorder/launcher/node_table.h"
@@ -89,7 +89,7 @@ class TraceBuilder : public RecordSink {
   std::vector<uint32_t> last_nodes_;
   // Distinct frame addresses -> the seq they were first met at, keyed by
   // address + 1 (OpenTable keys are non-zero; a damaged stack may hold 0).
-  format::OpenTable<uint64_t> address_first_seq_;
+  base::OpenTable<uint64_t> address_first_seq_;
   std::vector<uint64_t> unsent_;  // addresses not yet given to symbolizer_
   uint32_t next_node_ = 1;
 

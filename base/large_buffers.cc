@@ -1,12 +1,12 @@
 // LargeBufferMem: a header before each block says how it was obtained.
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 
 #include <sys/mman.h>
 
 #include <cstdint>
 #include <cstdlib>
 
-namespace heaprec::format {
+namespace heaprec::base {
 namespace {
 
 // Before each block: how many bytes were mapped (0 = from malloc). 64 bytes,
@@ -62,4 +62,4 @@ bool IsMappedLargeBuffer(const void* address) {
   return address != nullptr && HeaderOf(address)->mapped != 0;
 }
 
-}  // namespace heaprec::format
+}  // namespace heaprec::base

@@ -4,16 +4,16 @@
 // addresses and consecutive numbers spread alike. Grows at 3/4 load.
 // Used for live addresses (BlockNumbers) and long-lived blocks (analyzers/
 // block_map.h). Not thread-safe; header-only.
-#ifndef HEAPREC_FORMAT_OPEN_TABLE_H_
-#define HEAPREC_FORMAT_OPEN_TABLE_H_
+#ifndef HEAPREC_BASE_OPEN_TABLE_H_
+#define HEAPREC_BASE_OPEN_TABLE_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 
-namespace heaprec::format {
+namespace heaprec::base {
 
 // kGroupedBits >= 0 places keys that differ only in bits kGroupedBits ..
 // kGroupedBits+3 in one group of 16 slots (4 cache lines), at the slot those
@@ -118,6 +118,6 @@ class OpenTable {
   size_t live_ = 0;
 };
 
-}  // namespace heaprec::format
+}  // namespace heaprec::base
 
-#endif  // HEAPREC_FORMAT_OPEN_TABLE_H_
+#endif  // HEAPREC_BASE_OPEN_TABLE_H_

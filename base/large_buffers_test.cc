@@ -1,7 +1,7 @@
 // Large buffers: small blocks from malloc, large ones mapped, both usable
 // to their last byte and aligned; zstd runs with it at the window size
 // heaprec's traces use.
-#include "format/large_buffers.h"
+#include "base/large_buffers.h"
 
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-namespace heaprec::format {
+namespace heaprec::base {
 namespace {
 
 TEST(LargeBuffersTest, SmallBlocksComeFromMallocLargeOnesAreMapped) {
@@ -56,4 +56,4 @@ TEST(LargeBuffersTest, ZstdRoundTripsThroughIt) {
 }
 
 }  // namespace
-}  // namespace heaprec::format
+}  // namespace heaprec::base

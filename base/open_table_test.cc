@@ -3,7 +3,7 @@
 // page-aligned, random) and as numbers (consecutive), in both placements
 // (hashed alone, grouped by address), through growth and backward-shift
 // deletion.
-#include "format/open_table.h"
+#include "base/open_table.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace heaprec::format {
+namespace heaprec::base {
 namespace {
 
 template <int kGroupedBits>
@@ -121,4 +121,4 @@ TEST(OpenTableTest, ARunOfNearbyAddressesSharesLines) {
 }
 
 }  // namespace
-}  // namespace heaprec::format
+}  // namespace heaprec::base

@@ -15,14 +15,14 @@
 // there. Blocks of kLargeBufferMin bytes or more are mapped on their own (and
 // unmapped when freed), smaller ones come from malloc. Thread-safe (no
 // state); blocks have malloc's alignment (16 bytes) or better.
-#ifndef HEAPREC_FORMAT_LARGE_BUFFERS_H_
-#define HEAPREC_FORMAT_LARGE_BUFFERS_H_
+#ifndef HEAPREC_BASE_LARGE_BUFFERS_H_
+#define HEAPREC_BASE_LARGE_BUFFERS_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
 
-namespace heaprec::format {
+namespace heaprec::base {
 
 inline constexpr size_t kLargeBufferMin = size_t{1} << 20;
 
@@ -52,6 +52,6 @@ struct LargeBufferAllocator {
   }
 };
 
-}  // namespace heaprec::format
+}  // namespace heaprec::base
 
-#endif  // HEAPREC_FORMAT_LARGE_BUFFERS_H_
+#endif  // HEAPREC_BASE_LARGE_BUFFERS_H_
