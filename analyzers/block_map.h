@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "format/api.h"
 #include "base/open_table.h"
+#include "format/api.h"
 
 namespace heaprec::analyzers {
 

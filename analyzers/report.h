@@ -1,6 +1,6 @@
 // Reporters for heapreplay: what one pass computed (Report), as text people
 // read (pprof-style top tables by function, then call stacks with function,
-// file:line and module) and as the JSON object of DESIGN.md's contract
+// file:line and module) and as the JSON object of docs/DESIGN.md's contract
 // ("trace", "summary", "leaks", "peak", "temporaries", "hot"; SITE and FRAME
 // as specified there; heaprec adds "histogram", "timeline", "diff",
 // "mismatches", "at" and "markers").
@@ -65,7 +65,7 @@ struct ReportOptions {
 };
 
 std::string TextReport(const Report& r, const ReportOptions& options);
-// The "summary" object of the JSON report (DESIGN.md), also the HTML page's.
+// The "summary" object of the JSON report (docs/DESIGN.md), also the HTML page's.
 nlohmann::json SummaryJson(const Analysis& a, const SummaryAnalyzer& s);
 // The JSON report as an object, for a caller that adds keys ("bench") before
 // printing it once with JsonReportText (indent 2, a final newline).

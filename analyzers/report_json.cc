@@ -1,4 +1,4 @@
-// The JSON report (report.h): DESIGN.md's contract, plus heaprec's own keys.
+// The JSON report (report.h): docs/DESIGN.md's contract, plus heaprec's own keys.
 #include <nlohmann/json.hpp>
 
 #include "analyzers/human_bytes.h"

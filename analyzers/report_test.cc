@@ -1,5 +1,5 @@
 // The text and JSON reports of a hand-made trace whose every number is known:
-// the whole text against a golden file, and the JSON against DESIGN.md's
+// the whole text against a golden file, and the JSON against docs/DESIGN.md's
 // contract (names, types, meanings).
 //
 // The golden file is analyzers/testdata/report_text.txt. After a deliberate

@@ -1,5 +1,5 @@
 // Site: one call stack's share of an analysis (bytes and a count), the unit
-// every report prints (DESIGN.md's SITE) and every output format draws
+// every report prints (docs/DESIGN.md's SITE) and every output format draws
 // (text, JSON, folded stacks, flame graphs, pprof). What `count` counts
 // depends on the analysis: blocks for leaks and peak, allocation calls for
 // hot sites and temporaries.

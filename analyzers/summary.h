@@ -1,4 +1,4 @@
-// SummaryAnalyzer: the numbers every report starts with (DESIGN.md's
+// SummaryAnalyzer: the numbers every report starts with (docs/DESIGN.md's
 // "summary"): allocations, frees, bytes allocated, the peak of live bytes and
 // when it happened, temporaries (heaptrack's definition: an allocation freed
 // with no other allocation in between) and the duration. What is still live

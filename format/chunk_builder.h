@@ -13,9 +13,9 @@
 #include <optional>
 #include <vector>
 
+#include "base/large_buffers.h"
 #include "format/block_numbers.h"
 #include "format/block_ref.h"
-#include "base/large_buffers.h"
 #include "format/records.h"
 #include "format/thread_blocks.h"
 
@@ -124,7 +124,7 @@ class ChunkBuilder {
   };
   void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
   std::vector<Made, base::LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
-  ThreadBlocks thread_blocks_{/*keep_blocks=*/false};            // counts; spans chunks
+  ThreadBlocks thread_blocks_{/*keep_blocks=*/false};                  // counts; spans chunks
   std::vector<Pending, base::LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
   std::vector<Addresses> pending_addresses_;  // by pending_ index, if keep_addresses_
   // pending_[i].thread again, 4 bytes an event: Encode's sort by thread

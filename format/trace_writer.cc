@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "format/format_version.h"
 #include "base/large_buffers.h"
+#include "format/format_version.h"
 
 namespace heaprec::format {
 

@@ -4,7 +4,7 @@
 // its symbols are complete (the launcher names every address it can; those
 // without a Symbol have no known name): each module's file if its
 // build-id matches, else its separate debug file by build-id under
-// /usr/lib/debug (analyzers/dwarf_symbolizer.h). Adds the Symbols found to
+// /usr/lib/debug (symbolize/dwarf_symbolizer.h). Adds the Symbols found to
 // the table and returns notes for the report: how many addresses were named
 // from disk, and which modules could not be found.
 // Not thread-safe; reads files; allocates.

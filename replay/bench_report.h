@@ -1,6 +1,6 @@
 // The results of heapreplay --bench and how they are shown: medians and
 // spread over the runs, a text table (glibc = 1.00x, the best value of each
-// column marked *), and the "bench" object of DESIGN.md's JSON contract.
+// column marked *), and the "bench" object of docs/DESIGN.md's JSON contract.
 // Pure functions of the results; allocate.
 #ifndef HEAPREC_REPLAY_BENCH_REPORT_H_
 #define HEAPREC_REPLAY_BENCH_REPORT_H_

@@ -1,5 +1,5 @@
 // heapreplay end to end: the README's example (leak_demo recorded by heaprec)
-// reports exactly its leak, as text and as DESIGN.md's JSON; bad input gets
+// reports exactly its leak, as text and as docs/DESIGN.md's JSON; bad input gets
 // one line naming the file and a non-zero exit; a truncated trace is analysed
 // up to the cut with a warning.
 #include <gtest/gtest.h>

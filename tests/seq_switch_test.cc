@@ -1,6 +1,6 @@
 // heaprec on tests/programs/seq_switch.cc: a second thread starts recording
 // while the first allocates in a loop, ending the first thread's solo seq
-// counting (recorder.cc, TakeSeq) in the middle of it. The seqs stay
+// counting (recorder/preload/seq_counter.h, TakeSeq) in the middle of it. The seqs stay
 // gapless, every free comes after its allocation (none unmatched, nothing
 // leaked) and every count is exact, also while both threads then allocate
 // at once.

@@ -1,6 +1,6 @@
 // heaprec on tests/programs/timed.c: record times follow the clock across a
 // 300 ms pause (the recorder takes them mostly from the launcher's published
-// clock, recorder.cc NowNs), and never go back within the thread.
+// clock, recorder/preload/record_clock.h NowNs), and never go back within the thread.
 #include <gtest/gtest.h>
 
 #include "tests/e2e_util.h"

@@ -18,8 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "format/byte_io.h"
 #include "base/open_table.h"
+#include "format/byte_io.h"
 #include "format/trace_writer.h"
 #include "recorder/launcher/background_symbolizer.h"
 #include "recorder/launcher/node_table.h"

@@ -111,7 +111,7 @@ struct RegionHeader {
   // The total order. While one thread alone has claimed a ring
   // (seq_mode kSeqSolo), it counts in solo_seq with plain loads and stores
   // (no locked instruction per record); the second thread to claim one
-  // switches everyone to next_seq's fetch_add for good (recorder.cc,
+  // switches everyone to next_seq's fetch_add for good (seq_counter.h,
   // SwitchToSharedSeq). Both start at the region's first seq (1, or the
   // parent's next seq in a fork child).
   alignas(64) std::atomic<uint64_t> next_seq;
@@ -122,7 +122,7 @@ struct RegionHeader {
   std::atomic<uint64_t> solo_seq;
   // CLOCK_MONOTONIC - start_monotonic_ns as the launcher last went round its
   // loop (every 0.2 ms when idle); 0 until it adopted the region. Producers
-  // take event times from it (recorder.cc NowNs); it shares its line with
+  // take event times from it (record_clock.h NowNs); it shares its line with
   // launcher_gone, which they read on every call anyway.
   alignas(64) std::atomic<uint64_t> launcher_clock_ns;
   std::atomic<uint32_t> launcher_gone;                 // producers stop recording when set
