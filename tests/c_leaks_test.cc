@@ -17,12 +17,7 @@ constexpr char kExpectedOutput[] =
     "c_leaks: kept 13 blocks, 77 temporary chars, realloc edges 2, failed 1\n";
 
 TEST(CLeaksTest, SitesLeaksAndExitStatus) {
-  const Recording r = Record("c_leaks", {Runfile("tests/c_leaks")});
-  EXPECT_EQ(r.run.exit_code, 3) << r.run.err;
-  EXPECT_EQ(r.run.out, kExpectedOutput);
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s = RecordOneTrace("c_leaks", {Runfile("tests/c_leaks")}, 3, kExpectedOutput);
   EXPECT_TRUE(WIFEXITED(s.end.exit_status)) << s.end.exit_status;
   EXPECT_EQ(WEXITSTATUS(s.end.exit_status), 3);
 

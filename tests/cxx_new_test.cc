@@ -14,12 +14,8 @@ namespace {
 using format::Api;
 
 TEST(CxxNewTest, NewDeleteAndLeaksPerSite) {
-  const Recording r = Record("cxx_new", {Runfile("tests/cxx_new")});
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
-  EXPECT_EQ(r.run.out, "cxx_new: kept 11 blocks\n");
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s =
+      RecordOneTrace("cxx_new", {Runfile("tests/cxx_new")}, 0, "cxx_new: kept 11 blocks\n");
   EXPECT_TRUE(WIFEXITED(s.end.exit_status) && WEXITSTATUS(s.end.exit_status) == 0)
       << s.end.exit_status;
 

@@ -138,6 +138,18 @@ Recording Record(const std::string& name, const std::vector<std::string>& argv) 
   return r;
 }
 
+TraceSummary RecordOneTrace(const std::string& name, const std::vector<std::string>& argv,
+                            int exit_code, const std::optional<std::string>& out) {
+  const Recording r = Record(name, argv);
+  EXPECT_EQ(r.run.exit_code, exit_code) << r.run.err;
+  if (out) EXPECT_EQ(r.run.out, *out);
+  EXPECT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
+  if (r.traces.size() != 1) return {};
+  TraceSummary s = SummarizeTrace(r.traces[0]);
+  ExpectConsistent(s);
+  return s;
+}
+
 void ExpectSite(const TraceSummary& s, const std::string& name, const SiteExpectation& want) {
   SCOPED_TRACE("site " + name);
   const SiteStats* site = s.Site(name);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,14 @@ struct Recording {
 
 // Runs argv under heaprec with -o DIR/trace.%p.zst, DIR = MakeTempDir(name).
 Recording Record(const std::string& name, const std::vector<std::string>& argv);
+
+// Records argv under heaprec (Record) for a program that runs as one process,
+// and EXPECTs what every such test checks: heaprec's exit status exit_code,
+// its standard output out (unless nullopt), exactly one trace, and
+// ExpectConsistent. Returns that trace's summary, or an empty one (the
+// failure reported) when there is not exactly one.
+TraceSummary RecordOneTrace(const std::string& name, const std::vector<std::string>& argv,
+                            int exit_code, const std::optional<std::string>& out);
 
 // What one call site must show, exactly (trace_summary.h defines each
 // number). calls and released_by list every Api with a non-zero count.

@@ -29,13 +29,8 @@ namespace {
 using format::Api;
 
 TraceSummary RecordMode(const std::string& mode, int exit_code, const std::string& out) {
-  const Recording r = Record("endings_" + mode, {Runfile("tests/endings"), mode});
-  EXPECT_EQ(r.run.exit_code, exit_code) << r.run.err;
-  EXPECT_EQ(r.run.out, out);
-  EXPECT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  if (r.traces.size() != 1) return {};
-  TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  TraceSummary s =
+      RecordOneTrace("endings_" + mode, {Runfile("tests/endings"), mode}, exit_code, out);
   return s;
 }
 

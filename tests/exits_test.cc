@@ -14,13 +14,7 @@ namespace {
 using format::Api;
 
 TraceSummary RecordMode(const std::string& mode, int status, const std::string& out) {
-  const Recording r = Record("exits_" + mode, {Runfile("tests/exits"), mode});
-  EXPECT_EQ(r.run.exit_code, status) << r.run.err;
-  EXPECT_EQ(r.run.out, out);
-  EXPECT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  if (r.traces.size() != 1) return {};
-  TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  TraceSummary s = RecordOneTrace("exits_" + mode, {Runfile("tests/exits"), mode}, status, out);
   EXPECT_TRUE(WIFEXITED(s.end.exit_status)) << s.end.exit_status;
   EXPECT_EQ(WEXITSTATUS(s.end.exit_status), status);
   ExpectSite(s, "before_exit",

@@ -15,12 +15,8 @@ namespace {
 using format::Api;
 
 TEST(HostileFdsTest, ClosedDescriptorsLowLimitAndChdir) {
-  const Recording r = Record("hostile_fds", {Runfile("tests/hostile_fds")});
-  EXPECT_EQ(r.run.exit_code, 7) << r.run.err;
-  EXPECT_EQ(r.run.out, "hostile_fds: 100 blocks, 5 kept\n");
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s = RecordOneTrace("hostile_fds", {Runfile("tests/hostile_fds")}, 7,
+                                        "hostile_fds: 100 blocks, 5 kept\n");
   EXPECT_TRUE(WIFEXITED(s.end.exit_status)) << s.end.exit_status;
   EXPECT_EQ(WEXITSTATUS(s.end.exit_status), 7);
   ExpectSite(s, "fd_churn",

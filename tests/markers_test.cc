@@ -13,12 +13,7 @@ namespace {
 using format::Api;
 
 TEST(MarkersTest, MarkersBracketTheirAllocations) {
-  const Recording r = Record("markers", {Runfile("tests/markers")});
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
-  EXPECT_EQ(r.run.out, "markers: ok\n");
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s = RecordOneTrace("markers", {Runfile("tests/markers")}, 0, "markers: ok\n");
   ExpectSite(s, "marked_alloc",
              {.calls = {{Api::kMalloc, 3}},
               .allocations = 3,

@@ -15,12 +15,8 @@ namespace {
 using format::Api;
 
 TEST(OwnSignalsTest, TheProgramsHandlersWin) {
-  const Recording r = Record("own_signals", {Runfile("tests/own_signals")});
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
-  EXPECT_EQ(r.run.out, "own_signals: usr2 2, segv 1\n");
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s = RecordOneTrace("own_signals", {Runfile("tests/own_signals")}, 0,
+                                        "own_signals: usr2 2, segv 1\n");
   EXPECT_TRUE(s.MarkerLabels().empty());
   ExpectSite(s, "in_between",
              {.calls = {{Api::kMalloc, 30}},

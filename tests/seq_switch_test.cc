@@ -18,13 +18,9 @@ using format::Api;
 TEST(SeqSwitchTest, ASecondThreadMidLoopKeepsTheOrder) {
   for (int run = 0; run < 3; ++run) {  // the switch lands at a different point each time
     SCOPED_TRACE("run " + std::to_string(run));
-    const Recording r = Record("seq_switch", {Runfile("tests/seq_switch")});
-    EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
-    EXPECT_EQ(r.run.out,
-              "seq_switch: 40000 solo blocks, 10000 helper blocks, 50000 churned by each\n");
-    ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-    const TraceSummary s = SummarizeTrace(r.traces[0]);
-    ExpectConsistent(s);
+    const TraceSummary s = RecordOneTrace(
+        "seq_switch", {Runfile("tests/seq_switch")}, 0,
+        "seq_switch: 40000 solo blocks, 10000 helper blocks, 50000 churned by each\n");
     EXPECT_EQ(s.Counter("skipped_seqs"), 0);
     ExpectSite(s, "solo_block()",
                {.calls = {{Api::kMalloc, 40000}},

@@ -15,12 +15,7 @@ namespace {
 using format::Api;
 
 TEST(SigmaskTest, MaskErrorsAndPendingSignalAsWithoutHeaprec) {
-  const Recording r = Record("sigmask", {Runfile("tests/sigmask")});
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
-  EXPECT_EQ(r.run.out, "sigmask: ok\n");
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s = RecordOneTrace("sigmask", {Runfile("tests/sigmask")}, 0, "sigmask: ok\n");
   ExpectSite(s, "deep_alloc",
              {.calls = {{Api::kMalloc, 20}},
               .allocations = 20,

@@ -18,12 +18,8 @@ using format::Api;
 constexpr uint64_t kPerSite = 4 * 5 * 200;  // threads x rounds x blocks
 
 TEST(ThreadsTest, CrossThreadFreesLeaveNothing) {
-  const Recording r = Record("threads", {Runfile("tests/threads")});
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
-  EXPECT_EQ(r.run.out, "threads: 4 workers, 5 rounds of 200 blocks\n");
-  ASSERT_EQ(r.traces.size(), 1u) << Join(r.traces) << "\n" << r.run.err;
-  const TraceSummary s = SummarizeTrace(r.traces[0]);
-  ExpectConsistent(s);
+  const TraceSummary s = RecordOneTrace("threads", {Runfile("tests/threads")}, 0,
+                                        "threads: 4 workers, 5 rounds of 200 blocks\n");
 
   // produce_block(i) = malloc(32 + 16 * i): 1000 blocks of each size.
   ExpectSite(s, "produce_block(int)",
