@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "format/leak_scan_columns.h"
 #include "format/trace_generated.h"
 #include "format/varint.h"
 #include "format/zigzag.h"
@@ -21,7 +22,7 @@ ChunkBuilder::ChunkBuilder(uint32_t time_unit_ns, bool keep_addresses, bool bloc
 bool ChunkBuilder::empty() const {
   return pending_.empty() && api_.empty() && stack_parent_.empty() && !process_ &&
          modules_.empty() && unloads_.empty() && threads_.empty() && markers_.empty() &&
-         symbols_.empty() && !end_;
+         symbols_.empty() && leak_scans_.empty() && !end_;
 }
 
 void ChunkBuilder::AddEvent(const Event& e) {
@@ -255,6 +256,12 @@ void ChunkBuilder::AddMarker(const Marker& m) {
   tables_ += 1;
 }
 
+void ChunkBuilder::AddLeakScan(const LeakScan& s) {
+  leak_scans_.push_back(s);
+  approx_bytes_ += LeakScanBytes(s);
+  tables_ += 1 + s.roots.size();
+}
+
 void ChunkBuilder::AddSymbol(const Symbol& s) {
   symbols_.push_back(s);
   approx_bytes_ += 32;
@@ -336,6 +343,7 @@ void ChunkBuilder::ClearRecords() {
   threads_.clear();
   markers_.clear();
   symbols_.clear();
+  leak_scans_.clear();
   end_.reset();
   approx_bytes_ = 256;
   tables_ = 1;
@@ -381,6 +389,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   }
   std::vector<flatbuffers::Offset<fb::Symbol>> symbols;
   for (const Symbol& s : symbols_) symbols.push_back(BuildSymbol(b, s));
+  std::vector<flatbuffers::Offset<fb::LeakScan>> leak_scans;
+  for (const LeakScan& s : leak_scans_) leak_scans.push_back(EncodeLeakScan(b, s));
   flatbuffers::Offset<fb::End> end;
   if (end_) end = BuildEnd(b, *end_);
 
@@ -406,6 +416,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   const auto threads_v = b.CreateVector(threads);
   const auto markers_v = b.CreateVector(markers);
   const auto symbols_v = b.CreateVector(symbols);
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::LeakScan>>> leak_scans_v;
+  if (!leak_scans.empty()) leak_scans_v = b.CreateVector(leak_scans);
   fb::ChunkBuilder chunk(b);
   chunk.add_index(index_);
   chunk.add_base_seq(base_seq_);
@@ -436,6 +448,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_threads(threads_v);
   chunk.add_markers(markers_v);
   chunk.add_symbols(symbols_v);
+  if (!leak_scans.empty()) chunk.add_leak_scans(leak_scans_v);
   if (end_) chunk.add_end(end);
   fb::FinishChunkBuffer(b, chunk.Finish());
 }

@@ -58,6 +58,8 @@ class ChunkBuilder {
   // Markers must come in increasing seq order.
   void AddMarker(const Marker& m);
   void AddSymbol(const Symbol& s);
+  // Scans must come in increasing seq order (leak_scan_columns.h).
+  void AddLeakScan(const LeakScan& s);
   void SetEnd(const EndRecord& e) { end_ = e; }
 
   size_t event_count() const { return pending_.size() + api_.size(); }
@@ -163,6 +165,7 @@ class ChunkBuilder {
   std::vector<ThreadInfo> threads_;
   std::vector<Marker> markers_;
   std::vector<Symbol> symbols_;
+  std::vector<LeakScan> leak_scans_;
   std::optional<EndRecord> end_;
 
   size_t approx_bytes_ = 256;

@@ -69,6 +69,14 @@ const fb::Chunk* Verify(const uint8_t* data, size_t size, uint32_t index, std::s
   return c;
 }
 
+// A scan whose next part comes in the next chunk ends this one: no event
+// here may come after it.
+bool LeakScanEndsChunk(const Columns& k, bool fixed, const OpenLeakScan& open, std::string* error) {
+  if (!open.open || fixed || k.n == 0 || k.seq[k.order[k.n - 1]] < open.seq) return true;
+  *error = "events after a leak scan that continues in the next chunk";
+  return false;
+}
+
 }  // namespace
 
 ChunkDecoder::ChunkDecoder(FormatVersion version)
@@ -99,11 +107,14 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   // Check: the whole chunk, before any of it is delivered.
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
   uint64_t made_after = blocks_made_;
+  OpenLeakScan open_scan = open_scan_;
   if (!detail::CheckStacks(c, k, last_stack_id_, error) ||
-      !detail::CheckEvents(c, k, last_seq_, max_stack, layout, error) ||
+      !detail::CheckEvents(c, k, last_event_seq_, max_stack, layout, error) ||
       !(fixed ? detail::CheckFixedSeqs(c, k, error)
               : detail::CheckVarintSeqs(k, last_seq_, error)) ||
       !detail::CheckMarkers(c, last_seq_, error) ||
+      !detail::LoadLeakScans(c, last_seq_, &open_scan, &k, error) ||
+      !LeakScanEndsChunk(k, fixed, open_scan, error) ||
       !(fixed ? detail::CheckAddresses(c, k, error)
               : detail::CheckBlocks(c, &k, &made_after, &thread_blocks_, error))) {
     return false;
@@ -115,17 +126,21 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   detail::DeliverStacksAndSymbols(c, k, visitor);
   const size_t n = k.n;
   const size_t n_markers = Len(c.markers());
-  if (n > 0 || n_markers > 0) {
+  if (n > 0 || n_markers > 0 || !k.leak_scans.empty()) {
     const uint64_t last = fixed ? detail::DeliverFixedEvents(c, k, &blocks_, visitor)
                                 : detail::DeliverVarintEvents(c, k, blocks_made_, visitor);
-    if (n > 0) last_seq_ = last;
-    if (n_markers > 0 && c.markers()->Get(n_markers - 1)->seq() > last_seq_) {
-      // Later events must come after the last marker.
+    if (n > 0) last_seq_ = last_event_seq_ = last;
+    // Later events must come after the last marker and scan.
+    if (n_markers > 0 && c.markers()->Get(n_markers - 1)->seq() > last_seq_ + 1) {
       last_seq_ = c.markers()->Get(n_markers - 1)->seq() - 1;
+    }
+    if (!k.leak_scans.empty() && k.leak_scans.back().seq > last_seq_ + 1) {
+      last_seq_ = k.leak_scans.back().seq - 1;
     }
   }
   events_ += n;
   blocks_made_ = made_after;
+  open_scan_ = open_scan;
   last_stack_id_ = max_stack;
   ++next_index_;
   if (c.end()) {

@@ -20,6 +20,7 @@
 
 #include "format/block_numbers.h"
 #include "format/format_version.h"
+#include "format/leak_scan_columns.h"
 #include "format/thread_blocks.h"
 #include "format/trace_visitor.h"
 
@@ -56,10 +57,15 @@ class ChunkDecoder {
   // One chunk's columns as numbers, reused from chunk to chunk.
   std::unique_ptr<detail::Columns> columns_;
   uint32_t next_index_ = 0;
+  // Events must come after last_seq_: the last event's seq, or just before
+  // a later marker's or leak scan's. A chunk's base_seq continues from the
+  // last event's (last_event_seq_).
   uint64_t last_seq_ = 0;
+  uint64_t last_event_seq_ = 0;
   uint32_t last_stack_id_ = 0;
   uint64_t events_ = 0;
   bool seen_end_ = false;
+  OpenLeakScan open_scan_;
 };
 
 }  // namespace heaprec::format

@@ -170,6 +170,78 @@ struct ProcessInfo {
   friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
 };
 
+// A reachability scan of the process's memory (3.1; FORMAT.md, "Leak
+// scans"): every block live at `seq` classified as valgrind memcheck does.
+enum class LeakKind : uint8_t {
+  kUnknown = 0,    // not scanned (a trace without scans, or a block made later)
+  kDefinite = 1,   // definitely lost: no pointer to it at all
+  kIndirect = 2,   // indirectly lost: reached only from lost blocks
+  kPossible = 3,   // possibly lost: reached only through interior pointers
+  kReachable = 4,  // still reachable: a chain of start pointers from a root
+};
+// The heuristic that accepted an interior pointer as a start pointer.
+enum class LeakHeuristic : uint8_t {
+  kNone = 0,
+  kStdString = 1,
+  kLength64 = 2,
+  kNewArray = 3,
+  kMultipleInheritance = 4,
+};
+enum class LeakRootKind : uint8_t {
+  kUnknown = 0,
+  kGlobal = 1,      // a global or static variable of a module
+  kModuleData = 2,  // a module's writable data outside any named variable
+  kStack = 3,       // a thread's stack
+  kRegisters = 4,   // a thread's registers
+  kTls = 5,         // thread-local storage
+  kAnonymous = 6,   // an anonymous mapping that holds no block
+  kMapping = 7,     // another writable mapping (file-backed, shared memory)
+};
+
+struct LeakRoot {
+  uint32_t id = 0;  // from 1 within its scan; 0 = several roots
+  LeakRootKind kind = LeakRootKind::kUnknown;
+  std::string name;     // "g_cache", "stack of thread 2 (worker)", ...
+  uint32_t module = 0;  // Module::id of a global, else 0
+  uint32_t thread = 0;  // ThreadInfo::thread of a stack, registers or TLS, else 0
+  uint64_t address = 0;
+  uint64_t size = 0;
+  friend bool operator==(const LeakRoot&, const LeakRoot&) = default;
+};
+
+struct LeakScan {
+  enum class Reason : uint8_t { kUnknown = 0, kExit = 1, kRequest = 2, kSignal = 3 };
+  enum class Status : uint8_t { kDone = 0, kApproximate = 1, kNotDone = 2 };
+  uint64_t seq = 0;  // sorts before the event with this seq, as a Marker
+  uint64_t time_ns = 0;
+  uint32_t thread = 0;  // the thread that asked
+  Reason reason = Reason::kUnknown;
+  Status status = Status::kDone;
+  std::string note;   // why approximate or not done
+  std::string label;  // the marker label of a scan asked for
+  std::vector<LeakRoot> roots;
+  // One entry per block live at seq, blocks increasing: its kind
+  // (kinds[i] & 7, a LeakKind) and heuristic (kinds[i] >> 3, a
+  // LeakHeuristic), and for a still-reachable block the LeakRoot::id that
+  // retains it (0 = several roots; 0 for the other kinds).
+  std::vector<uint64_t> blocks;
+  std::vector<uint8_t> kinds;
+  std::vector<uint32_t> block_roots;
+  uint64_t bytes_scanned = 0;
+  uint64_t pause_ns = 0;
+  // A scan written in parts (FORMAT.md): this is part `part`; more = another
+  // follows. Readers deliver each part; Analysis joins them.
+  uint32_t part = 0;
+  bool more = false;
+
+  LeakKind KindAt(size_t i) const { return static_cast<LeakKind>(kinds[i] & 7); }
+  LeakHeuristic HeuristicAt(size_t i) const { return static_cast<LeakHeuristic>(kinds[i] >> 3); }
+  static uint8_t PackKind(LeakKind k, LeakHeuristic h) {
+    return static_cast<uint8_t>(static_cast<uint8_t>(k) | (static_cast<uint8_t>(h) << 3));
+  }
+  friend bool operator==(const LeakScan&, const LeakScan&) = default;
+};
+
 // Totals and counters, written once in the last chunk. TraceWriter fills the
 // totals it can count itself (events, allocations, ...); the recorder adds
 // exit_status and counters of what it could not record.

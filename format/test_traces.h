@@ -23,9 +23,11 @@ struct Records {
   std::vector<StackNode> stack_nodes;
   std::vector<Symbol> symbols;
   std::vector<Marker> markers;
+  std::vector<LeakScan> leak_scans;
   std::vector<Event> events;
   std::vector<EndRecord> ends;
-  // "E<seq>" and "M<seq>" in delivery order, to check markers interleave.
+  // "E<seq>", "M<seq>" and "L<seq>" in delivery order, to check markers
+  // and leak scans interleave.
   std::vector<std::string> order;
 };
 
@@ -40,6 +42,10 @@ class RecordingVisitor : public TraceVisitor {
   void OnMarker(const Marker& m) override {
     r.markers.push_back(m);
     r.order.push_back("M" + std::to_string(m.seq));
+  }
+  void OnLeakScan(const LeakScan& s) override {
+    r.leak_scans.push_back(s);
+    r.order.push_back("L" + std::to_string(s.seq));
   }
   void OnEvent(const Event& e) override {
     r.events.push_back(e);

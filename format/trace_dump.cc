@@ -46,6 +46,26 @@ class Dumper : public TraceVisitor {
     std::printf("marker seq=%" PRIu64 " t=%" PRIu64 " thread=%u %s\n", m.seq, m.time_ns, m.thread,
                 m.label.c_str());
   }
+  void OnLeakScan(const LeakScan& s) override {
+    static const char* const kKinds[] = {"unknown", "definite", "indirect", "possible",
+                                         "reachable"};
+    uint64_t count[5] = {};
+    for (size_t i = 0; i < s.blocks.size(); ++i) ++count[static_cast<int>(s.KindAt(i)) % 5];
+    std::printf("leak_scan seq=%" PRIu64 " t=%" PRIu64
+                " thread=%u reason=%u status=%u part=%u%s"
+                " blocks=%zu",
+                s.seq, s.time_ns, s.thread, static_cast<unsigned>(s.reason),
+                static_cast<unsigned>(s.status), s.part, s.more ? " more" : "", s.blocks.size());
+    for (int k = 1; k < 5; ++k) std::printf(" %s=%" PRIu64, kKinds[k], count[k]);
+    std::printf(" scanned=%" PRIu64 " pause_ns=%" PRIu64 " label=%s note=%s\n", s.bytes_scanned,
+                s.pause_ns, s.label.c_str(), s.note.c_str());
+    for (const LeakRoot& r : s.roots) {
+      std::printf("leak_root id=%u kind=%u module=%u thread=%u addr=0x%" PRIx64 " size=%" PRIu64
+                  " %s\n",
+                  r.id, static_cast<unsigned>(r.kind), r.module, r.thread, r.address, r.size,
+                  r.name.c_str());
+    }
+  }
   void OnEvent(const Event& e) override {
     if (events_++ >= max_events_) return;
     std::printf("event seq=%" PRIu64 " t=%" PRIu64 " thread=%u %s block=%" PRIu64 " addr=0x%" PRIx64

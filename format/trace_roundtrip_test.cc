@@ -144,6 +144,79 @@ TEST(TraceRoundTripTest, MarkerAfterTheLastEventOfAChunk) {
   EXPECT_EQ(v.r.order, (std::vector<std::string>{"E1", "M2", "E3"}));
 }
 
+LeakScan SampleScan(uint64_t seq, size_t blocks) {
+  LeakScan s;
+  s.seq = seq;
+  s.time_ns = 77;
+  s.thread = 1;
+  s.reason = LeakScan::Reason::kRequest;
+  s.label = "leak-check-1";
+  s.note = "";
+  s.roots = {{1, LeakRootKind::kGlobal, "g_cache", 1, 0, 0x1000, 64},
+             {2, LeakRootKind::kStack, "stack of thread 1 (main)", 0, 1, 0x7ff0000, 8192}};
+  for (size_t i = 0; i < blocks; ++i) {
+    const auto kind = static_cast<LeakKind>(1 + i % 4);
+    s.blocks.push_back(1 + 3 * i);
+    s.kinds.push_back(
+        LeakScan::PackKind(kind, i % 7 == 3 ? LeakHeuristic::kNewArray : LeakHeuristic::kNone));
+    s.block_roots.push_back(kind == LeakKind::kReachable ? static_cast<uint32_t>(i % 3) : 0);
+  }
+  s.bytes_scanned = 4096;
+  s.pause_ns = 12345;
+  return s;
+}
+
+// A leak scan comes back whole, between the events before and after its
+// seq, after a marker of the same seq.
+TEST(TraceRoundTripTest, LeakScanBetweenEvents) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x10, .size = 1});
+  w.AddMarker({2, 10, 1, "leak-check-1"});
+  const LeakScan scan = SampleScan(2, 100);
+  w.AddLeakScan(scan);
+  w.AddEvent({.seq = 2, .api = Api::kFree, .address = 0x10});
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(v.r.order, (std::vector<std::string>{"E1", "M2", "L2", "E2"}));
+  ASSERT_EQ(v.r.leak_scans.size(), 1u);
+  EXPECT_EQ(v.r.leak_scans[0], scan);
+}
+
+// A scan of more blocks than a part holds is written in parts, one chunk
+// each, that come back in order and join to the scan written.
+TEST(TraceRoundTripTest, LargeLeakScanInParts) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x10, .size = 1});
+  const LeakScan scan = SampleScan(5, 2 * TraceWriter::kLeakScanPart + 10);
+  w.AddLeakScan(scan);
+  w.AddEvent({.seq = 5, .api = Api::kFree, .address = 0x10});
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  ASSERT_EQ(v.r.leak_scans.size(), 3u);
+  LeakScan joined = v.r.leak_scans[0];
+  EXPECT_TRUE(joined.more);
+  for (size_t p = 1; p < 3; ++p) {
+    const LeakScan& part = v.r.leak_scans[p];
+    EXPECT_EQ(part.seq, 5u);
+    EXPECT_EQ(part.part, p);
+    EXPECT_TRUE(part.roots.empty());
+    joined.blocks.insert(joined.blocks.end(), part.blocks.begin(), part.blocks.end());
+    joined.kinds.insert(joined.kinds.end(), part.kinds.begin(), part.kinds.end());
+    joined.block_roots.insert(joined.block_roots.end(), part.block_roots.begin(),
+                              part.block_roots.end());
+    joined.more = part.more;
+  }
+  joined.part = 0;
+  EXPECT_EQ(joined, scan);
+  EXPECT_EQ(v.r.order.back(), "E5");
+}
+
 TEST(TraceRoundTripTest, FileRoundTripAndOpenErrors) {
   const std::string dir = ::testing::TempDir();
   const std::string path = dir + "/roundtrip.zst";

@@ -9,6 +9,7 @@
 
 #include "base/large_buffers.h"
 #include "format/format_version.h"
+#include "format/leak_scan_columns.h"
 
 namespace heaprec::format {
 
@@ -96,6 +97,17 @@ void TraceWriter::AddThread(const ThreadInfo& t) {
 void TraceWriter::AddMarker(const Marker& m) {
   chunk_->AddMarker(m);
   MaybeFlush();
+}
+
+void TraceWriter::AddLeakScan(const LeakScan& s) {
+  for (const LeakScan& part : SplitLeakScan(s, kLeakScanPart)) {
+    chunk_->AddLeakScan(part);
+    if (part.more) {
+      Flush();
+    } else {
+      MaybeFlush();
+    }
+  }
 }
 
 void TraceWriter::AddSymbol(const Symbol& s) {

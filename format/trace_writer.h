@@ -73,6 +73,10 @@ class TraceWriter {
   void AddThread(const ThreadInfo& t);
   void AddMarker(const Marker& m);
   void AddSymbol(const Symbol& s);
+  // A leak scan (3.1). A large one is written in parts of kLeakScanPart
+  // blocks, each ending its chunk, so that no chunk outgrows kMaxChunkBytes.
+  void AddLeakScan(const LeakScan& s);
+  static constexpr size_t kLeakScanPart = size_t{1} << 20;
 
   // Ends the current chunk (if it holds anything) and writes it out.
   bool Flush();

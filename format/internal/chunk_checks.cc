@@ -3,6 +3,8 @@
 
 #include <limits>
 
+#include "format/leak_scan_columns.h"
+
 namespace heaprec::format::detail {
 
 bool CheckStacks(const fb::Chunk& c, const Columns& k, uint32_t last_stack_id, std::string* error) {
@@ -76,6 +78,28 @@ bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error) {
     }
     last = m->seq();
   }
+  return true;
+}
+
+bool LoadLeakScans(const fb::Chunk& c, uint64_t prev_seq, OpenLeakScan* open, Columns* k,
+                   std::string* error) {
+  const size_t n = Len(c.leak_scans());
+  k->leak_scans.resize(n);
+  OpenLeakScan o = *open;
+  uint64_t last = prev_seq;
+  for (size_t i = 0; i < n; ++i) {
+    LeakScan& s = k->leak_scans[i];
+    const fb::LeakScan& f = *c.leak_scans()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (!DecodeLeakScan(f, o.roots, &s, error)) return false;
+    if (o.open ? s.seq != o.seq || s.part != o.next_part : s.part != 0 || s.seq <= last) {
+      *error = "leak scan out of order (seq " + std::to_string(s.seq) + ", part " +
+               std::to_string(s.part) + ")";
+      return false;
+    }
+    o = {s.more, s.seq, s.part + 1, s.part == 0 ? s.roots.size() : o.roots};
+    last = s.seq;
+  }
+  *open = o;
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "format/internal/chunk_columns.h"
+#include "format/leak_scan_columns.h"
 
 namespace heaprec::format::detail {
 
@@ -24,6 +25,12 @@ bool CheckStacks(const fb::Chunk& c, const Columns& k, uint32_t last_stack_id, s
 bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32_t max_stack,
                  ColumnLayout layout, std::string* error);
 bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error);
+// Decodes the chunk's leak scans into k->leak_scans (format/leak_scan_columns.h)
+// and checks their order: seqs increase from above prev_seq, except that the
+// parts of one scan share its seq and follow each other (*open: the scan
+// whose next part must come next, if any; updated).
+bool LoadLeakScans(const fb::Chunk& c, uint64_t prev_seq, OpenLeakScan* open, Columns* k,
+                   std::string* error);
 
 }  // namespace heaprec::format::detail
 

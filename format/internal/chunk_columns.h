@@ -17,6 +17,7 @@
 #include "format/api.h"
 #include "format/block_ref.h"
 #include "format/format_version.h"
+#include "format/records.h"
 #include "format/trace_generated.h"
 
 namespace heaprec::format::detail {
@@ -76,6 +77,8 @@ struct Columns {
   std::vector<uint32_t> maker;
   std::vector<uint32_t> order;
   std::vector<uint32_t> merge_buffer;  // scratch for sorting order
+  // The chunk's leak scans (3.1), decoded by LoadLeakScans, in seq order.
+  std::vector<LeakScan> leak_scans;
 };
 
 }  // namespace heaprec::format::detail

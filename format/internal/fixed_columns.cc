@@ -137,7 +137,7 @@ uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* 
   AddressDecoder addresses(c, k);
   size_t next_alignment = 0, next_old = 0;
   return DeliverInSeqOrder(
-      c, k.n,
+      c, k,
       [&](size_t i, Event* e) {
         DecodeFields(c, k, i, unit, &next_alignment, &next_old, e);
         addresses.Next(i, e);  // checked by CheckAddresses

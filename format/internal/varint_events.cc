@@ -54,7 +54,7 @@ uint64_t DeliverVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t made
   const uint64_t unit = TimeUnitNs(c);
   const bool kept = !k.address_delta.empty();
   return DeliverInSeqOrder(
-      c, k.n,
+      c, k,
       [&](size_t j, Event* e) {
         const uint32_t i = k.order[j];
         const uint8_t b = c.api()->Get(i);
