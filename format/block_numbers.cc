@@ -3,9 +3,10 @@
 
 namespace heaprec::format {
 
-void BlockNumbers::Make(uint64_t address, uint64_t block) {
-  uint64_t old;
-  live_.Put(address, block, &old);  // a live address made again (damaged trace): replaced
+void BlockNumbers::Make(uint64_t address, uint64_t block, uint64_t size) {
+  Live old;
+  live_.Put(address, Live{block, size},
+            &old);  // a live address made again (damaged trace): replaced
   Released& r = released_[ReleasedSlot(address)];
   if (r.address == address) r = Released{};
 }
@@ -21,15 +22,15 @@ void BlockNumbers::Assign(const Event& e, uint64_t* block, uint64_t* old_block) 
     case EventKind::kAlloc:
       if (e.address != 0) {
         *block = ++made_;
-        Make(e.address, *block);
+        Make(e.address, *block, e.size);
       }
       return;
     case EventKind::kFree: {
       if (e.address == 0) return;
-      uint64_t b;
-      if (live_.Take(e.address, &b)) {
-        *block = b;
-        Release(e.address, b);
+      Live l;
+      if (live_.Take(e.address, &l)) {
+        *block = l.block;
+        Release(e.address, l.block);
         return;
       }
       const Released& r = released_[ReleasedSlot(e.address)];
@@ -38,16 +39,16 @@ void BlockNumbers::Assign(const Event& e, uint64_t* block, uint64_t* old_block) 
     }
     case EventKind::kRealloc: {
       // Only a live block counts as passed in (a released one is unknown).
-      const uint64_t* b = e.old_address == 0 ? nullptr : live_.Get(e.old_address);
-      *old_block = b == nullptr ? 0 : *b;
+      const Live* l = e.old_address == 0 ? nullptr : live_.Get(e.old_address);
+      *old_block = l == nullptr ? 0 : l->block;
       if (*old_block != 0 && (e.address != 0 || e.size == 0)) {
-        uint64_t taken;
+        Live taken;
         live_.Take(e.old_address, &taken);
         Release(e.old_address, *old_block);
       }
       if (e.address != 0) {
         *block = ++made_;
-        Make(e.address, *block);
+        Make(e.address, *block, e.size);
       }
       return;
     }

@@ -45,6 +45,12 @@ class BlockNumbers {
   // Blocks made so far.
   uint64_t made() const { return made_; }
   size_t live() const { return live_.size(); }
+  // Calls f(address, block, size) for every live block, in no order (the
+  // launcher's leak scan: size is the size the block was made with).
+  template <typename F>
+  void ForEachLive(F&& f) const {
+    live_.ForEach([&](uint64_t address, const Live& l) { f(address, l.block, l.size); });
+  }
 
   // Released addresses are remembered in this many slots, at the slot
   // ReleasedSlot(address): a later release hashed to the same slot replaces it.
@@ -58,10 +64,14 @@ class BlockNumbers {
     uint64_t address = 0;  // 0 = empty
     uint64_t block = 0;
   };
-  void Make(uint64_t address, uint64_t block);
+  struct Live {
+    uint64_t block = 0;
+    uint64_t size = 0;
+  };
+  void Make(uint64_t address, uint64_t block, uint64_t size);
   void Release(uint64_t address, uint64_t block);
 
-  base::OpenTable<uint64_t, 4> live_;  // address -> live block; nearby addresses share lines
+  base::OpenTable<Live, 4> live_;  // address -> live block; nearby addresses share lines
   std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
   uint64_t made_ = 0;
 };

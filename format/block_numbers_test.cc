@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace heaprec::format {
 namespace {
 
@@ -66,6 +68,24 @@ TEST(BlockNumbersTest, ReleasedAddressesAreForgottenWhenTheirSlotIsTaken) {
   EXPECT_EQ(Assigned(&b, Alloc(same)).block, 4u);
   EXPECT_EQ(Assigned(&b, Free(same)).block, 4u);
   EXPECT_EQ(b.live(), 0u);
+}
+
+// The live blocks with the sizes they were made with: a realloc's new size,
+// nothing of a freed or failed call.
+TEST(BlockNumbersTest, LiveBlocksKeepTheirSizes) {
+  BlockNumbers b;
+  Event a{.api = Api::kMalloc, .address = 0x10, .size = 24};
+  Event c{.api = Api::kCalloc, .address = 0x40, .size = 100};
+  Event failed{.api = Api::kMalloc, .address = 0, .size = 1 << 30};
+  Event grown{.api = Api::kRealloc, .address = 0x80, .size = 48, .old_address = 0x10};
+  Event in_place{.api = Api::kRealloc, .address = 0x40, .size = 8, .old_address = 0x40};
+  for (Event* e : {&a, &c, &failed, &grown, &in_place}) b.Assign(e);
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> live;
+  b.ForEachLive([&](uint64_t address, uint64_t block, uint64_t size) {
+    live[address] = {block, size};
+  });
+  EXPECT_EQ(live,
+            (std::map<uint64_t, std::pair<uint64_t, uint64_t>>{{0x40, {4, 8}}, {0x80, {3, 48}}}));
 }
 
 }  // namespace

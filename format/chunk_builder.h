@@ -73,6 +73,8 @@ class ChunkBuilder {
   uint64_t last_seq() const { return last_seq_; }
   uint64_t last_time_ns() const { return last_time_; }
   uint32_t last_stack_id() const { return last_stack_id_; }
+  // The live blocks as numbered from the addresses (empty with blocks_given).
+  const BlockNumbers& blocks() const { return blocks_; }
 
   // Serializes everything added so far into b (which is cleared first); the
   // chunk is b.GetBufferPointer()[0 .. b.GetSize()).

@@ -42,8 +42,8 @@ flatbuffers::Offset<fb::LeakScan> EncodeLeakScan(flatbuffers::FlatBufferBuilder&
   const auto note = b.CreateString(s.note);
   const auto label = b.CreateString(s.label);
   return fb::CreateLeakScan(b, s.seq, s.time_ns, s.thread, static_cast<uint8_t>(s.reason),
-                            static_cast<uint8_t>(s.status), note, label, roots_v, blocks_v,
-                            kinds_v, retained_v, s.bytes_scanned, s.pause_ns, s.part, s.more);
+                            static_cast<uint8_t>(s.status), note, label, roots_v, blocks_v, kinds_v,
+                            retained_v, s.bytes_scanned, s.pause_ns, s.part, s.more);
 }
 
 bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::string* error) {

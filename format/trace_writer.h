@@ -95,6 +95,13 @@ class TraceWriter {
   const std::vector<uint64_t>& chunk_ends() const { return chunk_ends_; }
   const Options& options() const { return options_; }
   const EndRecord& totals() const { return totals_; }
+  // Calls f(address, block, size) for every block live after the events
+  // added so far, in no order (the blocks a leak scan classifies). Only for
+  // a writer that numbers blocks from addresses (Options::blocks_given false).
+  template <typename F>
+  void ForEachLiveBlock(F&& f) const {
+    chunk_->blocks().ForEachLive(f);
+  }
 
  private:
   void MaybeFlush();
