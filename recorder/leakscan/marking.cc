@@ -3,17 +3,9 @@
 // and lc_process_markstack over graph edges instead of memory words.
 #include "recorder/leakscan/marking.h"
 
-#include <chrono>
-
 namespace heaprec::recorder::leakscan {
 
 namespace {
-
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 // Words lc_scan_memory looks at in a block (all readable, natively).
 uint64_t WordsIn(const LiveBlock& b) {
@@ -77,7 +69,6 @@ inline void Mark(uint32_t edge, bool prior_definite, BlockStates* s, MarkStack* 
 
 void MarkFromRoots(const PointerGraph& graph, std::span<const LiveBlock> blocks,
                    uint64_t root_words, BlockStates* states, MarkStats* stats) {
-  const uint64_t start = NowNs();
   MarkStack stack(states);
   for (const uint32_t edge : graph.RootEdges()) Mark(edge, true, states, &stack);
   uint64_t scanned_words = root_words;
@@ -89,12 +80,10 @@ void MarkFromRoots(const PointerGraph& graph, std::span<const LiveBlock> blocks,
     for (const uint32_t edge : graph.BlockEdges(top)) Mark(edge, prior_definite, states, &stack);
   }
   stats->scanned_words = scanned_words;
-  stats->phase1_ns = NowNs() - start;
 }
 
 void GatherCliques(const PointerGraph& graph, std::span<const LiveBlock> blocks,
-                   BlockStates* states, std::vector<uint64_t>* indirect_bytes, MarkStats* stats) {
-  const uint64_t start = NowNs();
+                   BlockStates* states, std::vector<uint64_t>* indirect_bytes) {
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   std::vector<uint64_t>& indirect = *indirect_bytes;
   indirect.assign(n, 0);
@@ -114,7 +103,6 @@ void GatherCliques(const PointerGraph& graph, std::span<const LiveBlock> blocks,
       }
     }
   }
-  stats->phase2_ns = NowNs() - start;
 }
 
 }  // namespace heaprec::recorder::leakscan

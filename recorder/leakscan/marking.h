@@ -59,8 +59,6 @@ struct MarkStats {
   uint64_t pops = 0;           // blocks scanned in phase 1 (rescans included)
   uint64_t scanned_words = 0;  // root words + words of every phase-1 block scan:
                                // memcheck's "Checked N bytes" is 8 times this
-  uint64_t phase1_ns = 0;
-  uint64_t phase2_ns = 0;
 };
 
 // Phase 1. root_words: the aligned words read in root ranges (for the
@@ -71,7 +69,7 @@ void MarkFromRoots(const PointerGraph& graph, std::span<const LiveBlock> blocks,
 // Phase 2. indirect_bytes (one per block) receives each definitely lost
 // block's clique size; 0 elsewhere.
 void GatherCliques(const PointerGraph& graph, std::span<const LiveBlock> blocks,
-                   BlockStates* states, std::vector<uint64_t>* indirect_bytes, MarkStats* stats);
+                   BlockStates* states, std::vector<uint64_t>* indirect_bytes);
 
 }  // namespace heaprec::recorder::leakscan
 

@@ -3,20 +3,14 @@
 #include "recorder/leakscan/pointer_graph.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include "recorder/leakscan/heuristics.h"
+#include "recorder/leakscan/scan_clock.h"
 
 namespace heaprec::recorder::leakscan {
 
 namespace {
-
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 // The 8-aligned words lying wholly inside [start, end), as one range.
 AddressRange AlignedPart(uint64_t start, uint64_t end) {
@@ -206,13 +200,13 @@ void BuildPointerGraph(const GraphSources& sources, PointerGraph* graph, GraphSt
   *graph = PointerGraph();
   *stats = GraphStats();
   Builder builder(sources, graph, stats);
-  const uint64_t t0 = NowNs();
+  const uint64_t t0 = MonotonicNs();
   builder.Roots();
   builder.Blocks();
-  const uint64_t t1 = NowNs();
+  const uint64_t t1 = MonotonicNs();
   builder.Heuristics();
   stats->read_ns = t1 - t0;
-  stats->heuristic_ns = NowNs() - t1;
+  stats->heuristic_ns = MonotonicNs() - t1;
 }
 
 }  // namespace heaprec::recorder::leakscan

@@ -3,25 +3,13 @@
 #include "recorder/leakscan/retention.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "recorder/leakscan/dominators.h"
 
 namespace heaprec::recorder::leakscan {
 
-namespace {
-
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
-
-}  // namespace
-
 Retention ComputeRetention(const PointerGraph& graph, std::span<const LiveBlock> blocks,
                            const BlockStates& states) {
-  const uint64_t start = NowNs();
   Retention out;
   const uint32_t n = static_cast<uint32_t>(blocks.size());
 
@@ -104,7 +92,6 @@ Retention ComputeRetention(const PointerGraph& graph, std::span<const LiveBlock>
     r.bytes += blocks[b].size;
     ++r.blocks;
   }
-  out.ns = NowNs() - start;
   return out;
 }
 

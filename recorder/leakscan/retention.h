@@ -38,7 +38,6 @@ struct Retention {
   std::vector<RootRetention> by_root;
   RootRetention several{kSeveralRoots, 0, 0};
   uint64_t strong_edges = 0;  // edges of the dominator graph
-  uint64_t ns = 0;
 };
 
 Retention ComputeRetention(const PointerGraph& graph, std::span<const LiveBlock> blocks,
