@@ -1,0 +1,46 @@
+// Dominator tree of a directed graph from one root: Georgiadis' semi-NCA
+// (the semidominators of Lengauer-Tarjan with path compression, then each
+// immediate dominator as the nearest common ancestor of its parent and
+// semidominator in the tree built so far), as LLVM's GenericDomTree does.
+// O(m log n) for the semidominators; iterative throughout (heap graphs hold
+// lists millions long; no recursion).
+//
+// Used by retention.cc over the graph of strong pointers; generic here so it
+// can be tested against a naive definition on random graphs.
+//
+// Allocates about 28 bytes a reachable node and 4 bytes an edge besides the
+// graph; no state; thread-safe.
+#ifndef HEAPREC_RECORDER_LEAKSCAN_DOMINATORS_H_
+#define HEAPREC_RECORDER_LEAKSCAN_DOMINATORS_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace heaprec::recorder::leakscan {
+
+inline constexpr uint32_t kNoNode = 0xffffffffu;
+
+// Nodes [0, node_count); v's successors are targets[offsets[v] ..
+// offsets[v + 1]). Duplicate edges and self-loops are allowed.
+struct Digraph {
+  std::vector<uint64_t> offsets;  // node_count + 1
+  std::vector<uint32_t> targets;
+  uint32_t node_count() const {
+    return offsets.empty() ? 0 : static_cast<uint32_t>(offsets.size() - 1);
+  }
+};
+
+struct DominatorTree {
+  // Per node: its immediate dominator; kNoNode for the root and for nodes the
+  // root does not reach.
+  std::vector<uint32_t> idom;
+  // The reachable nodes in depth-first preorder, root first: every node comes
+  // after its immediate dominator.
+  std::vector<uint32_t> preorder;
+};
+
+DominatorTree ComputeDominators(const Digraph& graph, uint32_t root);
+
+}  // namespace heaprec::recorder::leakscan
+
+#endif  // HEAPREC_RECORDER_LEAKSCAN_DOMINATORS_H_
