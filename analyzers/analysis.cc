@@ -26,7 +26,43 @@ void Analysis::OnEvent(const format::Event& e) {
   if (stop_ && stop_->BeforeEvent(e)) return;
   for (Analyzer* a : before_) a->BeforeEvent(e, heap_);
   const HeapChange c = heap_.Apply(e);
+  if (c.made != 0 || c.released != 0) ++changes_since_scan_;
   for (Analyzer* a : analyzers_) a->OnEvent(e, c, heap_);
+}
+
+void Analysis::OnLeakScan(const format::LeakScan& s) {
+  // A scan at the stop moment itself (its marker stopped the pass) counts.
+  if (stopped() && s.seq != stop_->seq()) return;
+  if (s.part == 0) {
+    joining_ = s;
+  } else {
+    joining_.blocks.insert(joining_.blocks.end(), s.blocks.begin(), s.blocks.end());
+    joining_.kinds.insert(joining_.kinds.end(), s.kinds.begin(), s.kinds.end());
+    joining_.block_roots.insert(joining_.block_roots.end(), s.block_roots.begin(),
+                                s.block_roots.end());
+    joining_.block_indirect.insert(joining_.block_indirect.end(), s.block_indirect.begin(),
+                                   s.block_indirect.end());
+  }
+  if (s.more) return;
+  joining_.more = false;
+  leak_scans_.push_back(std::move(joining_));
+  joining_ = format::LeakScan{};
+  changes_since_scan_ = 0;
+}
+
+const format::LeakScan* Analysis::LeakScanNow() const {
+  if (leak_scans_.empty() || changes_since_scan_ != 0) return nullptr;
+  return &leak_scans_.back();
+}
+
+std::string Analysis::LeakScanMissing() const {
+  if (leak_scans_.empty()) {
+    return "the trace has no leak scan (recorded with heaprec --no-leak-scan, by a heaprec "
+           "before trace format 3.1, or cut before its end)";
+  }
+  const format::LeakScan& last = leak_scans_.back();
+  return "no leak scan at this moment: blocks were made or freed after the last one" +
+         (last.label.empty() ? std::string() : " (--at " + last.label + " shows it)");
 }
 
 }  // namespace heaprec::analyzers

@@ -42,6 +42,8 @@ class Analysis : public format::TraceVisitor {
   void OnMarker(const format::Marker& m) override;
   void OnEvent(const format::Event& e) override;
   void OnEnd(const format::EndRecord& e) override { end_ = e; }
+  // Joins a scan's parts; keeps the last complete scan.
+  void OnLeakScan(const format::LeakScan& s) override;
 
   const LiveHeap& heap() const { return heap_; }
   const SymbolTable& symbols() const { return symbols_; }
@@ -56,6 +58,12 @@ class Analysis : public format::TraceVisitor {
   // The stop moment, if one was given (reached() says whether the trace got there).
   const std::optional<MomentWatch>& stop() const { return stop_; }
   bool stopped() const { return stop_ && stop_->reached(); }
+  // The leak scan that describes the live heap as the pass left it (no block
+  // made or released since), or nullptr; then LeakScanMissing() says why.
+  const format::LeakScan* LeakScanNow() const;
+  std::string LeakScanMissing() const;
+  // Every complete leak scan met, in order.
+  const std::vector<format::LeakScan>& leak_scans() const { return leak_scans_; }
 
  private:
   LiveHeap heap_;
@@ -67,6 +75,9 @@ class Analysis : public format::TraceVisitor {
   std::vector<format::Marker> markers_;
   std::vector<format::ThreadInfo> threads_;
   std::optional<MomentWatch> stop_;
+  std::vector<format::LeakScan> leak_scans_;
+  format::LeakScan joining_;         // the parts of a scan so far
+  uint64_t changes_since_scan_ = 0;  // heap changes after the last scan
 };
 
 }  // namespace heaprec::analyzers

@@ -18,6 +18,7 @@
 #include "analyzers/diff.h"
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
+#include "analyzers/leak_report.h"
 #include "analyzers/mismatches.h"
 #include "analyzers/peak.h"
 #include "analyzers/site.h"
@@ -45,7 +46,11 @@ struct Report {
   TraceInfo trace;
   const Analysis* analysis = nullptr;        // required
   const SummaryAnalyzer* summary = nullptr;  // required
-  std::vector<Site> leaks;                   // live at the end (or --at), by bytes
+  // Live at the end (or --at), by bytes: the sites of the kinds shown
+  // (ReportOptions::leak_kinds; every site when the kinds are unknown),
+  // suppressed ones left out. What --folded, --flamegraph and --pprof draw.
+  std::vector<Site> leaks;
+  std::optional<LeakReport> leak_report;  // the kinds (leak_report.h)
   const PeakAnalyzer* peak = nullptr;
   const HotAnalyzer* hot = nullptr;  // hot sites and temporaries
   const HistogramAnalyzer* histogram = nullptr;
@@ -59,6 +64,9 @@ struct ReportOptions {
   size_t top = 10;  // sites (and table rows) shown in text; 0 = all
   bool leaks = false, peak = false, temporaries = false, hot = false;
   bool histogram = false, timeline = false, mismatches = false;
+  // --leak-kinds / --show-leak-kinds: the kinds whose sites are listed and
+  // drawn (valgrind's default: definite,possible).
+  LeakKindSet leak_kinds = DefaultLeakKinds();
   // No analysis named: a few top sites of each of hot, temporaries, peak,
   // leaks in text; the summary alone in JSON.
   bool overview = false;

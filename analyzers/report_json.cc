@@ -33,6 +33,53 @@ json SitesJson(const std::vector<Site>& sites, const SymbolTable& symbols) {
   return list;
 }
 
+json TotalsJson(const KindTotals& t) { return {{"bytes", t.bytes}, {"blocks", t.blocks}}; }
+
+// "leaks": the contract's bytes, blocks (every block live) and sites (those
+// of the kinds shown), each site with its kind and, if still reachable, what
+// holds it; the totals by kind as memcheck's LEAK SUMMARY has them.
+json LeaksJson(const LeakReport& l, LeakKindSet shown, const SymbolTable& symbols) {
+  json sites = json::array();
+  for (const LeakSite& s : l.sites) {
+    if (!Shown(s, shown)) continue;
+    json site = {{"bytes", s.site.bytes},
+                 {"count", s.site.count},
+                 {"kind", LeakKindKey(s.kind)},
+                 {"stack", StackJson(symbols.Frames(s.site.stack))}};
+    if (s.kind == format::LeakKind::kDefinite) site["indirect_bytes"] = s.indirect_bytes;
+    if (s.kind == format::LeakKind::kReachable) {
+      json held = json::array();
+      for (const HeldBy& h : s.held_by) held.push_back({{"root", h.root}, {"bytes", h.bytes}});
+      site["held_by"] = held;
+    }
+    sites.push_back(std::move(site));
+  }
+  json j = {{"bytes", l.in_use.bytes}, {"blocks", l.in_use.blocks}, {"sites", sites}};
+  json kinds;
+  for (const format::LeakKind k : {format::LeakKind::kDefinite, format::LeakKind::kIndirect,
+                                   format::LeakKind::kPossible, format::LeakKind::kReachable}) {
+    kinds[LeakKindKey(k)] = TotalsJson(l.of(k));
+  }
+  kinds["suppressed"] = TotalsJson(l.suppressed);
+  kinds["unknown"] = TotalsJson(l.of(format::LeakKind::kUnknown));
+  j["kinds"] = kinds;
+  j["shown_kinds"] = shown.ToString();
+  if (l.scan != nullptr) {
+    static const char* const kReasons[] = {"unknown", "exit", "request", "signal"};
+    static const char* const kStatus[] = {"done", "approximate", "not_done"};
+    j["scan"] = {{"seq", l.scan->seq},
+                 {"time_ns", l.scan->time_ns},
+                 {"reason", kReasons[static_cast<int>(l.scan->reason) % 4]},
+                 {"status", kStatus[static_cast<int>(l.scan->status) % 3]},
+                 {"note", l.scan->note},
+                 {"label", l.scan->label},
+                 {"pause_ns", l.scan->pause_ns},
+                 {"bytes_scanned", l.scan->bytes_scanned}};
+  }
+  if (!l.no_scan.empty()) j["kinds_unknown"] = l.no_scan;
+  return j;
+}
+
 json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
   json items = json::array();
   for (const Mismatch& x : m.Mismatches()) {
@@ -91,11 +138,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                {"seq", w.seq()},
                {"time_ns", w.time_ns()}};
   }
-  if (o.leaks) {
-    j["leaks"] = {{"bytes", a.heap().live_bytes()},
-                  {"blocks", a.heap().blocks().size()},
-                  {"sites", SitesJson(r.leaks, sym)}};
-  }
+  if (o.leaks && r.leak_report) j["leaks"] = LeaksJson(*r.leak_report, o.leak_kinds, sym);
   if (o.peak && r.peak) {
     j["peak"] = {{"bytes", r.peak->peak_bytes()},
                  {"blocks", r.peak->peak_blocks()},

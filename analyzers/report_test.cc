@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/golden_file.h"
-#include "analyzers/leaks.h"
+#include "analyzers/leak_report.h"
 #include "analyzers/test_events.h"
 
 namespace heaprec::analyzers {
@@ -58,6 +58,19 @@ class ReportTest : public testing::Test {
     }
     Add({.api = Api::kNewArray, .address = 0xa0000, .size = 3000, .stack = 5});
     Add({.api = Api::kDelete, .address = 0xa0000});
+    // The scan at the end: the four loads (blocks 1-4) are one of each kind,
+    // the reachable one held by a global.
+    format::LeakScan scan;
+    scan.reason = format::LeakScan::Reason::kExit;
+    scan.pause_ns = 2000000;
+    scan.roots = {{1, format::LeakRootKind::kGlobal, "g_loaded [app]", 1, 0, 0x480000, 8}};
+    scan.blocks = {1, 2, 3, 4};
+    using K = format::LeakKind;
+    for (const K k : {K::kDefinite, K::kIndirect, K::kPossible, K::kReachable}) {
+      scan.kinds.push_back(format::LeakScan::PackKind(k, format::LeakHeuristic::kNone));
+    }
+    scan.block_roots = {0, 0, 0, 1};
+    feeder_.LeakScan(scan);
   }
 
   void Add(const Event& e) { feeder_.Event(e); }
@@ -67,7 +80,9 @@ class ReportTest : public testing::Test {
     r.trace = {"app.zst", format::FormatVersion{2, 0}, false};
     r.analysis = &analysis_;
     r.summary = &summary_;
-    r.leaks = LeakSites(analysis_.heap());
+    r.leak_report = BuildLeakReport(analysis_.heap(), analysis_.LeakScanNow(),
+                                    analysis_.LeakScanMissing(), analysis_.symbols(), nullptr);
+    r.leaks = ShownSites(*r.leak_report, DefaultLeakKinds());
     r.peak = &peak_;
     r.hot = &hot_;
     r.histogram = &histogram_;
@@ -142,9 +157,20 @@ TEST_F(ReportTest, JsonFollowsTheContract) {
   };
   EXPECT_EQ(j["leaks"]["bytes"], 4096);
   EXPECT_EQ(j["leaks"]["blocks"], 4);
-  ASSERT_EQ(j["leaks"]["sites"].size(), 1u);
+  // The kinds of the scan, every one with its totals; the sites of the
+  // default kinds (definite, possible), each with its kind.
+  for (const char* kind :
+       {"definitely_lost", "indirectly_lost", "possibly_lost", "still_reachable"}) {
+    EXPECT_EQ(j["leaks"]["kinds"][kind]["bytes"], 1024) << kind;
+    EXPECT_EQ(j["leaks"]["kinds"][kind]["blocks"], 1) << kind;
+  }
+  EXPECT_EQ(j["leaks"]["kinds"]["suppressed"]["bytes"], 0);
+  ASSERT_EQ(j["leaks"]["sites"].size(), 2u);
+  EXPECT_EQ(j["leaks"]["sites"][0]["kind"], "definitely_lost");
+  EXPECT_EQ(j["leaks"]["sites"][1]["kind"], "possibly_lost");
   EXPECT_EQ(j["leaks"]["sites"][0]["stack"][0]["function"], "load(int)");
   EXPECT_EQ(j["leaks"]["sites"][0]["stack"][1]["function"], "main");
+  EXPECT_EQ(j["leaks"]["scan"]["reason"], "exit");
   check_sites(j["leaks"]["sites"]);
   EXPECT_EQ(j["peak"]["bytes"], 7096);
   EXPECT_EQ(j["peak"]["time_ns"], 105000000);

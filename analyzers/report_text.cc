@@ -64,15 +64,109 @@ void AppendSites(std::string* out, const Report& r, const std::vector<Site>& sit
   AppendMore(out, shown, sites.size(), "call stacks");
 }
 
-void AppendLeaks(std::string* out, const Report& r, bool table, size_t top) {
-  const uint64_t total = r.analysis->heap().live_bytes();
-  *out += "\nleaked " + HumanBytes(total) + " in " +
-          std::to_string(r.analysis->heap().blocks().size()) + " blocks from " +
-          std::to_string(r.leaks.size()) + " call stacks\n";
-  AppendSites(out, r, r.leaks, Metric::kBytes, total, table, top, [&](const Site& s) {
-    return HumanBytes(s.bytes) + " (" + Percent(s.bytes, total) + ") in " +
-           std::to_string(s.count) + " blocks, allocated at:";
-  });
+// 1234567 -> "1,234,567", as valgrind prints its counts.
+std::string Commas(uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string Totals(const KindTotals& t) {
+  return Commas(t.bytes) + " bytes in " + Commas(t.blocks) + " blocks";
+}
+
+// What the scan that answers for the moment was.
+std::string ScanWords(const format::LeakScan& s) {
+  std::string when = s.reason == format::LeakScan::Reason::kExit ? "at the end of the process"
+                     : s.label.empty()                           ? "asked for"
+                                                                 : "at " + s.label;
+  return "the leak scan " + when + " (" + Seconds(s.pause_ns) + " paused)";
+}
+
+// memcheck's LEAK SUMMARY, the same lines and spellings.
+void AppendLeakSummary(std::string* out, const LeakReport& l) {
+  using format::LeakKind;
+  *out += "LEAK SUMMARY:\n";
+  *out += "   definitely lost: " + Totals(l.of(LeakKind::kDefinite)) + "\n";
+  *out += "   indirectly lost: " + Totals(l.of(LeakKind::kIndirect)) + "\n";
+  *out += "     possibly lost: " + Totals(l.of(LeakKind::kPossible)) + "\n";
+  *out += "   still reachable: " + Totals(l.of(LeakKind::kReachable)) + "\n";
+  static const char* const kHeuristics[] = {"", "stdstring", "length64", "newarray",
+                                            "multipleinheritance"};
+  bool any = false;
+  for (size_t h = 1; h < l.heuristics.size(); ++h) any |= l.heuristics[h].blocks > 0;
+  if (any) {
+    *out += "                      of which reachable via heuristic:\n";
+    for (size_t h = 1; h < l.heuristics.size(); ++h) {
+      if (l.heuristics[h].blocks == 0) continue;
+      char name[24];
+      std::snprintf(name, sizeof(name), "%-19s", kHeuristics[h]);
+      *out +=
+          std::string("                        ") + name + ": " + Totals(l.heuristics[h]) + "\n";
+    }
+  }
+  *out += "        suppressed: " + Totals(l.suppressed) + "\n";
+}
+
+void AppendLeaks(std::string* out, const Report& r, const ReportOptions& o, bool table,
+                 size_t top) {
+  const Analysis& a = *r.analysis;
+  const LeakReport& l = *r.leak_report;
+  const std::string moment =
+      a.stop() ? "live at " + a.stop()->moment().text : "not freed at the end";
+  *out += "\n" + moment + ": " + HumanBytes(l.in_use.bytes) + " in " +
+          std::to_string(l.in_use.blocks) + " blocks";
+  if (!l.no_scan.empty()) {
+    *out += "; kinds unknown: " + l.no_scan + "\n";
+  } else {
+    *out += "; " + ScanWords(*l.scan) + " found:\n";
+    if (l.scan->status == format::LeakScan::Status::kApproximate) {
+      *out += "(approximate: " + l.scan->note + ")\n";
+    }
+    AppendLeakSummary(out, l);
+  }
+  std::vector<const LeakSite*> shown;
+  for (const LeakSite& s : l.sites) {
+    if (Shown(s, o.leak_kinds)) shown.push_back(&s);
+  }
+  if (l.no_scan.empty()) {
+    *out += "\nsites of " + o.leak_kinds.ToString() + " (--leak-kinds)";
+    *out += shown.empty() ? ": none\n" : ":\n";
+  }
+  const uint64_t total = l.no_scan.empty() ? 0 : l.in_use.bytes;
+  std::vector<Site> sites;
+  for (const LeakSite* s : shown) sites.push_back(s->site);
+  if (table && !sites.empty()) {
+    uint64_t shown_bytes = 0;
+    for (const Site& s : sites) shown_bytes += s.bytes;
+    *out += "\n";
+    *out += TopTableText(TopFunctions(ShownSites(l, o.leak_kinds), Metric::kBytes, a.symbols()),
+                         shown_bytes, Metric::kBytes, top);
+  }
+  (void)total;
+  const size_t n = Shown(top, shown.size());
+  for (size_t i = 0; i < n; ++i) {
+    const LeakSite& s = *shown[i];
+    std::string line = s.indirect_bytes == 0 ? HumanBytes(s.site.bytes)
+                                             : HumanBytes(s.site.bytes + s.indirect_bytes) + " (" +
+                                                   HumanBytes(s.site.bytes) + " direct, " +
+                                                   HumanBytes(s.indirect_bytes) + " indirect)";
+    line += " in " + std::to_string(s.site.count) + " blocks, " + LeakKindWords(s.kind);
+    if (!s.held_by.empty()) {
+      line += ", held by ";
+      for (size_t k = 0; k < s.held_by.size() && k < 3; ++k) {
+        line +=
+            (k > 0 ? ", " : "") + s.held_by[k].root + " (" + HumanBytes(s.held_by[k].bytes) + ")";
+      }
+      if (s.held_by.size() > 3) line += ", ...";
+    }
+    *out += "\n  #" + std::to_string(i + 1) + "  " + line + ", allocated at:\n";
+    AppendFrames(out, a.symbols().Frames(s.site.stack));
+  }
+  AppendMore(out, n, shown.size(), "call stacks");
 }
 
 void AppendPeak(std::string* out, const Report& r, bool table, size_t top) {
@@ -234,7 +328,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   if ((o.hot || o.overview) && r.hot) AppendHot(&out, r, table, top);
   if ((o.temporaries || o.overview) && r.hot) AppendTemporaries(&out, r, table, top);
   if ((o.peak || o.overview) && r.peak) AppendPeak(&out, r, table, top);
-  if (o.leaks || o.overview) AppendLeaks(&out, r, table, top);
+  if ((o.leaks || o.overview) && r.leak_report) AppendLeaks(&out, r, o, table, top);
   if (o.histogram && r.histogram) AppendHistogram(&out, r);
   if (r.diff) AppendDiff(&out, r, top);
   if (o.mismatches && r.mismatches) AppendMismatches(&out, r, top);
@@ -242,8 +336,14 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   out += "\nsummary: " + std::to_string(s.allocations()) + " allocations (" +
          HumanBytes(s.bytes_allocated()) + "), " + std::to_string(s.frees()) + " frees, " +
          std::to_string(s.temporaries()) + " temporaries, peak " + HumanBytes(s.peak_bytes()) +
-         ", leaked " + HumanBytes(a.heap().live_bytes()) + " in " +
-         std::to_string(a.heap().blocks().size()) + " blocks, " + Seconds(s.duration_ns()) + "\n";
+         ", " + (a.stop() ? "live then " : "not freed ") + HumanBytes(a.heap().live_bytes()) +
+         " in " + std::to_string(a.heap().blocks().size()) + " blocks";
+  if (r.leak_report && r.leak_report->no_scan.empty()) {
+    const KindTotals& lost = r.leak_report->of(format::LeakKind::kDefinite);
+    out += " (definitely lost " + HumanBytes(lost.bytes) + " in " + std::to_string(lost.blocks) +
+           " blocks)";
+  }
+  out += ", " + Seconds(s.duration_ns()) + "\n";
   return out;
 }
 

@@ -136,7 +136,9 @@ bool TemplateMatch(std::string_view templ, std::string_view str) {
 
 }  // namespace
 
-std::string_view LeakKindName(LeakKind kind) { return kKindNames[static_cast<size_t>(kind)]; }
+std::string_view LeakKindName(LeakKind kind) {
+  return kind == LeakKind::kUnknown ? "unknown" : kKindNames[static_cast<size_t>(kind) - 1];
+}
 
 bool LeakKindSet::Parse(std::string_view text, LeakKindSet* set, std::string* error) {
   LeakKindSet result;
@@ -159,7 +161,7 @@ bool LeakKindSet::Parse(std::string_view text, LeakKindSet* set, std::string* er
                  "reachable, or all, or none)";
         return false;
       }
-      result.Add(static_cast<LeakKind>(found - std::begin(kKindNames)));
+      result.Add(static_cast<LeakKind>(1 + (found - std::begin(kKindNames))));
     }
   }
   if (!any_word) {
@@ -181,7 +183,7 @@ std::string LeakKindSet::ToString() const {
   if (empty()) return "none";
   std::string out;
   for (size_t k = 0; k < std::size(kKindNames); ++k) {
-    if (!Contains(static_cast<LeakKind>(k))) continue;
+    if (!Contains(static_cast<LeakKind>(k + 1))) continue;
     if (!out.empty()) out += ',';
     out += kKindNames[k];
   }

@@ -28,10 +28,14 @@
 #include <string_view>
 #include <vector>
 
+#include "format/records.h"
+
 namespace heaprec::analyzers {
 
 // Memcheck's four leak states ("definitely lost", ... "still reachable").
-enum class LeakKind : uint8_t { kDefinite, kIndirect, kPossible, kReachable };
+// The kinds of the trace's leak scans (format/records.h): kDefinite,
+// kIndirect, kPossible, kReachable (kUnknown is in no set).
+using LeakKind = format::LeakKind;
 
 // "definite", "indirect", "possible", "reachable".
 std::string_view LeakKindName(LeakKind kind);
@@ -40,8 +44,8 @@ std::string_view LeakKindName(LeakKind kind);
 // --show-leak-kinds=, --errors-for-leak-kinds= and --leak-kinds=.
 class LeakKindSet {
  public:
-  constexpr LeakKindSet() = default;  // empty ("none")
-  static constexpr LeakKindSet All() { return LeakKindSet(0xf); }
+  constexpr LeakKindSet() = default;                               // empty ("none")
+  static constexpr LeakKindSet All() { return LeakKindSet(0xf); }  // the four kinds
 
   // Valgrind's VG_(parse_enum_set): a comma list of definite, indirect,
   // possible, reachable (empty items are skipped), or "all", or "none"; no
@@ -50,7 +54,9 @@ class LeakKindSet {
   // and sets *error to one line (without a file or option name).
   static bool Parse(std::string_view text, LeakKindSet* set, std::string* error);
 
-  bool Contains(LeakKind kind) const { return (bits_ >> Bit(kind)) & 1; }
+  bool Contains(LeakKind kind) const {
+    return kind != LeakKind::kUnknown && ((bits_ >> Bit(kind)) & 1) != 0;
+  }
   void Add(LeakKind kind) { bits_ |= uint8_t(1u << Bit(kind)); }
   void Remove(LeakKind kind) { bits_ &= uint8_t(~(1u << Bit(kind))); }
   bool empty() const { return bits_ == 0; }
@@ -62,7 +68,7 @@ class LeakKindSet {
 
  private:
   constexpr explicit LeakKindSet(uint8_t bits) : bits_(bits) {}
-  static constexpr unsigned Bit(LeakKind kind) { return static_cast<unsigned>(kind); }
+  static constexpr unsigned Bit(LeakKind kind) { return static_cast<unsigned>(kind) - 1; }
   uint8_t bits_ = 0;
 };
 

@@ -13,17 +13,17 @@ std::string BaseName(const std::string& path) {
 
 void SymbolTable::AddModule(const format::Module& m) { modules_.push_back(m); }
 
-std::string SymbolTable::ModuleOf(uint64_t address, uint32_t module_id) const {
+const format::Module* SymbolTable::ModuleOf(uint64_t address, uint32_t module_id) const {
   for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
     if (module_id != 0) {
-      if (it->id == module_id) return BaseName(it->path);
+      if (it->id == module_id) return &*it;
       continue;
     }
     for (const format::MappedRange& r : it->ranges) {
-      if (address - 1 >= r.start && address - 1 < r.end) return BaseName(it->path);
+      if (address - 1 >= r.start && address - 1 < r.end) return &*it;
     }
   }
-  return "";
+  return nullptr;
 }
 
 std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
@@ -32,19 +32,24 @@ std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
   if (it == symbols_.end() || it->second.frames.empty()) {
     Frame f;
     f.function = "??";
-    f.module = ModuleOf(address, it == symbols_.end() ? 0 : it->second.module);
+    if (const format::Module* m = ModuleOf(address, it == symbols_.end() ? 0 : it->second.module)) {
+      f.module = BaseName(m->path);
+      f.module_path = m->path;
+    }
     f.address = address;
     out.push_back(f);
     return out;
   }
   const format::Symbol& s = it->second;
-  const std::string module = ModuleOf(address, s.module);
+  const format::Module* m = ModuleOf(address, s.module);
+  const std::string module = m != nullptr ? BaseName(m->path) : "";
   for (size_t i = 0; i < s.frames.size(); ++i) {
     Frame f;
     f.function = s.frames[i].function.empty() ? "??" : s.frames[i].function;
     f.file = s.frames[i].file;
     f.line = s.frames[i].line;
     f.module = module;
+    f.module_path = m != nullptr ? m->path : "";
     f.address = address;
     f.inlined = i + 1 < s.frames.size();
     out.push_back(f);

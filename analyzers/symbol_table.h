@@ -17,12 +17,13 @@
 namespace heaprec::analyzers {
 
 struct Frame {
-  std::string function;  // "??" when unknown
-  std::string file;      // empty when unknown
-  uint32_t line = 0;     // 0 when unknown
-  std::string module;    // the module's file name (last path component)
-  uint64_t address = 0;  // the return address
-  bool inlined = false;  // an inlined call inside the next frame
+  std::string function;     // "??" when unknown
+  std::string file;         // empty when unknown
+  uint32_t line = 0;        // 0 when unknown
+  std::string module;       // the module's file name (last path component)
+  uint64_t address = 0;     // the return address
+  bool inlined = false;     // an inlined call inside the next frame
+  std::string module_path;  // the module's path as mapped; empty when unknown
 };
 
 class SymbolTable {
@@ -44,7 +45,7 @@ class SymbolTable {
   }
 
  private:
-  std::string ModuleOf(uint64_t address, uint32_t module_id) const;
+  const format::Module* ModuleOf(uint64_t address, uint32_t module_id) const;
 
   format::StackTable stacks_;
   std::unordered_map<uint64_t, format::Symbol> symbols_;

@@ -36,6 +36,13 @@ class EventFeeder {
   void Marker(const std::string& label) {
     v_->OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, label});
   }
+  // A leak scan at this point: blocks (by number) with their kinds and
+  // retaining roots (0 unless still reachable).
+  void LeakScan(format::LeakScan s) {
+    s.seq = seq_ + 1;
+    s.time_ns = s.seq * 1000000;
+    v_->OnLeakScan(s);
+  }
 
  private:
   format::TraceVisitor* v_;

@@ -13,6 +13,8 @@ std::string Str(const flatbuffers::String* s) {
   return s ? std::string(s->data(), s->size()) : std::string();
 }
 
+size_t Len(const flatbuffers::Vector<uint8_t>* v) { return v ? v->size() : 0; }
+
 bool Varints(const flatbuffers::Vector<uint8_t>* v, size_t count, std::vector<uint64_t>* out) {
   return ReadVarints(v ? v->data() : nullptr, v ? v->size() : 0, count, out);
 }
@@ -28,22 +30,26 @@ flatbuffers::Offset<fb::LeakScan> EncodeLeakScan(flatbuffers::FlatBufferBuilder&
                                        b.CreateString(r.name), r.module, r.thread, r.address,
                                        r.size));
   }
-  std::vector<uint8_t> blocks, retained;
+  std::vector<uint8_t> blocks, retained, indirect;
   uint64_t previous = 0;
   for (size_t i = 0; i < s.blocks.size(); ++i) {
     PutVarint(&blocks, s.blocks[i] - previous);
     previous = s.blocks[i];
     if (s.KindAt(i) == LeakKind::kReachable) PutVarint(&retained, s.block_roots[i]);
+    if (s.KindAt(i) == LeakKind::kDefinite) {
+      PutVarint(&indirect, i < s.block_indirect.size() ? s.block_indirect[i] : 0);
+    }
   }
   const auto roots_v = b.CreateVector(roots);
   const auto blocks_v = b.CreateVector(blocks);
   const auto kinds_v = b.CreateVector(s.kinds);
   const auto retained_v = b.CreateVector(retained);
+  const auto indirect_v = b.CreateVector(indirect);
   const auto note = b.CreateString(s.note);
   const auto label = b.CreateString(s.label);
   return fb::CreateLeakScan(b, s.seq, s.time_ns, s.thread, static_cast<uint8_t>(s.reason),
                             static_cast<uint8_t>(s.status), note, label, roots_v, blocks_v, kinds_v,
-                            retained_v, s.bytes_scanned, s.pause_ns, s.part, s.more);
+                            retained_v, s.bytes_scanned, s.pause_ns, s.part, s.more, indirect_v);
 }
 
 bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::string* error) {
@@ -85,7 +91,7 @@ bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::
     *error = "leak scan blocks do not match its kinds";
     return false;
   }
-  size_t reachable = 0;
+  size_t reachable = 0, definite = 0;
   uint64_t block = 0;
   s->blocks.resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -101,6 +107,20 @@ bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::
       return false;
     }
     reachable += k == static_cast<uint8_t>(LeakKind::kReachable);
+    definite += k == static_cast<uint8_t>(LeakKind::kDefinite);
+  }
+  std::vector<uint64_t> indirect;
+  if (Len(f.indirect_v()) != 0 || definite == 0) {
+    if (!Varints(f.indirect_v(), definite, &indirect)) {
+      *error = "leak scan indirect bytes do not match its definitely lost blocks";
+      return false;
+    }
+  } else {
+    indirect.assign(definite, 0);  // a scan written without them
+  }
+  s->block_indirect.assign(n, 0);
+  for (size_t i = 0, d = 0; i < n; ++i) {
+    if (s->KindAt(i) == LeakKind::kDefinite) s->block_indirect[i] = indirect[d++];
   }
   std::vector<uint64_t> retained;
   if (!Varints(f.root_v(), reachable, &retained)) {
@@ -132,6 +152,7 @@ std::vector<LeakScan> SplitLeakScan(const LeakScan& s, size_t max_blocks) {
       p.blocks.clear();
       p.kinds.clear();
       p.block_roots.clear();
+      p.block_indirect.clear();
     } else {
       p.seq = s.seq;
       p.time_ns = s.time_ns;
@@ -142,6 +163,9 @@ std::vector<LeakScan> SplitLeakScan(const LeakScan& s, size_t max_blocks) {
     p.blocks.assign(s.blocks.begin() + start, s.blocks.begin() + end);
     p.kinds.assign(s.kinds.begin() + start, s.kinds.begin() + end);
     p.block_roots.assign(s.block_roots.begin() + start, s.block_roots.begin() + end);
+    if (s.block_indirect.size() == s.blocks.size()) {
+      p.block_indirect.assign(s.block_indirect.begin() + start, s.block_indirect.begin() + end);
+    }
     p.part = static_cast<uint32_t>(parts.size());
     p.more = end < s.blocks.size();
     parts.push_back(std::move(p));

@@ -18,9 +18,9 @@ namespace {
 struct Batch {
   // Stack nodes are most of the other records (tens of thousands); the big,
   // rare ones are held by pointer to keep entries small.
-  using Other =
-      std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload, std::unique_ptr<Module>,
-                   std::unique_ptr<ProcessInfo>, std::unique_ptr<EndRecord>>;
+  using Other = std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload,
+                             std::unique_ptr<Module>, std::unique_ptr<ProcessInfo>,
+                             std::unique_ptr<EndRecord>, std::unique_ptr<LeakScan>>;
   std::vector<Event> events;
   std::vector<std::pair<size_t, Other>> others;
   void Clear() {
@@ -91,6 +91,7 @@ class Recorder : public TraceVisitor {
   void OnStackNode(const StackNode& n) override { Other(n); }
   void OnSymbol(const Symbol& s) override { Other(s); }
   void OnMarker(const Marker& m) override { Other(m); }
+  void OnLeakScan(const LeakScan& s) override { Other(std::make_unique<LeakScan>(s)); }
   void OnEvent(const Event& e) override {
     batch_.events.push_back(e);
     if (batch_.events.size() == kBatchEvents) Flush();
@@ -127,6 +128,7 @@ void Replay(const Batch& b, TraceVisitor& v) {
             if constexpr (std::is_same_v<T, std::unique_ptr<Module>>) v.OnModule(*r);
             if constexpr (std::is_same_v<T, std::unique_ptr<ProcessInfo>>) v.OnProcess(*r);
             if constexpr (std::is_same_v<T, std::unique_ptr<EndRecord>>) v.OnEnd(*r);
+            if constexpr (std::is_same_v<T, std::unique_ptr<LeakScan>>) v.OnLeakScan(*r);
           },
           b.others[next].second);
     }

@@ -227,6 +227,9 @@ struct LeakScan {
   std::vector<uint64_t> blocks;
   std::vector<uint8_t> kinds;
   std::vector<uint32_t> block_roots;
+  // Per block: for a definitely lost one, the bytes of the blocks lost only
+  // through it (memcheck's indirect bytes of its clique); 0 for the others.
+  std::vector<uint64_t> block_indirect;
   uint64_t bytes_scanned = 0;
   uint64_t pause_ns = 0;
   // A scan written in parts (FORMAT.md): this is part `part`; more = another

@@ -160,6 +160,7 @@ LeakScan SampleScan(uint64_t seq, size_t blocks) {
     s.kinds.push_back(
         LeakScan::PackKind(kind, i % 7 == 3 ? LeakHeuristic::kNewArray : LeakHeuristic::kNone));
     s.block_roots.push_back(kind == LeakKind::kReachable ? static_cast<uint32_t>(i % 3) : 0);
+    s.block_indirect.push_back(kind == LeakKind::kDefinite ? 100 * i : 0);
   }
   s.bytes_scanned = 4096;
   s.pause_ns = 12345;
@@ -182,7 +183,15 @@ TEST(TraceRoundTripTest, LeakScanBetweenEvents) {
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
   EXPECT_EQ(v.r.order, (std::vector<std::string>{"E1", "M2", "L2", "E2"}));
   ASSERT_EQ(v.r.leak_scans.size(), 1u);
-  EXPECT_EQ(v.r.leak_scans[0], scan);
+  const LeakScan& got = v.r.leak_scans[0];
+  EXPECT_EQ(got.label, scan.label);
+  EXPECT_EQ(got.note, scan.note);
+  EXPECT_EQ(got.roots, scan.roots);
+  EXPECT_EQ(got.blocks, scan.blocks);
+  EXPECT_EQ(got.kinds, scan.kinds);
+  EXPECT_EQ(got.block_roots, scan.block_roots);
+  EXPECT_EQ(got.block_indirect, scan.block_indirect);
+  EXPECT_EQ(got, scan);
 }
 
 // A scan of more blocks than a part holds is written in parts, one chunk
@@ -210,6 +219,8 @@ TEST(TraceRoundTripTest, LargeLeakScanInParts) {
     joined.kinds.insert(joined.kinds.end(), part.kinds.begin(), part.kinds.end());
     joined.block_roots.insert(joined.block_roots.end(), part.block_roots.begin(),
                               part.block_roots.end());
+    joined.block_indirect.insert(joined.block_indirect.end(), part.block_indirect.begin(),
+                                 part.block_indirect.end());
     joined.more = part.more;
   }
   joined.part = 0;

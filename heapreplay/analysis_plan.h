@@ -19,6 +19,7 @@
 #include "analyzers/peak.h"
 #include "analyzers/range_profile.h"
 #include "analyzers/summary.h"
+#include "analyzers/suppressions.h"
 #include "analyzers/timeline.h"
 #include "heapreplay/options.h"
 
@@ -49,6 +50,9 @@ struct AnalysisPlan {
   analyzers::RangeProfile range;                    // --html
   std::unique_ptr<analyzers::LiveSnapshot> before;  // --diff --from
   std::unique_ptr<analyzers::LiveSnapshot> after;   // --diff: --to or the end
+
+  // --suppressions, read before the pass (the leak report points into it).
+  analyzers::Suppressions suppressions;
 
   // The --base trace.
   analyzers::Analysis base;

@@ -64,5 +64,8 @@ int main(int argc, char** argv) {
   analyzers::Report report;
   if (!heapreplay::RunAnalysis(o, plan.get(), &report, &error)) return Fail(error);
   if (!heapreplay::WriteOutputs(o, report, *plan, bench, &error)) return Fail(error);
+  if (o.error_exitcode != 0 && analyzers::LeakErrors(*report.leak_report, o.errors_for) != 0) {
+    return o.error_exitcode;
+  }
   return 0;
 }

@@ -8,6 +8,13 @@
 namespace heaprec::heapreplay {
 namespace {
 
+bool ParseKinds(const std::string& name, const std::string& text, analyzers::LeakKindSet* set,
+                std::string* error) {
+  if (analyzers::LeakKindSet::Parse(text, set, error)) return true;
+  *error = name + ": " + *error;
+  return false;
+}
+
 base::CommandLine Table(Options* o) {
   using base::Flag, base::Heading, base::Text, base::Value;
   analyzers::ReportOptions& r = o->report;
@@ -24,7 +31,10 @@ base::CommandLine Table(Options* o) {
   };
   line.rows = {
       Heading("Reads a trace written by heaprec and answers, in one pass:"),
-      Flag("--leaks", "blocks never freed, by call stack, largest first", &r.leaks),
+      Flag("--leaks",
+           "blocks never freed by kind (definitely, indirectly, possibly\n"
+           "lost, still reachable), by call stack, largest first",
+           &r.leaks),
       Flag("--peak", "the highest live heap and the stacks holding it then", &r.peak),
       Flag("--temporaries", "allocations freed with no other allocation in between",
            &r.temporaries),
@@ -50,6 +60,40 @@ base::CommandLine Table(Options* o) {
             &o->at),
       Text("With no analysis named: the summary and the top sites of hot, temporaries,\n"
            "peak and leaks."),
+      Heading("Leak check (valgrind memcheck's kinds and spellings; the trace's leak scan):"),
+      Value("--leak-kinds, --show-leak-kinds", "SET",
+            "the kinds whose sites --leaks lists and draws: a comma\n"
+            "list of definite, indirect, possible, reachable, or all\n"
+            "(default definite,possible)",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              return ParseKinds(name, v, &o->report.leak_kinds, error);
+            }),
+      Value("--suppressions", "FILE",
+            "valgrind (Memcheck:Leak) or LeakSanitizer (leak:) suppressions;\n"
+            "matching sites count as suppressed (repeatable)",
+            [o](const std::string&, const std::string& v, std::string*) {
+              o->suppressions.push_back(v);
+              return true;
+            }),
+      Value("--error-exitcode", "N",
+            "exit with N when a kind of --errors-for-leak-kinds has bytes\n"
+            "after suppressions (default 0: the usual status)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              char* end = nullptr;
+              const long n = std::strtol(v.c_str(), &end, 10);
+              if (v.empty() || *end != '\0' || n < 0 || n > 255) {
+                *error = "--error-exitcode needs a number from 0 to 255, not '" + v + "'";
+                return false;
+              }
+              o->error_exitcode = static_cast<int>(n);
+              return true;
+            }),
+      Value("--errors-for-leak-kinds", "SET",
+            "the kinds that count for --error-exitcode (default\n"
+            "definite,possible)",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              return ParseKinds(name, v, &o->errors_for, error);
+            }),
       Heading("Output (text by default):"),
       Flag("--json", "one JSON object on stdout", &o->json),
       Value("--top", "N", "functions and call stacks shown in text (default 10; 0 = all)",

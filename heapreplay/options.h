@@ -6,6 +6,7 @@
 #define HEAPREC_HEAPREPLAY_OPTIONS_H_
 
 #include <string>
+#include <vector>
 
 #include "analyzers/report.h"
 #include "analyzers/site.h"
@@ -27,6 +28,12 @@ struct Options {
   std::string from, to, base;  // --from, --to, --base
   std::string trace;
   bool help = false;
+  // The leak check (valgrind's spellings): --suppressions FILE (repeatable),
+  // --error-exitcode N (exit N when a kind of errors_for has bytes after
+  // suppressions; 0: never), --errors-for-leak-kinds SET.
+  std::vector<std::string> suppressions;
+  int error_exitcode = 0;
+  analyzers::LeakKindSet errors_for = analyzers::DefaultLeakKinds();
   // --bench: replay against allocators (bench.h).
   bool bench = false;
   std::string allocators = "glibc,tcmalloc,jemalloc,mimalloc";  // --allocators

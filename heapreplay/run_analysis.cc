@@ -15,8 +15,9 @@ using analyzers::Moment;
 
 // Reads path into visitor; false + *error when unreadable.
 bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info,
-          std::string* error) {
+          std::string* error, uint64_t* chunks = nullptr) {
   const format::ReadResult r = format::ReadTraceFileAhead(path, visitor);
+  if (chunks != nullptr) *chunks = r.chunks;
   if (r.status == format::ReadResult::kError) {
     *error = r.message;
     return false;
@@ -63,7 +64,16 @@ bool Diff(const Options& o, AnalysisPlan* p, analyzers::DiffResult* d, std::stri
 
 bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, std::string* error) {
   analyzers::Analysis& a = p->analysis;
-  if (!Read(o.trace, a, &report->trace, error)) return false;
+  for (const std::string& file : o.suppressions) {
+    if (!p->suppressions.AddFile(file, error)) return false;
+  }
+  uint64_t chunks = 0;
+  if (!Read(o.trace, a, &report->trace, error, &chunks)) return false;
+  if (chunks == 0 && o.error_exitcode != 0) {
+    // A gate must not pass on nothing.
+    *error = o.trace + ": no complete chunk: nothing to check for leaks";
+    return false;
+  }
   if (a.stop() && !CheckReached(*a.stop(), a, o.trace, "--at", error)) return false;
   if (p->before && !CheckReached(p->before->watch(), a, o.trace, "--from", error)) return false;
   if (p->after && !CheckReached(p->after->watch(), a, o.trace, "--to", error)) return false;
@@ -72,7 +82,10 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   const analyzers::ReportOptions& want = o.report;
   report->analysis = &a;
   report->summary = &p->summary;
-  report->leaks = analyzers::LeakSites(a.heap());
+  report->leak_report =
+      analyzers::BuildLeakReport(a.heap(), a.LeakScanNow(), a.LeakScanMissing(), a.symbols(),
+                                 o.suppressions.empty() ? nullptr : &p->suppressions);
+  report->leaks = analyzers::ShownSites(*report->leak_report, want.leak_kinds);
   if (p->peak_run) report->peak = &p->peak;
   if (p->hot_run) report->hot = &p->hot;
   if (want.histogram) report->histogram = &p->histogram;

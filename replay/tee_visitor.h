@@ -20,6 +20,7 @@ class TeeVisitor : public format::TraceVisitor {
   void OnStackNode(const format::StackNode& x) override { a_->OnStackNode(x), b_->OnStackNode(x); }
   void OnSymbol(const format::Symbol& x) override { a_->OnSymbol(x), b_->OnSymbol(x); }
   void OnMarker(const format::Marker& x) override { a_->OnMarker(x), b_->OnMarker(x); }
+  void OnLeakScan(const format::LeakScan& x) override { a_->OnLeakScan(x), b_->OnLeakScan(x); }
   void OnEvent(const format::Event& x) override { a_->OnEvent(x), b_->OnEvent(x); }
   void OnEnd(const format::EndRecord& x) override { a_->OnEnd(x), b_->OnEnd(x); }
 

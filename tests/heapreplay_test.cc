@@ -35,7 +35,14 @@ TEST(HeapreplayTest, LeakReportOfTheReadmeExample) {
   const ProcessResult r = RunProgram({Heapreplay(), "--leaks", trace});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("leaked 640 B in 10 blocks from 1 call stacks"), std::string::npos) << r.out;
+  // A list of 10 sessions whose head is lost: memcheck's kinds and numbers.
+  for (const char* line :
+       {"not freed at the end: 640 B in 10 blocks", "   definitely lost: 64 bytes in 1 blocks\n",
+        "   indirectly lost: 576 bytes in 9 blocks\n", "     possibly lost: 0 bytes in 0 blocks\n",
+        "   still reachable: 0 bytes in 0 blocks\n",
+        "640 B (64 B direct, 576 B indirect) in 1 blocks, definitely lost"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  }
   EXPECT_NE(r.out.find("make_session  tests/programs/leak_demo.c:"), std::string::npos) << r.out;
 }
 
@@ -61,10 +68,17 @@ TEST(HeapreplayTest, JsonFollowsTheContract) {
   const auto& leaks = j["leaks"];
   EXPECT_EQ(leaks["bytes"], 640);
   EXPECT_EQ(leaks["blocks"], 10);
+  EXPECT_EQ(leaks["kinds"]["definitely_lost"], nlohmann::json({{"bytes", 64}, {"blocks", 1}}));
+  EXPECT_EQ(leaks["kinds"]["indirectly_lost"], nlohmann::json({{"bytes", 576}, {"blocks", 9}}));
+  EXPECT_EQ(leaks["scan"]["reason"], "exit");
+  EXPECT_EQ(leaks["scan"]["status"], "done");
+  // The sites of the default kinds (definite, possible): the head.
   ASSERT_EQ(leaks["sites"].size(), 1u);
   const auto& site = leaks["sites"][0];
-  EXPECT_EQ(site["bytes"], 640);
-  EXPECT_EQ(site["count"], 10);
+  EXPECT_EQ(site["bytes"], 64);
+  EXPECT_EQ(site["count"], 1);
+  EXPECT_EQ(site["kind"], "definitely_lost");
+  EXPECT_EQ(site["indirect_bytes"], 576);
   const auto& frame = site["stack"][0];
   EXPECT_EQ(frame["function"], "make_session");
   EXPECT_EQ(frame["file"], "tests/programs/leak_demo.c");
@@ -146,18 +160,23 @@ nlohmann::json SiteOf(const nlohmann::json& sites, const std::string& function) 
 }
 
 TEST(HeapreplayTest, EveryAnalysisOfPhasesPerCallSite) {
-  const nlohmann::json j = Json(
-      {"--leaks", "--peak", "--temporaries", "--hot", "--histogram", "--top", "0", RecordPhases()});
+  const nlohmann::json j = Json({"--leaks", "--leak-kinds=all", "--peak", "--temporaries", "--hot",
+                                 "--histogram", "--top", "0", RecordPhases()});
   EXPECT_EQ(j["summary"]["allocations"], 113);
   EXPECT_EQ(j["summary"]["frees"], 108);
   EXPECT_EQ(j["summary"]["bytes_allocated"], 8000 + 3200 + 20480);
   EXPECT_EQ(j["summary"]["peak_bytes"], 28480);
   EXPECT_EQ(j["summary"]["temporaries"], 100);
 
+  // grow()'s blocks stay in the global g_grown: still reachable, held by it.
   const auto& leaks = j["leaks"];
   EXPECT_EQ(leaks["bytes"], 20480);
   EXPECT_EQ(leaks["blocks"], 5);
+  EXPECT_EQ(leaks["kinds"]["still_reachable"], nlohmann::json({{"bytes", 20480}, {"blocks", 5}}));
   ASSERT_EQ(leaks["sites"].size(), 1u);
+  EXPECT_EQ(leaks["sites"][0]["kind"], "still_reachable");
+  EXPECT_EQ(leaks["sites"][0]["held_by"],
+            nlohmann::json::array({{{"root", "g_grown [phases]"}, {"bytes", 20480}}}));
   EXPECT_EQ(leaks["sites"][0]["stack"][0]["function"], "grow");
   EXPECT_EQ(leaks["sites"][0]["stack"][1]["function"], "main");
 
@@ -244,7 +263,7 @@ TEST(HeapreplayTest, TextTablesTimelineAndFolded) {
   const ProcessResult overview = RunProgram({Heapreplay(), trace});
   ASSERT_EQ(overview.exit_code, 0);
   for (const char* line : {"113 allocation calls", "100 temporaries", "peak 27.8 KiB",
-                           "leaked 20.0 KiB in 5 blocks"}) {
+                           "not freed 20.0 KiB in 5 blocks"}) {
     EXPECT_NE(overview.out.find(line), std::string::npos) << line << "\n" << overview.out;
   }
 
@@ -254,7 +273,8 @@ TEST(HeapreplayTest, TextTablesTimelineAndFolded) {
   EXPECT_NE(csv.out.find(",28480\n"), std::string::npos) << csv.out;  // the peak
   EXPECT_EQ(Lines(csv.out), 1 + 113 + 108u);                          // a point per event
 
-  const ProcessResult folded = RunProgram({Heapreplay(), "--leaks", "--folded", trace});
+  const ProcessResult folded =
+      RunProgram({Heapreplay(), "--leaks", "--leak-kinds=all", "--folded", trace});
   ASSERT_EQ(folded.exit_code, 0);
   EXPECT_EQ(Lines(folded.out), 1u) << folded.out;
   EXPECT_NE(folded.out.find(";main;grow 20480\n"), std::string::npos) << folded.out;
@@ -265,8 +285,8 @@ TEST(HeapreplayTest, TextTablesTimelineAndFolded) {
 
 TEST(HeapreplayTest, FlameGraphAndPprofFiles) {
   const std::string dir = MakeTempDir("files");
-  const ProcessResult r = RunProgram({Heapreplay(), "--leaks", "--flamegraph", dir + "/f.svg",
-                                      "--pprof", dir + "/p.pb.gz", RecordPhases()});
+  const ProcessResult r = RunProgram({Heapreplay(), "--leaks", "--leak-kinds=all", "--flamegraph",
+                                      dir + "/f.svg", "--pprof", dir + "/p.pb.gz", RecordPhases()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream svg(dir + "/f.svg");
   const std::string s((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
@@ -367,7 +387,7 @@ TEST(HeapreplayTest, AFinishedTraceIsNotSymbolizedAgainFromDisk) {
   const ProcessResult run = RunHeaprec(trace, {program});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(unlink(program.c_str()), 0);
-  const nlohmann::json j = Json({"--leaks", trace});
+  const nlohmann::json j = Json({"--leaks", "--leak-kinds=all", trace});
   EXPECT_FALSE(j.contains("notes")) << j["notes"];
   EXPECT_EQ(j["leaks"]["bytes"], 20480);
   ASSERT_EQ(j["leaks"]["sites"].size(), 1u);

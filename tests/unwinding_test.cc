@@ -40,7 +40,8 @@ TEST(UnwindingTest, StacksDeeperThanTheLimitKeepTheirInnermostFrames) {
               .leaked_bytes = 480});
   // The leak report's stack: the 64 innermost frames (the default depth),
   // deep_leaf and then Recurse all the way.
-  const ProcessResult r = RunProgram({Runfile("replay/heapreplay"), "--leaks", "--json", trace});
+  const ProcessResult r =
+      RunProgram({Runfile("replay/heapreplay"), "--leaks", "--leak-kinds=all", "--json", trace});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   bool found = false;

@@ -130,6 +130,8 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     setenv(kFollowEnv, o.follow ? "1" : "0", 1);
     setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
     setenv(kFreeStacksEnv, o.free_stacks ? "1" : "0", 1);
+    setenv(kLeakScanEnv, o.leak_scan ? "1" : "0", 1);
+    setenv(kScanSignalEnv, std::to_string(o.scan_signal).c_str(), 1);
     std::vector<char*> argv;
     for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -220,6 +222,7 @@ int Run(const Options& options) {
 
   Session session(session_dir, options);
   session.SetMainPid(child);
+  session.SetPreloadLibrary(library);
   int child_status = 0;
   bool child_done = false;
   int stops_after_exit = -1;

@@ -67,6 +67,24 @@ base::CommandLine Table(Options* o) {
               o->mark_signal = static_cast<int>(sig);
               return true;
             }),
+      Value("--scan-signal", "N",
+            "signal that asks for a leak scan now (and records a\n"
+            "marker; default 0, none); programs can call\n"
+            "heaprec_leak_check()",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              unsigned sig = 0;
+              if (!ParseNumber(v, 0, 64, &sig)) {
+                *error = "--scan-signal takes a signal number from 0 to 64, not '" + v + "'";
+                return false;
+              }
+              o->scan_signal = static_cast<int>(sig);
+              return true;
+            }),
+      Flag("--no-leak-scan",
+           "no reachability scan of the process's memory at its\n"
+           "end (leaks are then every block not freed, of\n"
+           "unknown kind)",
+           [o] { o->leak_scan = false; }),
       Flag("--addresses",
            "also keep every block's address (larger traces;\n"
            "frees are matched to allocations either way)",

@@ -17,6 +17,8 @@ struct Options {
   bool addresses = false;    // --addresses: keep every block's address in the trace
   bool free_stacks = false;  // --free-stacks: record the call stack of frees too
   int mark_signal = 12;      // SIGUSR2; 0 = none
+  bool leak_scan = true;     // --no-leak-scan: no reachability scan at the end
+  int scan_signal = 0;       // --scan-signal: the signal that asks for a scan; 0 = none
   bool help = false;
   bool version = false;
   std::vector<std::string> command;  // PROGRAM ARGS...

@@ -2,6 +2,7 @@
 #include "recorder/launcher/session.h"
 
 #include <dirent.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -165,7 +167,7 @@ void Session::Finish(Entry& e, bool replaced) {
     TraceResult r;
     r.path = e.builder->path();
     r.pid = e.pid;
-    if (!e.builder->Finish(code)) r.error = r.path + ": " + e.builder->error();
+    if (!e.builder->Finish(code, options_.leak_scan)) r.error = r.path + ": " + e.builder->error();
     r.allocations = e.builder->totals().allocations;
     r.frees = e.builder->totals().frees;
     r.stacks = e.builder->distinct_stacks();
@@ -182,6 +184,24 @@ void Session::Finish(Entry& e, bool replaced) {
   e.reader.reset();
 }
 
+void Session::AnswerScans(Entry& e) {
+  if (e.builder == nullptr) {
+    // No trace to write a scan to: nobody may wait for one.
+    RegionHeader& h = *e.reader->view().header();
+    h.scans_done.store(h.scans_requested.load(std::memory_order_acquire),
+                       std::memory_order_release);
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&h.scans_done), FUTEX_WAKE, INT_MAX, nullptr,
+            nullptr, 0);
+    return;
+  }
+  if (!e.builder->has_scan_request()) return;
+  if (scanner_ == nullptr)
+    scanner_ = std::make_unique<LeakScanner>(std::vector<std::string>{dir_, library_});
+  while (e.builder->has_scan_request()) {
+    scanner_->Answer(e.pid, e.builder->TakeScanRequest(), *e.reader, *e.builder);
+  }
+}
+
 bool Session::Step(uint64_t now_ns, bool scan) {
   if (scan) Discover();
   bool moved = false;
@@ -194,10 +214,12 @@ bool Session::Step(uint64_t now_ns, bool scan) {
     if (e->builder != nullptr) {
       e->builder->PollModules();
       e->reader->Emit(*e->builder, false, now_ns);
+      if (!gone) AnswerScans(*e);
       e->builder->MaybeFlush(now_ns);
     } else {
       DiscardSink discard;
       e->reader->Emit(discard, false, now_ns);
+      AnswerScans(*e);
     }
     // A newer image of this pid may still be getting ready: it decides.
     if (gone && !NewerImageWaiting(e->pid)) Finish(*e, false);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "recorder/launcher/leak_scanner.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/region_reader.h"
 #include "recorder/launcher/trace_builder.h"
@@ -44,6 +45,9 @@ class Session {
   // The launcher's own child: its regions end only when it is reaped, so its
   // exit status is always known.
   void SetMainPid(pid_t pid) { main_pid_ = pid; }
+  // libheaprec.so's path: its memory in the traced processes is no root of
+  // their leak scans.
+  void SetPreloadLibrary(const std::string& path) { library_ = path; }
   // One pass: find new regions, move records, finish what is gone. Returns
   // true if anything was moved (the caller sleeps otherwise).
   bool Step(uint64_t now_ns, bool scan);
@@ -69,12 +73,16 @@ class Session {
   bool Gone(const Entry& e) const;
   bool ProcessGone(pid_t pid) const;
   bool NewerImageWaiting(pid_t pid) const;
+  // Answers the leak scans e's process asked for (leak_scanner.h).
+  void AnswerScans(Entry& e);
   // replaced: the image exec'd another program (its exit status is unknown).
   void Finish(Entry& e, bool replaced);
   std::string TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder);
 
   std::string dir_;
   Options options_;
+  std::string library_;
+  std::unique_ptr<LeakScanner> scanner_;
   pid_t main_pid_ = 0;
   std::vector<std::unique_ptr<Entry>> entries_;
   std::set<std::string> known_;    // region files adopted

@@ -2,6 +2,7 @@
 #include "recorder/launcher/trace_builder.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -95,6 +96,7 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
       slot_thread_[slot] = index;
       tid_thread_[tid] = index;
       writer_->AddThread({index, tid, Name16(r.size, r.extra), r.seq});
+      thread_names_[index] = Name16(r.size, r.extra);
       return;
     }
     case kThreadName: {
@@ -102,11 +104,18 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
       const auto it = tid_thread_.find(tid);
       if (it != tid_thread_.end() && it->second != shared_thread_) {
         writer_->AddThread({it->second, tid, Name16(r.size, r.extra), r.seq});
+        thread_names_[it->second] = Name16(r.size, r.extra);
       }
       return;
     }
     case kMarker:
       writer_->AddMarker({r.seq, r.time_ns, slot_thread_[slot], region_->Label(r.address)});
+      return;
+    case kLeakScanRequest:
+      scan_requests_.push_back({r.seq, slot == 0 ? shared_thread_ : slot_thread_[slot],
+                                static_cast<int32_t>(r.address),
+                                static_cast<format::LeakScan::Reason>(r.size),
+                                r.extra == UINT64_MAX ? "" : region_->Label(r.extra)});
       return;
     case kNop:
       return;
@@ -293,7 +302,56 @@ format::EndRecord TraceBuilder::EndWithCounters(int exit_status) const {
   return end;
 }
 
-bool TraceBuilder::Finish(int exit_status) {
+ScanRequest TraceBuilder::TakeScanRequest() {
+  ScanRequest r = std::move(scan_requests_.front());
+  scan_requests_.erase(scan_requests_.begin());
+  return r;
+}
+
+void TraceBuilder::AddLeakScan(const format::LeakScan& scan) {
+  if (!scan.label.empty()) writer_->AddMarker({scan.seq, scan.time_ns, scan.thread, scan.label});
+  writer_->AddLeakScan(scan);
+  if (scan.reason == format::LeakScan::Reason::kExit) final_scan_written_ = true;
+}
+
+uint32_t TraceBuilder::ThreadOfTid(int32_t tid) const {
+  const auto it = tid_thread_.find(tid);
+  return it == tid_thread_.end() ? 0 : it->second;
+}
+
+std::string TraceBuilder::ThreadName(uint32_t thread) const {
+  const auto it = thread_names_.find(thread);
+  return it == thread_names_.end() ? "" : it->second;
+}
+
+namespace {
+
+// Why a process's end was not scanned, from its wait status (-1: its image
+// was replaced by exec).
+std::string NoScanReason(int exit_status, bool scans_on) {
+  if (!scans_on) return "leak scans are off (heaprec --no-leak-scan)";
+  if (exit_status == -1) return "the program replaced itself (exec) or could not be waited for";
+  if (WIFSIGNALED(exit_status)) {
+    const char* name = sigabbrev_np(WTERMSIG(exit_status));
+    return std::string("killed by SIG") + (name != nullptr ? name : "?") + " (signal " +
+           std::to_string(WTERMSIG(exit_status)) + ") before its end could be scanned";
+  }
+  return "ended without passing heaprec's exit hooks (quick_exit, a direct exit_group system "
+         "call, or the launcher could not stop it)";
+}
+
+}  // namespace
+
+bool TraceBuilder::Finish(int exit_status, bool scans_on) {
+  if (!final_scan_written_) {
+    format::LeakScan none;
+    none.seq = last_seq_ + 1;
+    none.time_ns = last_time_ns_;
+    none.reason = format::LeakScan::Reason::kExit;
+    none.status = format::LeakScan::Status::kNotDone;
+    none.note = NoScanReason(exit_status, scans_on);
+    AddLeakScan(none);
+  }
   PollModules();
   // The events go to disk before symbolizing (seconds for large binaries), so
   // a launcher stopped meanwhile loses only the names, and a trace cut before

@@ -27,6 +27,16 @@
 
 namespace heaprec::recorder::launcher {
 
+// A leak scan the process asked for (kLeakScanRequest), to be answered by
+// the launcher (leak_scanner.h).
+struct ScanRequest {
+  uint64_t seq = 0;
+  uint32_t thread = 0;  // the asking thread's index
+  int32_t tid = 0;
+  format::LeakScan::Reason reason = format::LeakScan::Reason::kUnknown;
+  std::string label;  // "" for the scan at the end
+};
+
 class TraceBuilder : public RecordSink {
  public:
   // Creates the trace file at path (which must not exist); keep_addresses:
@@ -42,7 +52,26 @@ class TraceBuilder : public RecordSink {
   // Writes what is buffered if the last flush is older than a second.
   void MaybeFlush(uint64_t now_ns);
   // Symbols and End; closes the file. exit_status: wait status or -1.
-  bool Finish(int exit_status);
+  // Without a scan at the process's end, a LeakScan that says why comes
+  // first (scans_on: heaprec scans at all).
+  bool Finish(int exit_status, bool scans_on = true);
+
+  // Leak scans: the requests not yet answered, oldest first.
+  bool has_scan_request() const { return !scan_requests_.empty(); }
+  ScanRequest TakeScanRequest();
+  // Writes a scan (and, for one asked for with a label, a marker at its seq).
+  void AddLeakScan(const format::LeakScan& scan);
+  // What the scan needs from the trace so far.
+  template <typename F>
+  void ForEachLiveBlock(F&& f) const {
+    writer_->ForEachLiveBlock(f);
+  }
+  const std::vector<format::Module>& modules() const { return modules_; }
+  // The trace's index of the thread with this tid (0 if unknown) and the
+  // name it was last given.
+  uint32_t ThreadOfTid(int32_t tid) const;
+  std::string ThreadName(uint32_t thread) const;
+  uint64_t last_seq() const { return last_seq_; }
 
   const std::string& path() const { return path_; }
   const format::EndRecord& totals() const { return writer_->totals(); }
@@ -100,6 +129,9 @@ class TraceBuilder : public RecordSink {
   uint64_t last_time_ns_ = 0;
   uint64_t last_flush_ns_ = 0;
   uint64_t dropped_stacks_ = 0;
+  std::vector<ScanRequest> scan_requests_;
+  std::map<uint32_t, std::string> thread_names_;
+  bool final_scan_written_ = false;
 };
 
 }  // namespace heaprec::recorder::launcher

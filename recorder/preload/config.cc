@@ -25,6 +25,8 @@ Config ReadConfig() {
   c.follow = ParseUint(getenv(kFollowEnv), 1) != 0;
   c.free_stacks = ParseUint(getenv(kFreeStacksEnv), 0) != 0;
   c.mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
+  c.leak_scan = ParseUint(getenv(kLeakScanEnv), 1) != 0;
+  c.scan_signal = static_cast<int>(ParseUint(getenv(kScanSignalEnv), 0));
   return c;
 }
 

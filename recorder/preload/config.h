@@ -20,6 +20,8 @@ struct Config {
   bool follow = true;             // record fork children and exec'd images
   bool free_stacks = false;       // capture the stack of every free too
   int mark_signal = SIGUSR2;      // the signal that records a marker; 0 = none
+  bool leak_scan = true;          // a leak scan at the end of the process
+  int scan_signal = 0;            // the signal that asks for a leak scan; 0 = none
 };
 
 Config ReadConfig();

@@ -36,7 +36,7 @@ void OnMarkSignal(int) {
   const int saved = errno;
   ThreadState& ts = t_thread_state;
   if (ts.guard != 0) {
-    ts.pending_marker = 1;  // emitted by Leave()
+    ts.pending |= kPendingMarker;  // emitted by Leave()
   } else {
     Marker(nullptr);
   }
@@ -66,19 +66,22 @@ void ThreadRenamed(int32_t tid, const char* name) {
   Leave(ts);
 }
 
+uint64_t LogLabel(const char* label) {
+  const uint32_t index = Header().label_count.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kLabelRecords) {
+    Count().label_log_full.fetch_add(1, std::memory_order_relaxed);
+    return UINT64_MAX;
+  }
+  FillLabel(label, g_recorder.region.labels()[index]);
+  return index;
+}
+
 void Marker(const char* label) {
   ThreadState& ts = t_thread_state;
   if (!Enter(ts)) return;
-  const uint32_t index = Header().label_count.fetch_add(1, std::memory_order_relaxed);
   RawRecord r = {};
   r.api = kMarker;
-  if (index < kLabelRecords) {
-    FillLabel(label, g_recorder.region.labels()[index]);
-    r.address = index;
-  } else {
-    Count().label_log_full.fetch_add(1, std::memory_order_relaxed);
-    r.address = UINT64_MAX;
-  }
+  r.address = LogLabel(label);
   WriteControl(ts, r);
   Leave(ts);
 }

@@ -45,6 +45,7 @@ void ForkChild() {
     if (child.base != nullptr) {
       g_recorder.region = child;
       g_recorder.generation.fetch_add(1, std::memory_order_acq_rel);
+      AnnounceOwnMemory();
       ForgetModules();
     }
     munmap(parent.base, kRegionBytes);  // the parent's rings are not ours

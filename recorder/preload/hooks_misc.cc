@@ -1,5 +1,9 @@
 // Hooks that keep the trace's context right: dlclose (modules unloaded) and
-// pthread_setname_np (thread names); and sigprocmask, which answers
+// pthread_setname_np (thread names); _exit and _Exit, which end the process
+// without atexit handlers, so they ask for the leak scan at the end first
+// (leak_scan_request.h); exit and __libc_start_main's call of main, after
+// which the stack below is dead and is cleared for the leak scan
+// (stack_scrub.h); and sigprocmask, which answers
 // libunwind's calls without a system call inside a slow capture
 // (signal_hold.h) and otherwise is glibc's. dlopen is deliberately not wrapped: glibc
 // resolves a relative name against the RUNPATH of dlopen's caller, which a
@@ -9,12 +13,15 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "recorder/preload/export.h"
+#include "recorder/preload/leak_scan_request.h"
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/recorder.h"
 #include "recorder/preload/signal_hold.h"
+#include "recorder/preload/stack_scrub.h"
 #include "recorder/preload/unwind_rules.h"
 
 namespace pre = heaprec::recorder::preload;
@@ -67,4 +74,49 @@ HEAPREC_EXPORT_C int pthread_setname_np(pthread_t thread, const char* name) {
     pre::ThreadRenamed(static_cast<int32_t>(gettid()), name);
   }
   return rc;
+}
+
+namespace {
+
+[[noreturn]] void ExitGroup(int status) {
+  pre::FinalLeakScan();
+  for (;;) syscall(SYS_exit_group, status);  // what glibc's _exit does
+}
+
+}  // namespace
+
+HEAPREC_EXPORT_C void _exit(int status) { ExitGroup(status); }
+HEAPREC_EXPORT_C void _Exit(int status) { ExitGroup(status); }
+
+namespace {
+
+int (*g_main)(int, char**, char**);
+
+// main, then the dead stack it leaves below is cleared before exit runs its
+// handlers over it.
+int MainThenScrub(int argc, char** argv, char** envp) {
+  const int status = g_main(argc, argv, envp);
+  pre::ScrubStackBelowHere();
+  return status;
+}
+
+}  // namespace
+
+HEAPREC_EXPORT_C [[noreturn]] void exit(int status) {
+  if (pre::LeakScansOn()) pre::ScrubStackBelowHere();
+  const pre::ExitFn real = pre::RealExit();
+  if (real != nullptr) real(status);
+  for (;;) syscall(SYS_exit_group, status);
+}
+
+HEAPREC_EXPORT_C int __libc_start_main(int (*main)(int, char**, char**), int argc, char** argv,
+                                       void (*init)(), void (*fini)(), void (*rtld_fini)(),
+                                       void* stack_end) {
+  const pre::StartMainFn real = pre::RealStartMain();
+  if (real == nullptr) {
+    for (;;) syscall(SYS_exit_group, 127);  // cannot happen: glibc defines it
+  }
+  if (!pre::LeakScansOn()) return real(main, argc, argv, init, fini, rtld_fini, stack_end);
+  g_main = main;
+  return real(MainThenScrub, argc, argv, init, fini, rtld_fini, stack_end);
 }

@@ -8,12 +8,16 @@
 #include <atomic>
 
 #include "recorder/preload/fast_unwind.h"
+#include "recorder/preload/leak_scan_request.h"
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder_state.h"
 #include "recorder/preload/seq_counter.h"
 #include "recorder/preload/stack_cache.h"
+#include "recorder/preload/stack_scrub.h"
+#include "recorder/preload/unwind_learn.h"
+#include "recorder/preload/unwind_rules.h"
 
 namespace heaprec::recorder::preload {
 
@@ -37,9 +41,29 @@ void ClaimThreadRing(ThreadState& ts) {
   WriteThreadStart(ts, tid);
 }
 
+}  // namespace
+
+void AnnounceOwnMemory() {
+  RegionHeader& h = Header();
+  uint32_t n = 0;
+  size_t bytes = 0;
+  if (const void* p = UnwindRulesMemory(&bytes)) {
+    h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
+  }
+  if (const void* p = UnwindScratchMemory(&bytes)) {
+    h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
+  }
+  h.own_memory_count = n;
+}
+
+namespace {
+
 void OnThreadExit(void*) {
   ThreadState& ts = t_thread_state;
   ts.exiting = 1;
+  // The thread's stack outlives it (glibc caches it): what its frames left
+  // below must not look like pointers to a leak scan.
+  if (LeakScansOn()) ScrubStackBelowHere();
   if (ts.generation == g_recorder.generation.load(std::memory_order_acquire)) {
     ReleaseRing(g_recorder.region, ts.ring);
   }
@@ -71,11 +95,13 @@ void Initialize() {
   }
   Count().bootstrap_allocations.fetch_add(g_recorder.early_calls.load(std::memory_order_relaxed),
                                           std::memory_order_relaxed);
+  AnnounceOwnMemory();
   pthread_key_create(&g_recorder.exit_key, OnThreadExit);
   InstallForkHandlers();
   if (!c.follow) unsetenv(kSessionEnv);  // exec'd images are not traced
   ScanModules(g_recorder.region);
   InstallMarkSignal();
+  InstallLeakScans();
   g_recorder.mode.store(kOn, std::memory_order_release);
   ts.guard--;
 }
@@ -112,9 +138,11 @@ bool Enter(ThreadState& ts) {
 
 void Leave(ThreadState& ts) {
   ts.guard = 0;
-  if (ts.pending_marker != 0) {
-    ts.pending_marker = 0;
-    Marker(nullptr);
+  if (ts.pending != 0) {
+    const uint32_t pending = ts.pending;
+    ts.pending = 0;
+    if ((pending & kPendingMarker) != 0) Marker(nullptr);
+    if ((pending & kPendingScan) != 0) RequestLeakScan(ScanReason::kSignal, nullptr);
   }
 }
 
@@ -132,7 +160,16 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
          reinterpret_cast<uintptr_t>(ips[skip]) < g_recorder.own_end) {
     ++skip;
   }
-  uint32_t depth = n > skip ? static_cast<uint32_t>(n - skip) : 0;
+  // The outermost frames of the main thread pass through heaprec's wrapper of
+  // main (hooks_misc.cc, MainThenScrub): not a frame of the program's.
+  int end = n;
+  for (int i = n - 1; i >= skip && i >= n - 4; --i) {
+    const auto ip = reinterpret_cast<uintptr_t>(ips[i]);
+    if (ip < g_recorder.own_start || ip >= g_recorder.own_end) continue;
+    for (int j = i; j + 1 < end; ++j) ips[j] = ips[j + 1];
+    --end;
+  }
+  uint32_t depth = end > skip ? static_cast<uint32_t>(end - skip) : 0;
   if (depth == 0) {
     Count().unwind_failures.fetch_add(1, std::memory_order_relaxed);
     return 0;

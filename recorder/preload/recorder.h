@@ -27,14 +27,19 @@ namespace heaprec::recorder::preload {
 
 // Per-thread state. Zero-initialized TLS (initial-exec): no constructor runs.
 struct ThreadState {
-  uint32_t guard;           // > 0 while inside the recorder or a real call
-  uint32_t in_fork;         // between the fork prepare and child/parent handlers
-  uint32_t generation;      // region generation the ring belongs to
-  uint32_t pending_marker;  // a marker signal arrived inside the recorder
-  uint32_t exiting;         // the thread-exit destructor ran
-  RingCursor ring;          // this thread's ring; ring.ring == nullptr if none
-  ThreadClock clock;        // times of its records
+  uint32_t guard;       // > 0 while inside the recorder or a real call
+  uint32_t in_fork;     // between the fork prepare and child/parent handlers
+  uint32_t generation;  // region generation the ring belongs to
+  uint32_t pending;     // signals that arrived inside the recorder (kPending*)
+  uint32_t exiting;     // the thread-exit destructor ran
+  RingCursor ring;      // this thread's ring; ring.ring == nullptr if none
+  ThreadClock clock;    // times of its records
 };
+
+// ThreadState::pending: what Leave() does for a signal that came while the
+// guard was held.
+inline constexpr uint32_t kPendingMarker = 1;  // the marker signal
+inline constexpr uint32_t kPendingScan = 2;    // the leak-check signal
 
 // The calling thread's state (defined in recorder.cc).
 extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));

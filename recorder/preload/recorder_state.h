@@ -37,6 +37,8 @@ struct RecorderState {
   std::atomic<uint32_t> signal_markers{0};
   // Calls made before the region existed (forwarded unrecorded), for the counter.
   std::atomic<uint64_t> early_calls{0};
+  // The leak scan at the process's end has been asked for (once per image).
+  std::atomic<uint32_t> final_scan{0};
 };
 
 extern RecorderState g_recorder;
@@ -56,12 +58,21 @@ inline void AppendOrCount(ThreadState& ts, Fill fill) {
 // Writes a control record (r: api and payload) with a seq and time taken now.
 void WriteControl(ThreadState& ts, RawRecord r);
 
+// Logs a label (nullptr: "signal-N") in the region's label log for the
+// launcher; returns its index, or UINT64_MAX (counted) when the log is full
+// (control_records.cc).
+uint64_t LogLabel(const char* label);
+
 // The thread's first record in a ring: its tid and name (control_records.cc).
 void WriteThreadStart(ThreadState& ts, int32_t tid);
 
 // Installs the marker signal's handler unless the program has its own
 // (control_records.cc).
 void InstallMarkSignal();
+
+// Writes the recorder's own memory (unwinding tables and scratch) into the
+// region header, for the leak scan to leave out (recorder.cc).
+void AnnounceOwnMemory();
 
 // Registers the fork handlers (fork_handlers.cc).
 void InstallForkHandlers();

@@ -444,4 +444,9 @@ void ResetUnwindLearnAfterFork() {
   g_forks_pending.store(0, std::memory_order_relaxed);
 }
 
+const void* UnwindScratchMemory(size_t* bytes) {
+  *bytes = kScratchBytes;
+  return Scratch();
+}
+
 }  // namespace heaprec::recorder::preload

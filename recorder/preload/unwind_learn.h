@@ -20,6 +20,7 @@
 #ifndef HEAPREC_RECORDER_PRELOAD_UNWIND_LEARN_H_
 #define HEAPREC_RECORDER_PRELOAD_UNWIND_LEARN_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace heaprec::recorder::preload {
@@ -58,6 +59,10 @@ bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen);
 // mutex, the loader's) are then free at the fork, and stay free in the child.
 // The caller must not capture meanwhile (the recorder's fork window).
 // UnblockUnwindAfterFork (parent) lets them in again.
+// The learner's scratch memory (mapped now if it was not yet): it holds
+// copies of stacks, which the leak scan must leave out; nullptr on failure.
+const void* UnwindScratchMemory(size_t* bytes);
+
 void BlockUnwindForFork();
 void UnblockUnwindAfterFork();
 

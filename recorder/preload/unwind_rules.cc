@@ -88,4 +88,9 @@ bool UnwindRulesFull() { return g_full.load(std::memory_order_relaxed); }
 
 uint32_t UnwindRuleCount() { return g_count.load(std::memory_order_relaxed); }
 
+const void* UnwindRulesMemory(size_t* bytes) {
+  *bytes = sizeof(Slot) * kSlots;
+  return Table();
+}
+
 }  // namespace heaprec::recorder::preload

@@ -55,6 +55,10 @@ inline uint32_t UnwindGeneration() { return g_unwind_generation.load(std::memory
 // unloaded (so no rule learned from the old code survives the unload window).
 void InvalidateUnwindRules();
 
+// The table's memory (mapped now if it was not yet), for the leak scan to
+// leave out; nullptr if it cannot be mapped.
+const void* UnwindRulesMemory(size_t* bytes);
+
 // Table layout (internal; inline here so that the fast path's lookup is).
 namespace unwind_rules_internal {
 inline constexpr uint32_t kSlots = 1u << 16;  // 1 MiB of 16-byte slots

@@ -30,7 +30,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 7;
+inline constexpr uint32_t kRegionVersion = 8;
 
 inline constexpr uint32_t kSlots = 512;  // rings (ring.h); slot 0 is shared
 // The stack index (stack_interner.cc) grows by levels: level k is a table of
@@ -130,6 +130,11 @@ struct RegionHeader {
   alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
   std::atomic<uint32_t> module_count;
   std::atomic<uint32_t> label_count;
+  // Leak scans asked for (kLeakScanRequest records written) and done: the
+  // launcher adds 1 to scans_done, a futex, and wakes the waiting threads
+  // after each scan it answers.
+  std::atomic<uint32_t> scans_requested;
+  std::atomic<uint32_t> scans_done;
   std::atomic<uint32_t> rings_owned;          // thread rings owned now (slot 0 not counted)
   std::atomic<uint32_t> stack_index_level;    // the stack index's current level
   std::atomic<uint32_t> stack_index_entries;  // stacks inserted at that level (about)
@@ -139,6 +144,13 @@ struct RegionHeader {
   // through these instead of reading every ring's state, each on a page
   // (and a TLB entry) of its own.
   alignas(64) std::atomic<uint64_t> slots_in_use[kSlots / 64];
+  // The recorder's own memory in the process besides this region (its
+  // unwinding tables and scratch, which hold copies of stack words): the
+  // leak scan reads none of it as roots. Written before recording starts.
+  uint32_t own_memory_count;
+  struct {
+    uint64_t start, end;
+  } own_memory[4];
   alignas(64) Counters counters;
   uint32_t cmdline_bytes;  // NUL-separated argv
   char exe[kExeBytes];     // readlink /proc/self/exe
@@ -193,6 +205,9 @@ inline constexpr char kDepthEnv[] = "HEAPREC_DEPTH";             // max frames
 inline constexpr char kFollowEnv[] = "HEAPREC_FOLLOW";           // "0": no children
 inline constexpr char kMarkSignalEnv[] = "HEAPREC_MARK_SIGNAL";  // 0 = none
 inline constexpr char kFreeStacksEnv[] = "HEAPREC_FREE_STACKS";  // "1": stacks of frees too
+inline constexpr char kLeakScanEnv[] = "HEAPREC_LEAK_SCAN";      // "0": no scan at the end
+inline constexpr char kScanSignalEnv[] =
+    "HEAPREC_SCAN_SIGNAL";  // signal that asks for a scan; 0 = none
 
 }  // namespace heaprec::recorder
 

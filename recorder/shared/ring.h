@@ -76,6 +76,11 @@ enum Control : uint8_t {
   kMarker = 202,
   // A seq was taken but there is nothing to record (keeps seqs gapless).
   kNop = 203,
+  // The thread asks for a leak scan and waits for it
+  // (RegionHeader::scans_done): address = its tid, size = the reason (a
+  // format::LeakScan::Reason), extra = its label record index (UINT64_MAX:
+  // none).
+  kLeakScanRequest = 204,
 };
 
 // A thread name (up to 15 bytes) in a control record's size and extra.

@@ -1,0 +1,117 @@
+// Asking for leak scans and waiting for them (leak_scan_request.h).
+#include "recorder/preload/leak_scan_request.h"
+
+#include <dlfcn.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+
+#include "recorder/preload/process_region.h"
+#include "recorder/preload/recorder.h"
+#include "recorder/preload/recorder_state.h"
+
+// glibc's, without libstdc++: a handler run by exit() after those
+// registered later (the rtld_fini that runs static destructors included).
+extern "C" int __cxa_atexit(void (*fn)(void*), void* arg, void* dso_handle);
+
+namespace heaprec::recorder::preload {
+namespace {
+
+// Waits until scans_done reaches ticket, rechecking that the launcher
+// lives every 100 ms.
+void WaitForScan(uint32_t ticket) {
+  RegionHeader& h = Header();
+  for (;;) {
+    const uint32_t done = h.scans_done.load(std::memory_order_acquire);
+    if (static_cast<int32_t>(done - ticket) >= 0) return;
+    if (h.launcher_gone.load(std::memory_order_relaxed)) return;
+    const timespec wait = {0, 100 * 1000 * 1000};
+    const long r = syscall(SYS_futex, reinterpret_cast<uint32_t*>(&h.scans_done), FUTEX_WAIT, done,
+                           &wait, nullptr, 0);
+    if (r != 0 && errno == ETIMEDOUT && kill(g_recorder.config.launcher_pid, 0) != 0 &&
+        errno == ESRCH) {
+      h.launcher_gone.store(1, std::memory_order_relaxed);
+      return;
+    }
+  }
+}
+
+void AtExit(void*) { FinalLeakScan(); }
+
+ExitFn g_exit;
+StartMainFn g_start_main;
+
+void OnScanSignal(int) {
+  const int saved = errno;
+  ThreadState& ts = Tls();
+  if (ts.guard != 0) {
+    ts.pending |= kPendingScan;  // asked for by Leave()
+  } else {
+    RequestLeakScan(ScanReason::kSignal, nullptr);
+  }
+  errno = saved;
+}
+
+}  // namespace
+
+void RequestLeakScan(ScanReason reason, const char* label) {
+  if (!g_recorder.config.leak_scan) return;
+  const int saved = errno;
+  ThreadState& ts = Tls();
+  if (!Enter(ts)) {
+    errno = saved;
+    return;
+  }
+  if (getpid() != Header().pid) {  // a vfork child: its parent's memory
+    Leave(ts);
+    errno = saved;
+    return;
+  }
+  const uint32_t ticket = Header().scans_requested.fetch_add(1, std::memory_order_acq_rel) + 1;
+  char name[32] = "leak-check-";
+  if (label == nullptr && reason != ScanReason::kExit) {
+    name[11 + FormatDecimal(ticket, name + 11)] = '\0';
+    label = name;
+  }
+  RawRecord r = {};
+  r.api = kLeakScanRequest;
+  r.address = static_cast<uint64_t>(gettid());
+  r.size = static_cast<uint64_t>(reason);
+  r.extra = label == nullptr ? UINT64_MAX : LogLabel(label);
+  WriteControl(ts, r);
+  Leave(ts);
+  WaitForScan(ticket);
+  errno = saved;
+}
+
+void FinalLeakScan() {
+  if (g_recorder.final_scan.exchange(1, std::memory_order_acq_rel) != 0) return;
+  RequestLeakScan(ScanReason::kExit, nullptr);
+}
+
+bool LeakScansOn() { return g_recorder.config.leak_scan; }
+ExitFn RealExit() { return g_exit; }
+StartMainFn RealStartMain() { return g_start_main; }
+
+void InstallLeakScans() {
+  g_exit = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
+  g_start_main = reinterpret_cast<StartMainFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
+  if (!g_recorder.config.leak_scan) return;
+  __cxa_atexit(AtExit, nullptr, nullptr);
+  const int sig = g_recorder.config.scan_signal;
+  if (sig <= 0 || sig >= NSIG) return;
+  struct sigaction old;
+  if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) return;
+  struct sigaction sa = {};
+  sa.sa_handler = OnScanSignal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace heaprec::recorder::preload

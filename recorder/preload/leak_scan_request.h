@@ -1,0 +1,51 @@
+// Leak scans from the traced process's side (format/FORMAT.md, "Leak
+// scans"): the process asks the launcher for a scan with a kLeakScanRequest
+// record and the asking thread waits until the launcher has done it (the
+// launcher holds every thread still while it reads the process's memory).
+// Asked for at the process's end (the last atexit handler, after every other
+// handler and static destructor; or in _exit), by heaprec_leak_check(), and
+// by the leak-check signal (heaprec --scan-signal).
+//
+// Not async-signal-safe in general (it waits); the signal handler and
+// _exit call it only where the recorder allows (outside its guard). Never
+// allocates. Errno preserved.
+#ifndef HEAPREC_RECORDER_PRELOAD_LEAK_SCAN_REQUEST_H_
+#define HEAPREC_RECORDER_PRELOAD_LEAK_SCAN_REQUEST_H_
+
+#include <cstdint>
+
+namespace heaprec::recorder::preload {
+
+// format::LeakScan::Reason's values.
+enum class ScanReason : uint64_t { kExit = 1, kRequest = 2, kSignal = 3 };
+
+// Asks for a scan and waits for it (or until the launcher is gone). label:
+// the marker label of the scan (nullptr: "leak-check-N" for a request or a
+// signal, none at the end). Does nothing with scans off (heaprec
+// --no-leak-scan), while the recorder is off, or in a vfork child (which
+// shares its parent's memory).
+void RequestLeakScan(ScanReason reason, const char* label);
+
+// The scan at the process's end, once per process image (the last atexit
+// handler, and _exit / _Exit).
+void FinalLeakScan();
+
+// Registers the last atexit handler and the leak-check signal's handler
+// (unless the program has its own), and finds the real exit and
+// __libc_start_main for the hooks below. Called once by Initialize().
+void InstallLeakScans();
+
+// Whether leak scans are on (heaprec --no-leak-scan turns them off).
+bool LeakScansOn();
+
+// The real exit() and __libc_start_main (nullptr if not found), for the
+// hooks that scrub dead stack (stack_scrub.h) before calling them.
+using ExitFn = void (*)(int);
+using StartMainFn = int (*)(int (*)(int, char**, char**), int, char**, void (*)(), void (*)(),
+                            void (*)(), void*);
+ExitFn RealExit();
+StartMainFn RealStartMain();
+
+}  // namespace heaprec::recorder::preload
+
+#endif  // HEAPREC_RECORDER_PRELOAD_LEAK_SCAN_REQUEST_H_
