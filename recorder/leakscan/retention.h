@@ -35,7 +35,8 @@ struct RootRetention {
 struct Retention {
   // Per block: its retaining root, kSeveralRoots, or kNoRoot (not Reachable).
   std::vector<RootId> retaining_root;
-  // Every root id the scan met, ascending, with what it alone retains.
+  // Every root id holding a pointer into a block, ascending, with what it
+  // alone retains.
   std::vector<RootRetention> by_root;
   RootRetention several{kSeveralRoots, 0, 0};
   uint64_t strong_edges = 0;  // edges of the dominator graph
