@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "recorder/leakscan/big_vector.h"
 #include "recorder/leakscan/scan_types.h"
 
 namespace heaprec::recorder::leakscan {
@@ -47,7 +48,58 @@ class BlockIndex {
   explicit BlockIndex(std::span<const LiveBlock> blocks);
 
   uint32_t Find(uint64_t value) const {
-    if (value - low_ >= extent_) return kNoBlock;
+    const uint64_t b = BucketOf(value);
+    return b == kNoBucket ? kNoBlock : Resolve(value, buckets_[b], buckets_[b + 1]);
+  }
+
+  // Find for many values at once (at most kBatch), each stage's cache
+  // misses overlapped by prefetching for the whole batch: the scan's lookups
+  // are independent, and most of them miss (the bucket table and the blocks
+  // are far larger than the caches).
+  static constexpr size_t kBatch = 64;
+  void FindMany(const uint64_t* values, size_t count, uint32_t* out) const {
+    uint64_t bucket[kBatch];
+    for (size_t k = 0; k < count; ++k) {
+      bucket[k] = BucketOf(values[k]);
+      if (bucket[k] != kNoBucket) __builtin_prefetch(&buckets_[bucket[k]]);
+    }
+    uint32_t first[kBatch], last[kBatch];
+    for (size_t k = 0; k < count; ++k) {
+      if (bucket[k] == kNoBucket) continue;
+      first[k] = buckets_[bucket[k]];
+      last[k] = buckets_[bucket[k] + 1];
+      __builtin_prefetch(&blocks_[first[k]]);
+      __builtin_prefetch(&blocks_[last[k]]);
+    }
+    for (size_t k = 0; k < count; ++k) {
+      if (bucket[k] == kNoBucket) {
+        out[k] = kNoBlock;
+      } else if (last[k] - first[k] <= 1) {
+        // The common case without a branch on the loaded addresses: the
+        // bucket's first candidate, or the next one if it starts at or
+        // before the value.
+        const uint64_t v = values[k];
+        const uint32_t i = first[k] + (blocks_[last[k]].address <= v ? last[k] - first[k] : 0);
+        const LiveBlock& b = blocks_[i];
+        out[k] = (v - b.address < (b.size == 0 ? 1 : b.size)) ? i : kNoBlock;
+      } else {
+        out[k] = Resolve(values[k], first[k], last[k]);
+      }
+    }
+  }
+
+  // Whether value may fall in a block at all (the first, cheapest test).
+  bool InRange(uint64_t value) const { return value - low_ < extent_; }
+
+  size_t bucket_count() const { return buckets_.size(); }
+  unsigned shift() const { return shift_; }
+
+ private:
+  static constexpr uint64_t kNoBucket = ~uint64_t{0};
+
+  // The bucket value falls in, or kNoBucket when it is outside every span.
+  uint64_t BucketOf(uint64_t value) const {
+    if (value - low_ >= extent_) return kNoBucket;
     size_t s = 0;
     if (span_starts_.size() > 1) {
       // The last span starting at or before value.
@@ -62,11 +114,13 @@ class BlockIndex {
       }
       s = lo;
     }
-    const Span& span = spans_[s];
-    if (value >= span.end) return kNoBlock;
-    const uint64_t b = span.first_bucket + ((value - span_starts_[s]) >> shift_);
-    uint32_t i = buckets_[b];
-    const uint32_t last = buckets_[b + 1];  // no block after this one can hold value
+    if (value >= spans_[s].end) return kNoBucket;
+    return spans_[s].first_bucket + ((value - span_starts_[s]) >> shift_);
+  }
+
+  // The block holding value among blocks i .. last (a bucket's candidates:
+  // no block after `last` can hold a value of the bucket).
+  uint32_t Resolve(uint64_t value, uint32_t i, uint32_t last) const {
     if (last - i > 8) {
       // Many small blocks in one bucket: the last one starting at or before value.
       uint32_t lo = i, hi = last + 1;
@@ -86,10 +140,6 @@ class BlockIndex {
     return block.address <= value && value < LookupEnd(block) ? i : kNoBlock;
   }
 
-  size_t bucket_count() const { return buckets_.size(); }
-  unsigned shift() const { return shift_; }
-
- private:
   struct Span {
     uint64_t end;           // LookupEnd of its last block
     uint64_t first_bucket;  // in buckets_
@@ -103,7 +153,7 @@ class BlockIndex {
   std::vector<Span> spans_;
   // Per span: one entry per bucket, then one more (the span's last block), so
   // that buckets_[b + 1] is always valid.
-  std::vector<uint32_t> buckets_;
+  BigVector<uint32_t> buckets_;
 };
 
 }  // namespace heaprec::recorder::leakscan

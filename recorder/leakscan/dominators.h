@@ -8,13 +8,15 @@
 // Used by retention.cc over the graph of strong pointers; generic here so it
 // can be tested against a naive definition on random graphs.
 //
-// Allocates about 28 bytes a reachable node and 4 bytes an edge besides the
-// graph; no state; thread-safe.
+// Allocates at most about 32 bytes a node and 8 bytes an edge besides the
+// graph (freed first); no state; thread-safe.
 #ifndef HEAPREC_RECORDER_LEAKSCAN_DOMINATORS_H_
 #define HEAPREC_RECORDER_LEAKSCAN_DOMINATORS_H_
 
 #include <cstdint>
 #include <vector>
+
+#include "recorder/leakscan/big_vector.h"
 
 namespace heaprec::recorder::leakscan {
 
@@ -23,8 +25,8 @@ inline constexpr uint32_t kNoNode = 0xffffffffu;
 // Nodes [0, node_count); v's successors are targets[offsets[v] ..
 // offsets[v + 1]). Duplicate edges and self-loops are allowed.
 struct Digraph {
-  std::vector<uint64_t> offsets;  // node_count + 1
-  std::vector<uint32_t> targets;
+  BigVector<uint64_t> offsets;  // node_count + 1
+  BigVector<uint32_t> targets;
   uint32_t node_count() const {
     return offsets.empty() ? 0 : static_cast<uint32_t>(offsets.size() - 1);
   }
@@ -33,13 +35,15 @@ struct Digraph {
 struct DominatorTree {
   // Per node: its immediate dominator; kNoNode for the root and for nodes the
   // root does not reach.
-  std::vector<uint32_t> idom;
+  BigVector<uint32_t> idom;
   // The reachable nodes in depth-first preorder, root first: every node comes
   // after its immediate dominator.
-  std::vector<uint32_t> preorder;
+  BigVector<uint32_t> preorder;
 };
 
-DominatorTree ComputeDominators(const Digraph& graph, uint32_t root);
+// Takes the graph to free it once searched (its memory is the largest part
+// of the peak otherwise).
+DominatorTree ComputeDominators(Digraph graph, uint32_t root);
 
 }  // namespace heaprec::recorder::leakscan
 

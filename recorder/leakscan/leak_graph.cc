@@ -108,7 +108,10 @@ bool ClassifyLeaks(const LeakScanInput& input, const LeakScanOptions& options,
   BlockStates states(n);
   MarkStats mark_stats;
   const uint64_t phase1_start = MonotonicNs();
-  MarkFromRoots(graph, blocks, graph_stats.root_words, &states, &mark_stats);
+  BigVector<uint32_t> reachable_order;
+  if (options.retention) reachable_order.reserve(n);
+  MarkFromRoots(graph, blocks, graph_stats.root_words, &states, &mark_stats,
+                options.retention ? &reachable_order : nullptr);
   const uint64_t phase2_start = MonotonicNs();
   GatherCliques(graph, blocks, &states, &result->indirect_bytes);
   stats.phase1_ns = phase2_start - phase1_start;
@@ -135,7 +138,7 @@ bool ClassifyLeaks(const LeakScanInput& input, const LeakScanOptions& options,
 
   if (options.retention) {
     const uint64_t retention_start = MonotonicNs();
-    Retention retention = ComputeRetention(graph, blocks, states);
+    Retention retention = ComputeRetention(graph, blocks, reachable_order);
     result->retaining_root = std::move(retention.retaining_root);
     for (const RootRetention& r : retention.by_root) {
       result->retained_by_root.push_back({r.root, {r.bytes, r.blocks}});

@@ -16,9 +16,15 @@ uint64_t WordsIn(const LiveBlock& b) {
 
 class MarkStack {
  public:
-  MarkStack(BlockStates* states) : states_(states) { stack_.reserve(states->size()); }
+  // block_edges: the graph's, to fetch a pushed block's edge range early
+  // (most pushed blocks are popped soon after: the stack is LIFO).
+  MarkStack(BlockStates* states, const uint64_t* block_edges)
+      : states_(states), block_edges_(block_edges) {
+    stack_.reserve(states->size());
+  }
   void Push(uint32_t i) {
     if (states_->pending(i)) return;
+    __builtin_prefetch(block_edges_ + i);
     stack_.push_back(i);
     states_->set_pending(i, true);
   }
@@ -32,7 +38,8 @@ class MarkStack {
 
  private:
   BlockStates* states_;
-  std::vector<uint32_t> stack_;
+  const uint64_t* block_edges_;
+  BigVector<uint32_t> stack_;
 };
 
 // lc_push_without_clique_if_a_chunk_ptr. The edge's kind is the heuristic
@@ -68,17 +75,25 @@ inline void Mark(uint32_t edge, bool prior_definite, BlockStates* s, MarkStack* 
 }  // namespace
 
 void MarkFromRoots(const PointerGraph& graph, std::span<const LiveBlock> blocks,
-                   uint64_t root_words, BlockStates* states, MarkStats* stats) {
-  MarkStack stack(states);
+                   uint64_t root_words, BlockStates* states, MarkStats* stats,
+                   BigVector<uint32_t>* reachable_order) {
+  MarkStack stack(states, graph.block_edges.data());
   for (const uint32_t edge : graph.RootEdges()) Mark(edge, true, states, &stack);
-  uint64_t scanned_words = root_words;
   uint32_t top;
   while (stack.Pop(&top)) {
     ++stats->pops;
-    scanned_words += WordsIn(blocks[top]);
+    states->count_scan(top);
     const bool prior_definite = states->state(top) != BlockStates::kPossible;
+    if (reachable_order != nullptr && states->state(top) == BlockStates::kReachable) {
+      reachable_order->push_back(top);
+    }
     for (const uint32_t edge : graph.BlockEdges(top)) Mark(edge, prior_definite, states, &stack);
   }
+  // Counted apart so that the loop above touches no block: the blocks array
+  // is the largest thing read at random.
+  uint64_t scanned_words = root_words;
+  for (uint32_t i = 0; i < blocks.size(); ++i)
+    scanned_words += states->scans(i) * WordsIn(blocks[i]);
   stats->scanned_words = scanned_words;
 }
 
@@ -87,7 +102,7 @@ void GatherCliques(const PointerGraph& graph, std::span<const LiveBlock> blocks,
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   std::vector<uint64_t>& indirect = *indirect_bytes;
   indirect.assign(n, 0);
-  MarkStack stack(states);
+  MarkStack stack(states, graph.block_edges.data());
   for (uint32_t leader = 0; leader < n; ++leader) {
     if (states->state(leader) != BlockStates::kUnreached) continue;
     stack.Push(leader);

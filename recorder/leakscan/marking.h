@@ -26,13 +26,16 @@
 #include <span>
 #include <vector>
 
+#include "recorder/leakscan/big_vector.h"
 #include "recorder/leakscan/pointer_graph.h"
 #include "recorder/leakscan/scan_types.h"
 
 namespace heaprec::recorder::leakscan {
 
 // memcheck's LC_Extra in a byte: state (2 bits; Unreached is 0 so that a
-// zeroed array is the initial state), pending (1 bit), heuristic (3 bits).
+// zeroed array is the initial state), pending (1 bit), heuristic (3 bits),
+// and how many times phase 1 scanned the block (2 bits; at most twice: as
+// Possible, then as Reachable), for the "Checked" count only.
 class BlockStates {
  public:
   enum State : uint8_t { kUnreached = 0, kPossible = 1, kReachable = 2, kIndirectLeak = 3 };
@@ -46,13 +49,17 @@ class BlockStates {
   void set_pending(uint32_t i, bool p) {
     bits_[i] = static_cast<uint8_t>(p ? bits_[i] | 4u : bits_[i] & ~4u);
   }
-  Heuristic heuristic(uint32_t i) const { return static_cast<Heuristic>(bits_[i] >> 3); }
+  Heuristic heuristic(uint32_t i) const { return static_cast<Heuristic>(bits_[i] >> 3 & 7u); }
   void set_heuristic(uint32_t i, Heuristic h) {
-    bits_[i] = static_cast<uint8_t>((bits_[i] & 7u) | (static_cast<unsigned>(h) << 3));
+    bits_[i] = static_cast<uint8_t>((bits_[i] & ~0x38u) | (static_cast<unsigned>(h) << 3));
+  }
+  unsigned scans(uint32_t i) const { return bits_[i] >> 6; }
+  void count_scan(uint32_t i) {
+    if (scans(i) < 3) bits_[i] = static_cast<uint8_t>(bits_[i] + 0x40);
   }
 
  private:
-  std::vector<uint8_t> bits_;
+  BigVector<uint8_t> bits_;
 };
 
 struct MarkStats {
@@ -63,8 +70,11 @@ struct MarkStats {
 
 // Phase 1. root_words: the aligned words read in root ranges (for the
 // "Checked" count only).
+// reachable_order (may be null) receives each block that ends Reachable,
+// once, when it is scanned as Reachable.
 void MarkFromRoots(const PointerGraph& graph, std::span<const LiveBlock> blocks,
-                   uint64_t root_words, BlockStates* states, MarkStats* stats);
+                   uint64_t root_words, BlockStates* states, MarkStats* stats,
+                   BigVector<uint32_t>* reachable_order);
 
 // Phase 2. indirect_bytes (one per block) receives each definitely lost
 // block's clique size; 0 elsewhere.

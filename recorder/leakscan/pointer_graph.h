@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "recorder/leakscan/batch_reader.h"
+#include "recorder/leakscan/big_vector.h"
 #include "recorder/leakscan/block_index.h"
 #include "recorder/leakscan/memory_source.h"
 #include "recorder/leakscan/scan_types.h"
@@ -55,11 +56,11 @@ struct RootRun {
 
 struct PointerGraph {
   // Root edges in scan order, then each block's edges in word order.
-  std::vector<uint32_t> edges;
+  BigVector<uint32_t> edges;
   std::vector<RootRun> root_runs;
   uint64_t root_edge_count = 0;
   // Block i's edges: [block_edges[i], block_edges[i + 1]).
-  std::vector<uint64_t> block_edges;
+  BigVector<uint64_t> block_edges;
 
   std::span<const uint32_t> RootEdges() const { return {edges.data(), root_edge_count}; }
   std::span<const uint32_t> BlockEdges(uint32_t block) const {
