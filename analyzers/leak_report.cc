@@ -29,8 +29,7 @@ int64_t Find(const format::LeakScan& scan, uint64_t block) {
 std::vector<LeakFrame> SuppressionStack(const SymbolTable& symbols, uint32_t stack, Api api) {
   std::vector<LeakFrame> frames = {AllocationFrame(api)};
   for (const Frame& f : symbols.Frames(stack)) {
-    frames.push_back(
-        {f.function == "??" ? "" : f.function, "", f.file, f.line, f.module_path});
+    frames.push_back({f.function == "??" ? "" : f.function, "", f.file, f.line, f.module_path});
   }
   return frames;
 }
@@ -67,14 +66,16 @@ std::vector<Site> ShownSites(const LeakReport& r, LeakKindSet shown) {
   return out;
 }
 
+bool CountsAsError(const LeakSite& s, LeakKindSet errors_for) {
+  if (s.site.count == 0) return false;
+  return errors_for.Contains(s.kind) ||
+         (s.kind == LeakKind::kUnknown && errors_for.Contains(LeakKind::kDefinite));
+}
+
 uint64_t LeakErrors(const LeakReport& r, LeakKindSet errors_for) {
   uint64_t errors = 0;
-  for (const LeakSite& s : r.sites) {
-    if (s.suppressed != nullptr || s.site.count == 0) continue;
-    const bool unknown_counts =
-        s.kind == LeakKind::kUnknown && errors_for.Contains(LeakKind::kDefinite);
-    if (errors_for.Contains(s.kind) || unknown_counts) ++errors;
-  }
+  for (const LeakSite& s : r.sites)
+    errors += s.suppressed == nullptr && CountsAsError(s, errors_for);
   return errors;
 }
 
@@ -120,14 +121,12 @@ LeakFrame AllocationFrame(Api api) {
       return {"operator new(unsigned long, std::nothrow_t const&)", "_ZnwmRKSt9nothrow_t", "", 0,
               ""};
     case Api::kNewArrayNothrow:
-      return {"operator new[](unsigned long, std::nothrow_t const&)", "_ZnamRKSt9nothrow_t", "",
-              0, ""};
+      return {"operator new[](unsigned long, std::nothrow_t const&)", "_ZnamRKSt9nothrow_t", "", 0,
+              ""};
     case Api::kNewAligned:
-      return {"operator new(unsigned long, std::align_val_t)", "_ZnwmSt11align_val_t", "", 0,
-              ""};
+      return {"operator new(unsigned long, std::align_val_t)", "_ZnwmSt11align_val_t", "", 0, ""};
     case Api::kNewArrayAligned:
-      return {"operator new[](unsigned long, std::align_val_t)", "_ZnamSt11align_val_t", "", 0,
-              ""};
+      return {"operator new[](unsigned long, std::align_val_t)", "_ZnamSt11align_val_t", "", 0, ""};
     case Api::kNewAlignedNothrow:
       return {"operator new(unsigned long, std::align_val_t, std::nothrow_t const&)",
               "_ZnwmSt11align_val_tRKSt9nothrow_t", "", 0, ""};
@@ -180,6 +179,7 @@ LeakReport BuildLeakReport(const LiveHeap& heap, const format::LeakScan* scan,
     s.site = {g.stack, g.bytes, g.blocks};
     s.kind = g.kind;
     s.indirect_bytes = g.indirect;
+    s.alloc_function = AllocationFrame(g.api).function;
     for (const auto& [root, bytes] : g.by_root) {
       const std::string name = root != 0 && root <= scan->roots.size()
                                    ? scan->roots[root - 1].name

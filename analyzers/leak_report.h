@@ -50,6 +50,7 @@ struct LeakSite {
   format::LeakKind kind = format::LeakKind::kUnknown;
   std::vector<HeldBy> held_by;              // still reachable: largest first
   uint64_t indirect_bytes = 0;              // definitely lost: the bytes lost through them
+  std::string alloc_function;               // the allocation function (malloc, operator new...)
   const Suppression* suppressed = nullptr;  // the suppression that matched it
 };
 
@@ -89,6 +90,8 @@ std::vector<Site> ShownSites(const LeakReport& r, LeakKindSet shown);
 // suppressed. Sites of unknown kind (no scan) count when errors_for has
 // definite: a gate does not pass on what it could not check.
 uint64_t LeakErrors(const LeakReport& r, LeakKindSet errors_for);
+// Whether one site would count (ignoring whether it is suppressed).
+bool CountsAsError(const LeakSite& s, LeakKindSet errors_for);
 
 // memcheck's words for a kind: "definitely lost", ... ("unknown").
 const char* LeakKindWords(format::LeakKind kind);

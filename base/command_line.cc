@@ -56,7 +56,9 @@ size_t Distance(std::string_view a, std::string_view b) {
 std::string Label(const CommandLine& line, const Row& row) {
   std::string label = line.align_long_names && row.names.front().rfind("--", 0) == 0 ? "    " : "";
   for (size_t i = 0; i < row.names.size(); ++i) label += (i == 0 ? "" : ", ") + row.names[i];
-  if (!row.placeholder.empty()) label += " " + row.placeholder;
+  if (!row.placeholder.empty()) {
+    label += row.value_optional ? "[=" + row.placeholder + "]" : " " + row.placeholder;
+  }
   return label;
 }
 
@@ -108,6 +110,13 @@ Row Value(std::string names, std::string placeholder, std::string help, OptionHa
   return Option(std::move(names), std::move(placeholder), std::move(help), std::move(take));
 }
 
+Row OptionalValue(std::string names, std::string placeholder, std::string help,
+                  OptionHandler take) {
+  Row row = Option(std::move(names), std::move(placeholder), std::move(help), std::move(take));
+  row.value_optional = true;
+  return row;
+}
+
 bool Parse(const CommandLine& line, int argc, const char* const* argv, ParseError* error) {
   bool options_ended = false;
   auto fail = [error](ParseError::Kind kind, std::string arg, std::string name,
@@ -142,7 +151,7 @@ bool Parse(const CommandLine& line, int argc, const char* const* argv, ParseErro
     std::string value;
     if (equals != std::string::npos) {
       value = arg.substr(equals + 1);
-    } else if (!row->placeholder.empty()) {
+    } else if (!row->placeholder.empty() && !row->value_optional) {
       if (i + 1 >= argc) {
         return fail(ParseError::Kind::kMissingValue, arg, name, name + " needs a value");
       }

@@ -37,7 +37,8 @@ struct Row {
   std::string placeholder;         // the value's name in the help ("PATH"); empty: a flag
   std::string help;                // lines split by '\n'; empty: accepted, not listed
   OptionHandler take;
-  bool ends_parsing = false;  // parsing stops here with success (--help, --version)
+  bool ends_parsing = false;    // parsing stops here with success (--help, --version)
+  bool value_optional = false;  // the value only as --name=value; --name alone gives ""
 };
 
 // A section's heading: a blank line, then `text`.
@@ -51,6 +52,10 @@ Row Flag(std::string names, std::string help, std::function<void()> on);
 Row FinalFlag(std::string names, std::string help, bool* set);
 Row Value(std::string names, std::string placeholder, std::string help, std::string* store);
 Row Value(std::string names, std::string placeholder, std::string help, OptionHandler take);
+// An option whose value is optional: "--name=value", or "--name" alone (the
+// handler gets ""); the next argument is never taken as its value. The help
+// writes it "--name[=VALUE]".
+Row OptionalValue(std::string names, std::string placeholder, std::string help, OptionHandler take);
 
 enum class Positionals {
   kMixed,       // options and positionals in any order (heapreplay TRACE)

@@ -183,4 +183,29 @@ TEST(CommandLineTest, NearestNameForAnUnknownOption) {
 }
 
 }  // namespace
+// --leak-check[=full]: a value only after '=', the next argument never.
+TEST(CommandLineTest, OptionalValues) {
+  std::vector<std::string> seen, positionals;
+  CommandLine line;
+  line.usage = "usage: t";
+  line.positionals = Positionals::kEndOptions;
+  line.positional = [&](const std::string& arg, std::string*) {
+    positionals.push_back(arg);
+    return true;
+  };
+  line.rows = {OptionalValue("--leak-check", "MODE", "summary or full (alone: full)",
+                             [&](const std::string&, const std::string& v, std::string*) {
+                               seen.push_back(v);
+                               return true;
+                             })};
+  const char* argv[] = {"t", "--leak-check", "--leak-check=summary", "prog", "--leak-check"};
+  ParseError e;
+  ASSERT_TRUE(Parse(line, 5, argv, &e)) << e.message;
+  EXPECT_EQ(seen, (std::vector<std::string>{"", "summary"}));
+  EXPECT_EQ(positionals, (std::vector<std::string>{"prog", "--leak-check"}));
+  EXPECT_NE(Usage(line).find("  --leak-check[=MODE]  summary or full (alone: full)"),
+            std::string::npos)
+      << Usage(line);
+}
+
 }  // namespace heaprec::base

@@ -89,9 +89,8 @@ ModuleData ReadModuleData(const std::string& path, uint64_t load_bias,
   });
   if (!readable) return m;
   if (!symtab) {
-    symtab = WithElf(DebugFileByBuildId(build_id), [&](Elf* elf) {
-      ReadSymbols(elf, SHT_SYMTAB, load_bias, &m.symbols);
-    });
+    symtab = WithElf(DebugFileByBuildId(build_id),
+                     [&](Elf* elf) { ReadSymbols(elf, SHT_SYMTAB, load_bias, &m.symbols); });
   }
   if (!symtab) m.symbols = std::move(dynamic);
   m.from_symtab = symtab;

@@ -27,13 +27,12 @@ struct ModuleData {
   std::vector<DataSymbol> symbols;  // sorted by start, not overlapping
   uint64_t tls_size = 0;            // PT_TLS memsz, 0 if none
   uint64_t tls_align = 0;
-  bool from_symtab = false;         // a full symbol table (else exports only)
+  bool from_symtab = false;  // a full symbol table (else exports only)
 };
 
 // The module at path, loaded with load_bias, whose GNU build-id is
 // build_id (raw bytes; may be empty). Empty on any error.
-ModuleData ReadModuleData(const std::string& path, uint64_t load_bias,
-                          const std::string& build_id);
+ModuleData ReadModuleData(const std::string& path, uint64_t load_bias, const std::string& build_id);
 
 }  // namespace heaprec::symbolize
 

@@ -21,9 +21,9 @@ std::string Basename(const std::string& path) {
 }
 
 bool HoldsBlock(std::span<const leakscan::LiveBlock> blocks, uint64_t start, uint64_t end) {
-  const auto it = std::lower_bound(
-      blocks.begin(), blocks.end(), start,
-      [](const leakscan::LiveBlock& b, uint64_t a) { return b.address < a; });
+  const auto it =
+      std::lower_bound(blocks.begin(), blocks.end(), start,
+                       [](const leakscan::LiveBlock& b, uint64_t a) { return b.address < a; });
   return it != blocks.end() && it->address < end;
 }
 
@@ -74,9 +74,8 @@ class Builder {
     }
     for (const ScanThread& t : in_.threads) {
       if (t.tid == in_.exiting_tid) continue;
-      const leakscan::RootId id =
-          NewRoot(format::LeakRootKind::kRegisters, "registers of " + ThreadName(t), 0, t.thread,
-                  0, 0);
+      const leakscan::RootId id = NewRoot(format::LeakRootKind::kRegisters,
+                                          "registers of " + ThreadName(t), 0, t.thread, 0, 0);
       const user_regs_struct& r = t.regs;
       // memcheck's order: RAX RCX RDX RBX RSI RDI RSP RBP R8..R15.
       for (const unsigned long long v : {r.rax, r.rcx, r.rdx, r.rbx, r.rsi, r.rdi, r.rsp, r.rbp,
@@ -135,8 +134,8 @@ class Builder {
       if (fs > m.start && fs <= m.end) {
         const uint64_t tls_start = fs > static_tls_ + m.start ? fs - static_tls_ : m.start;
         special.push_back({tls_start, std::min(m.end, fs + kTcbBytes),
-                           Named(format::LeakRootKind::kTls, "TLS of " + ThreadName(t), 0,
-                                 t.thread, tls_start, fs + kTcbBytes - tls_start)});
+                           Named(format::LeakRootKind::kTls, "TLS of " + ThreadName(t), 0, t.thread,
+                                 tls_start, fs + kTcbBytes - tls_start)});
       }
     }
     leakscan::RootId whole;

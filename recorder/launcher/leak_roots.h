@@ -46,14 +46,14 @@ struct ScanThread {
 };
 
 struct RootsInput {
-  std::span<const Mapping> mappings;             // ascending
-  std::span<const leakscan::LiveBlock> blocks;   // ascending
-  std::span<const ScanThread> threads;           // in the order their registers are scanned
-  pid_t exiting_tid = 0;  // its registers are left out (0: none)
-  std::vector<std::string> excluded_prefixes;    // paths of heaprec's own memory
+  std::span<const Mapping> mappings;            // ascending
+  std::span<const leakscan::LiveBlock> blocks;  // ascending
+  std::span<const ScanThread> threads;          // in the order their registers are scanned
+  pid_t exiting_tid = 0;                        // its registers are left out (0: none)
+  std::vector<std::string> excluded_prefixes;   // paths of heaprec's own memory
   // heaprec's own anonymous memory (RegionHeader::own_memory): [start, end).
   std::vector<std::pair<uint64_t, uint64_t>> excluded_ranges;
-  std::span<const format::Module> modules;       // loaded, for globals and TLS
+  std::span<const format::Module> modules;  // loaded, for globals and TLS
   // A module's variables and TLS segment (symbolize/data_symbols.h), cached
   // by the caller.
   std::function<const symbolize::ModuleData&(const format::Module&)> module_data;

@@ -117,16 +117,16 @@ void FillScan(const std::vector<Live>& live, const leakscan::LeakScanResult& res
     scan->blocks.push_back(live[i].block);
     scan->kinds.push_back(
         format::LeakScan::PackKind(kind, static_cast<format::LeakHeuristic>(v.heuristic)));
-    const leakscan::RootId r = result.retaining_root.empty() ? leakscan::kNoRoot
-                                                            : result.retaining_root[i];
-    scan->block_roots.push_back(
-        kind == format::LeakKind::kReachable && r != leakscan::kSeveralRoots && r <= all_roots.size()
-            ? new_id[r]
-            : 0);
-    scan->block_indirect.push_back(
-        kind == format::LeakKind::kDefinite && i < result.indirect_bytes.size()
-            ? result.indirect_bytes[i]
-            : 0);
+    const leakscan::RootId r =
+        result.retaining_root.empty() ? leakscan::kNoRoot : result.retaining_root[i];
+    scan->block_roots.push_back(kind == format::LeakKind::kReachable &&
+                                        r != leakscan::kSeveralRoots && r <= all_roots.size()
+                                    ? new_id[r]
+                                    : 0);
+    scan->block_indirect.push_back(kind == format::LeakKind::kDefinite &&
+                                           i < result.indirect_bytes.size()
+                                       ? result.indirect_bytes[i]
+                                       : 0);
   }
 }
 

@@ -27,6 +27,7 @@
 
 #include "analyzers/human_bytes.h"
 #include "format/format_version.h"
+#include "recorder/launcher/leak_gate.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/session.h"
@@ -179,6 +180,15 @@ int ExitCode(int status) {
 }
 
 int Run(const Options& options) {
+  // Suppression files are read before anything runs: a bad one is a usage error.
+  analyzers::Suppressions suppressions;
+  for (const std::string& file : options.suppressions) {
+    std::string error;
+    if (!suppressions.AddFile(file, &error)) {
+      std::fprintf(stderr, "heaprec: %s\n", error.c_str());
+      return 2;
+    }
+  }
   // The launcher's buffers (ring copies, chunk columns) grow and shrink by
   // megabytes per chunk: kept in the heap instead of being unmapped and
   // faulted back in (page faults were ~8% of its time on alloc_heavy).
@@ -266,6 +276,15 @@ int Run(const Options& options) {
     if (!r.error.empty()) std::fprintf(stderr, "heaprec: %s\n", r.error.c_str());
   }
   if (!options.quiet) PrintSummary(session.results());
+  if (options.leak_check != Options::LeakCheck::kNo) {
+    std::string error;
+    const int64_t errors = RunLeakGate(session.results(), options, suppressions, &error);
+    if (errors < 0) {
+      std::fprintf(stderr, "heaprec: %s\n", error.c_str());
+      return options.error_exitcode != 0 ? options.error_exitcode : 1;
+    }
+    if (errors > 0 && options.error_exitcode != 0) return options.error_exitcode;
+  }
   return ExitCode(child_status);
 }
 

@@ -19,6 +19,13 @@ bool ParseNumber(const std::string& text, unsigned min, unsigned max, unsigned* 
   return true;
 }
 
+bool ParseKinds(const std::string& name, const std::string& text, analyzers::LeakKindSet* set,
+                std::string* error) {
+  if (analyzers::LeakKindSet::Parse(text, set, error)) return true;
+  *error = name + ": " + *error;
+  return false;
+}
+
 base::CommandLine Table(Options* o) {
   using base::Flag, base::Heading, base::Value;
   base::CommandLine line;
@@ -85,6 +92,55 @@ base::CommandLine Table(Options* o) {
            "end (leaks are then every block not freed, of\n"
            "unknown kind)",
            [o] { o->leak_scan = false; }),
+      Heading("leak check (valgrind memcheck's kinds and spellings):"),
+      base::OptionalValue("--leak-check", "MODE",
+                          "after the program, each process's LEAK SUMMARY on stderr;\n"
+                          "MODE summary, or full (the default) with the loss records",
+                          [o](const std::string&, const std::string& v, std::string* error) {
+                            if (v.empty() || v == "full" || v == "yes") {
+                              o->leak_check = Options::LeakCheck::kFull;
+                            } else if (v == "summary") {
+                              o->leak_check = Options::LeakCheck::kSummary;
+                            } else if (v == "no") {
+                              o->leak_check = Options::LeakCheck::kNo;
+                            } else {
+                              *error = "--leak-check is no, summary or full, not '" + v + "'";
+                              return false;
+                            }
+                            return true;
+                          }),
+      Value("--error-exitcode", "N",
+            "exit with N when a kind of --errors-for-leak-kinds has\n"
+            "blocks after suppressions (default 0: the program's status)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              unsigned n = 0;
+              if (!ParseNumber(v, 0, 255, &n)) {
+                *error = "--error-exitcode takes a number from 0 to 255, not '" + v + "'";
+                return false;
+              }
+              o->error_exitcode = static_cast<int>(n);
+              return true;
+            }),
+      Value("--errors-for-leak-kinds", "SET",
+            "the kinds that count as errors (default definite,possible)",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              return ParseKinds(name, v, &o->errors_for, error);
+            }),
+      Value("--show-leak-kinds, --leak-kinds", "SET",
+            "the kinds whose loss records are shown (default\n"
+            "definite,possible); SET: definite,indirect,possible,\n"
+            "reachable, all or none",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              return ParseKinds(name, v, &o->show_kinds, error);
+            }),
+      Value("--suppressions", "FILE",
+            "valgrind (Memcheck:Leak) or LeakSanitizer (leak:) file\n"
+            "(repeatable)",
+            [o](const std::string&, const std::string& v, std::string*) {
+              o->suppressions.push_back(v);
+              return true;
+            }),
+      Heading("more options:"),
       Flag("--addresses",
            "also keep every block's address (larger traces;\n"
            "frees are matched to allocations either way)",

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/leak_report.h"
+
 namespace heaprec::recorder::launcher {
 
 struct Options {
@@ -19,6 +21,15 @@ struct Options {
   int mark_signal = 12;      // SIGUSR2; 0 = none
   bool leak_scan = true;     // --no-leak-scan: no reachability scan at the end
   int scan_signal = 0;       // --scan-signal: the signal that asks for a scan; 0 = none
+  // The leak check (valgrind's spellings): after the program, a LEAK SUMMARY
+  // per process on stderr, and exit error_exitcode when a kind of errors_for
+  // has blocks after suppressions.
+  enum class LeakCheck { kNo, kSummary, kFull };
+  LeakCheck leak_check = LeakCheck::kNo;
+  int error_exitcode = 0;
+  analyzers::LeakKindSet show_kinds = analyzers::DefaultLeakKinds();
+  analyzers::LeakKindSet errors_for = analyzers::DefaultLeakKinds();
+  std::vector<std::string> suppressions;
   bool help = false;
   bool version = false;
   std::vector<std::string> command;  // PROGRAM ARGS...

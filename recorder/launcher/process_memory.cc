@@ -64,8 +64,8 @@ void ProcessMemory::Read(std::span<const leakscan::ReadRequest> requests, std::s
     local[i] = {requests[i].destination, requests[i].length};
     remote[i] = {reinterpret_cast<void*>(requests[i].address), requests[i].length};
   }
-  const ssize_t got = process_vm_readv(pid_, local.data(), local.size(), remote.data(),
-                                       remote.size(), 0);
+  const ssize_t got =
+      process_vm_readv(pid_, local.data(), local.size(), remote.data(), remote.size(), 0);
   size_t done = got > 0 ? static_cast<size_t>(got) : 0;
   bytes_read_ += done;
   for (size_t i = 0; i < requests.size(); ++i) {

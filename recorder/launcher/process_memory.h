@@ -25,7 +25,7 @@ struct Mapping {
   bool readable = false, writable = false, executable = false, shared = false;
   uint64_t offset = 0;
   uint64_t inode = 0;
-  std::string path;  // "" for anonymous memory, "[stack]", "[heap]", a file
+  std::string path;      // "" for anonymous memory, "[stack]", "[heap]", a file
   bool deleted = false;  // the file was unlinked (" (deleted)" cut from path)
   bool file_backed() const { return inode != 0; }
 };

@@ -39,8 +39,8 @@ uintptr_t ParseHex(const char** p) {
 // The lowest address of the mapping of /proc/self/maps that holds address
 // (0 if none), read with a buffer on the stack.
 uintptr_t MappingStart(uintptr_t address) {
-  const int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, "/proc/self/maps",
-                                          O_RDONLY | O_CLOEXEC));
+  const int fd =
+      static_cast<int>(syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC));
   if (fd < 0) return 0;
   char buf[4096];
   size_t have = 0;
