@@ -31,9 +31,9 @@ std::string Hex(uint64_t v) {
 
 // One frame as valgrind writes it: "func (file:line)" or "func (in module)".
 std::string FrameLine(const Frame& f) {
-  std::string where = !f.file.empty() ? f.file.substr(f.file.rfind('/') + 1) + ":" +
-                                            std::to_string(f.line)
-                                      : "in " + (f.module_path.empty() ? f.module : f.module_path);
+  std::string where = !f.file.empty()
+                          ? f.file.substr(f.file.rfind('/') + 1) + ":" + std::to_string(f.line)
+                          : "in " + (f.module_path.empty() ? f.module : f.module_path);
   return Hex(f.address) + ": " + f.function + " (" + where + ")";
 }
 
@@ -65,11 +65,11 @@ std::string LeakCheckText(const Analysis& a, const SummaryAnalyzer& s, const Lea
     }
     counted += error;
     if (!o.full || !Shown(r, o.show)) continue;
-    const std::string bytes =
-        r.indirect_bytes == 0 ? Commas(r.site.bytes)
-                              : Commas(r.site.bytes + r.indirect_bytes) + " (" +
-                                    Commas(r.site.bytes) + " direct, " +
-                                    Commas(r.indirect_bytes) + " indirect)";
+    const std::string bytes = r.indirect_bytes == 0
+                                  ? Commas(r.site.bytes)
+                                  : Commas(r.site.bytes + r.indirect_bytes) + " (" +
+                                        Commas(r.site.bytes) + " direct, " +
+                                        Commas(r.indirect_bytes) + " indirect)";
     line(bytes + " bytes in " + Commas(r.site.count) + " blocks are " + LeakKindWords(r.kind) +
          " in loss record " + Commas(i + 1) + " of " + Commas(records.size()));
     line("   at " + std::string("0x0: ") + r.alloc_function + " (in heaprec)");

@@ -19,7 +19,7 @@ PACKAGES="
   clang libclang-rt-14-dev clang-format
   nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler
-  heaptrack cppcheck
+  heaptrack cppcheck valgrind
   libxml2-utils time python3
   libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0
 "

@@ -32,9 +32,9 @@ int64_t RunLeakGate(const std::vector<TraceResult>& results, const Options& o,
                    : r.path + ": no complete chunk: nothing to check for leaks";
       return -1;
     }
-    const analyzers::LeakReport leaks = analyzers::BuildLeakReport(
-        a.heap(), a.LeakScanNow(), a.LeakScanMissing(), a.symbols(),
-        suppressions.size() == 0 ? nullptr : &suppressions);
+    const analyzers::LeakReport leaks =
+        analyzers::BuildLeakReport(a.heap(), a.LeakScanNow(), a.LeakScanMissing(), a.symbols(),
+                                   suppressions.size() == 0 ? nullptr : &suppressions);
     uint64_t counted = 0;
     std::fputs(analyzers::LeakCheckText(a, summary, leaks, check, &counted).c_str(), stderr);
     errors += static_cast<int64_t>(counted);
