@@ -32,9 +32,9 @@ uint64_t Number(const std::string& s) {
 
 // valgrind's LEAK SUMMARY, by the JSON's kind names.
 Kinds ValgrindKinds(const std::string& mode, const std::string& suppressions) {
-  std::vector<std::string> argv = {"/usr/bin/valgrind",          "--leak-check=full",
-                                   "--show-leak-kinds=all",      "--errors-for-leak-kinds=none",
-                                   "--run-libc-freeres=no",      "--run-cxx-freeres=no"};
+  std::vector<std::string> argv = {"/usr/bin/valgrind",     "--leak-check=full",
+                                   "--show-leak-kinds=all", "--errors-for-leak-kinds=none",
+                                   "--run-libc-freeres=no", "--run-cxx-freeres=no"};
   if (!suppressions.empty()) argv.push_back("--suppressions=" + suppressions);
   argv.push_back(Runfile("tests/leak_kinds"));
   argv.push_back(mode);
@@ -46,7 +46,8 @@ Kinds ValgrindKinds(const std::string& mode, const std::string& suppressions) {
                                                     {"still reachable", "still_reachable"},
                                                     {"suppressed", "suppressed"}};
   Kinds kinds;
-  const std::regex line(R"((definitely lost|indirectly lost|possibly lost|still reachable|suppressed): ([0-9,]+) bytes in ([0-9,]+) blocks)");
+  const std::regex line(
+      R"((definitely lost|indirectly lost|possibly lost|still reachable|suppressed): ([0-9,]+) bytes in ([0-9,]+) blocks)");
   for (std::sregex_iterator it(r.err.begin(), r.err.end(), line), end; it != end; ++it) {
     kinds[names.at((*it)[1])] = {Number((*it)[2]), Number((*it)[3])};
   }
@@ -96,9 +97,10 @@ std::string DtvSuppressions() {
   FILE* f = fopen(supp.c_str(), "w");
   EXPECT_NE(f, nullptr);
   if (f == nullptr) return "";
-  fputs("{\n   thread-dtv\n   Memcheck:Leak\n   match-leak-kinds: possible\n   fun:calloc\n"
-        "   ...\n   fun:_dl_allocate_tls\n}\n",
-        f);
+  fputs(
+      "{\n   thread-dtv\n   Memcheck:Leak\n   match-leak-kinds: possible\n   fun:calloc\n"
+      "   ...\n   fun:_dl_allocate_tls\n}\n",
+      f);
   fclose(f);
   return supp;
 }

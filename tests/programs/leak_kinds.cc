@@ -16,6 +16,9 @@
 //                 the newarray heuristic
 //   plain         a block whose pointer is dropped: definitely lost
 //   all           every one of the above at once
+//   checkpoint    heaprec_leak_check() after a global block and a lost one
+//                 are made; then the global one is freed and another lost
+//                 one made before the end
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,6 +26,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "heaprec.h"
 
 namespace {
 
@@ -113,6 +118,17 @@ __attribute__((noinline)) void Plain() {
   p = nullptr;
 }
 
+__attribute__((noinline)) void Checkpoint() {
+  g_global = Make(1000);
+  void* volatile lost = Make(2000);
+  lost = nullptr;
+  heaprec_leak_check();
+  free(g_global);
+  g_global = nullptr;
+  lost = Make(3000);
+  lost = nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +144,7 @@ int main(int argc, char** argv) {
   if (all || mode == "newarray") NewArray();
   if (all || mode == "plain") Plain();
   if (all || mode == "thread_stack") ThreadStack();
+  if (mode == "checkpoint") Checkpoint();
   (void)!write(1, "leak_kinds: done\n", 17);
   exit(0);  // with a thread blocked: exit_group ends it
 }
