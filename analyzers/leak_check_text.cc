@@ -1,6 +1,9 @@
 // memcheck's words for the leak check (leak_check_text.h).
 #include "analyzers/leak_check_text.h"
 
+#include <string.h>
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -44,6 +47,14 @@ std::string LeakCheckText(const Analysis& a, const SummaryAnalyzer& s, const Lea
   const std::string pid = "==" + std::to_string(a.process() ? a.process()->pid : 0) + "== ";
   std::string out;
   auto line = [&](const std::string& text) { out += pid + text + "\n"; };
+  // As valgrind says a signal ended the process before its summary.
+  if (a.end() && a.end()->exit_status != -1 && WIFSIGNALED(a.end()->exit_status)) {
+    const int sig = WTERMSIG(a.end()->exit_status);
+    const char* name = sigabbrev_np(sig);
+    line("Process terminating with default action of signal " + std::to_string(sig) + " (SIG" +
+         (name != nullptr ? name : "?") + ")");
+    line("");
+  }
   line("HEAP SUMMARY:");
   line("    in use at exit: " + Totals(l.in_use));
   line("  total heap usage: " + Commas(s.allocations()) + " allocs, " + Commas(s.frees()) +

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace heaprec::analyzers {
 namespace {
@@ -109,6 +110,25 @@ const char* LeakKindKey(LeakKind kind) {
       break;
   }
   return "unknown";
+}
+
+BlockFilter ShownBlocks(const LeakReport& r, LeakKindSet shown) {
+  // Sites are per (stack, kind): the shown ones by that key.
+  std::unordered_set<uint64_t> sites;
+  for (const LeakSite& s : r.sites) {
+    if (Shown(s, shown))
+      sites.insert((uint64_t{s.site.stack} << 3) | static_cast<uint64_t>(s.kind));
+  }
+  const format::LeakScan* scan =
+      r.scan != nullptr && r.scan->status != format::LeakScan::Status::kNotDone ? r.scan : nullptr;
+  return [sites = std::move(sites), scan](uint64_t id, const LiveBlock& b) {
+    LeakKind kind = LeakKind::kUnknown;
+    if (scan != nullptr) {
+      const int64_t i = Find(*scan, id);
+      if (i >= 0) kind = scan->KindAt(static_cast<size_t>(i));
+    }
+    return sites.count((uint64_t{b.stack} << 3) | static_cast<uint64_t>(kind)) != 0;
+  };
 }
 
 LeakFrame AllocationFrame(Api api) {

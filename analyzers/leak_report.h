@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,11 @@ LeakKindSet DefaultLeakKinds();
 bool Shown(const LeakSite& s, LeakKindSet shown);
 // The shown sites merged by stack (for folded stacks, flame graphs, pprof).
 std::vector<Site> ShownSites(const LeakReport& r, LeakKindSet shown);
+// The same choice block by block (for views that place each live block, as
+// the HTML page's time buckets do): true for a block of `heap` (the heap r
+// was built from) whose site is Shown. Valid while r lives.
+using BlockFilter = std::function<bool(uint64_t id, const LiveBlock& block)>;
+BlockFilter ShownBlocks(const LeakReport& r, LeakKindSet shown);
 
 // The loss records that count as errors for a leak gate (valgrind's
 // --errors-for-leak-kinds): sites with blocks of a kind in errors_for, not

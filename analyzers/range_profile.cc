@@ -210,10 +210,11 @@ void RangeProfile::Normalize() {
   cells_ = std::move(out);
 }
 
-void RangeProfile::Finish(const LiveHeap& heap, size_t max_cells) {
+void RangeProfile::Finish(const LiveHeap& heap, const BlockFilter& leaked, size_t max_cells) {
   // Leaks, summed per (stack, bucket) before they become cells.
   std::unordered_map<uint64_t, RangeCell> leaks;
   heap.blocks().ForEach([&](uint64_t id, const LiveBlock& block) {
+    if (leaked && !leaked(id, block)) return;
     const auto it =
         std::upper_bound(buckets_.begin(), buckets_.end(), id,
                          [](uint64_t v, const RangeBucket& b) { return v < b.first_block; });

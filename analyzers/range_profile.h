@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analyzers/analyzer.h"
@@ -61,11 +62,13 @@ class RangeProfile : public Analyzer {
   void OnMarker(const format::Marker& m) override { marker_pending_ = true; }
   void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
 
-  // After the pass: counts the blocks still live in `heap` as leaks of the
-  // bucket that made them, drops cells that hold nothing, sorts the cells by
-  // (stack, bucket), and merges buckets in pairs while there are more than
+  // After the pass: counts the blocks still live in `heap` (those `leaked`
+  // accepts, when given: the leak kinds shown) as leaks of the bucket that
+  // made them, drops cells that hold nothing, sorts the cells by (stack,
+  // bucket), and merges buckets in pairs while there are more than
   // `max_cells` cells (and more than 16 buckets).
-  void Finish(const LiveHeap& heap, size_t max_cells = 400000);
+  using BlockFilter = std::function<bool(uint64_t id, const LiveBlock& block)>;
+  void Finish(const LiveHeap& heap, const BlockFilter& leaked = nullptr, size_t max_cells = 400000);
 
   const std::vector<RangeBucket>& buckets() const { return buckets_; }
   const std::vector<RangeCell>& cells() const { return cells_; }

@@ -226,14 +226,14 @@ TEST(RangeProfileTest, TheWholeTraceIsWhatTheAnalyzersSay) {
 TEST(RangeProfileTest, TooManyCellsMergeBucketsAfterThePassStillExactly) {
   Pass run(64);
   Feed(&run, 11, 4000, 200);
-  run.profile.Finish(run.analysis.heap(), /*max_cells=*/3000);
+  run.profile.Finish(run.analysis.heap(), nullptr, /*max_cells=*/3000);
   EXPECT_LE(run.profile.cells().size(), 3000u);
   EXPECT_LT(run.profile.buckets().size(), 64u);
   EXPECT_GE(run.profile.buckets().size(), 16u);
   CheckEveryRange(run);
   Pass floor(64);
   Feed(&floor, 11, 4000, 200);
-  floor.profile.Finish(floor.analysis.heap(), /*max_cells=*/100);
+  floor.profile.Finish(floor.analysis.heap(), nullptr, /*max_cells=*/100);
   EXPECT_GT(floor.profile.cells().size(), 100u);  // 16 buckets is the floor
   EXPECT_EQ(floor.profile.buckets().size(), 16u);
 }

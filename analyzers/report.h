@@ -75,6 +75,9 @@ struct ReportOptions {
 std::string TextReport(const Report& r, const ReportOptions& options);
 // The "summary" object of the JSON report (docs/DESIGN.md), also the HTML page's.
 nlohmann::json SummaryJson(const Analysis& a, const SummaryAnalyzer& s);
+// leaks.kinds of the JSON report (docs/DESIGN.md): bytes and blocks per kind,
+// suppressed and unknown, also the HTML page's.
+nlohmann::json LeakKindsJson(const LeakReport& l);
 // The JSON report as an object, for a caller that adds keys ("bench") before
 // printing it once with JsonReportText (indent 2, a final newline).
 nlohmann::json JsonReportValue(const Report& r, const ReportOptions& options);

@@ -55,14 +55,7 @@ json LeaksJson(const LeakReport& l, LeakKindSet shown, const SymbolTable& symbol
     sites.push_back(std::move(site));
   }
   json j = {{"bytes", l.in_use.bytes}, {"blocks", l.in_use.blocks}, {"sites", sites}};
-  json kinds;
-  for (const format::LeakKind k : {format::LeakKind::kDefinite, format::LeakKind::kIndirect,
-                                   format::LeakKind::kPossible, format::LeakKind::kReachable}) {
-    kinds[LeakKindKey(k)] = TotalsJson(l.of(k));
-  }
-  kinds["suppressed"] = TotalsJson(l.suppressed);
-  kinds["unknown"] = TotalsJson(l.of(format::LeakKind::kUnknown));
-  j["kinds"] = kinds;
+  j["kinds"] = LeakKindsJson(l);
   j["shown_kinds"] = shown.ToString();
   if (l.scan != nullptr) {
     static const char* const kReasons[] = {"unknown", "exit", "request", "signal"};
@@ -79,6 +72,21 @@ json LeaksJson(const LeakReport& l, LeakKindSet shown, const SymbolTable& symbol
   if (!l.no_scan.empty()) j["kinds_unknown"] = l.no_scan;
   return j;
 }
+
+}  // namespace
+
+json LeakKindsJson(const LeakReport& l) {
+  json kinds;
+  for (const format::LeakKind k : {format::LeakKind::kDefinite, format::LeakKind::kIndirect,
+                                   format::LeakKind::kPossible, format::LeakKind::kReachable}) {
+    kinds[LeakKindKey(k)] = TotalsJson(l.of(k));
+  }
+  kinds["suppressed"] = TotalsJson(l.suppressed);
+  kinds["unknown"] = TotalsJson(l.of(format::LeakKind::kUnknown));
+  return kinds;
+}
+
+namespace {
 
 json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
   json items = json::array();

@@ -83,6 +83,9 @@ std::string ScanWords(const format::LeakScan& s) {
   std::string when = s.reason == format::LeakScan::Reason::kExit ? "at the end of the process"
                      : s.label.empty()                           ? "asked for"
                                                                  : "at " + s.label;
+  // A scan done as a signal ended the process names it ("the process was
+  // ending on SIGSEGV (signal 11)"); an approximate one says so below.
+  if (s.status == format::LeakScan::Status::kDone && !s.note.empty()) when += ", as " + s.note;
   return "the leak scan " + when + " (" + Seconds(s.pause_ns) + " paused)";
 }
 

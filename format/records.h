@@ -217,7 +217,7 @@ struct LeakScan {
   uint32_t thread = 0;  // the thread that asked
   Reason reason = Reason::kUnknown;
   Status status = Status::kDone;
-  std::string note;   // why approximate or not done
+  std::string note;   // why approximate or not done; the fatal signal it was made at
   std::string label;  // the marker label of a scan asked for
   std::vector<LeakRoot> roots;
   // One entry per block live at seq, blocks increasing: its kind

@@ -33,13 +33,16 @@ bool ReadBenchJson(const std::string& path, nlohmann::json* bench, std::string* 
 }
 
 bool WriteHtml(const std::string& path, const analyzers::Report& r,
-               const analyzers::RangeProfile& range, const analyzers::html::PageBase* base,
-               const nlohmann::json& bench, std::string* error) {
+               analyzers::LeakKindSet leak_kinds, const analyzers::RangeProfile& range,
+               const analyzers::html::PageBase* base, const nlohmann::json& bench,
+               std::string* error) {
   analyzers::html::PageInputs in;
   in.trace = r.trace;
   in.analysis = r.analysis;
   in.summary = r.summary;
   in.range = &range;
+  if (r.leak_report) in.leaks = &*r.leak_report;
+  in.leak_kinds = leak_kinds;
   in.notes = r.notes;
   in.base = base;
   in.bench = bench;

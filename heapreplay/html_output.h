@@ -18,10 +18,13 @@ namespace heaprec::heapreplay {
 // object itself); false + one line naming the file in *error.
 bool ReadBenchJson(const std::string& path, nlohmann::json* bench, std::string* error);
 
-// Writes the page to `path`; false + one line in *error.
+// Writes the page to `path`; false + one line in *error. Its leaks views
+// count the sites of leak_kinds (as --leaks lists them); range was
+// Finish()ed with the same choice (ShownBlocks).
 bool WriteHtml(const std::string& path, const analyzers::Report& report,
-               const analyzers::RangeProfile& range, const analyzers::html::PageBase* base,
-               const nlohmann::json& bench, std::string* error);
+               analyzers::LeakKindSet leak_kinds, const analyzers::RangeProfile& range,
+               const analyzers::html::PageBase* base, const nlohmann::json& bench,
+               std::string* error);
 
 }  // namespace heaprec::heapreplay
 

@@ -25,10 +25,10 @@ bool WriteOutputs(const Options& o, const analyzers::Report& report, const Analy
                   const BenchShown& bench, std::string* error) {
   if (!WriteFiles(o, report, error)) return false;
   if (!o.html.empty()) {
-    const analyzers::html::PageBase base{o.base, &plan.base, &plan.base_summary, &plan.base_peak,
-                                         &plan.base_hot};
-    if (!WriteHtml(o.html, report, plan.range, o.base.empty() ? nullptr : &base, bench.json,
-                   error)) {
+    const analyzers::html::PageBase base{o.base,          &plan.base,     &plan.base_summary,
+                                         &plan.base_peak, &plan.base_hot, &plan.suppressions};
+    if (!WriteHtml(o.html, report, o.report.leak_kinds, plan.range,
+                   o.base.empty() ? nullptr : &base, bench.json, error)) {
       return false;
     }
   }

@@ -96,7 +96,9 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
     if (!Diff(o, p, &d, error)) return false;
     report->diff = std::move(d);
   }
-  if (!o.html.empty()) p->range.Finish(a.heap());
+  if (!o.html.empty()) {
+    p->range.Finish(a.heap(), analyzers::ShownBlocks(*report->leak_report, want.leak_kinds));
+  }
   return true;
 }
 

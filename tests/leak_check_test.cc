@@ -2,8 +2,10 @@
 // heaprec --leak-check=full --error-exitcode=N fails a program that leaks
 // and passes one that does not, with valgrind's words on stderr; kinds that
 // do not count, suppressions (valgrind's and LeakSanitizer's) and summary
-// mode; heapreplay --leaks --error-exitcode on a saved trace; and
-// heaprec_leak_check() mid-run, seen by heapreplay --leaks --at.
+// mode; heapreplay --leaks --error-exitcode on a saved trace;
+// heaprec_leak_check() mid-run, seen by heapreplay --leaks --at; and
+// programs a signal ends: scanned as glibc's malloc aborts on a double free,
+// and a SIGKILL that leaves no scan, with the trace saying why.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -42,11 +44,10 @@ TEST(LeakCheckTest, FailsALeakWithValgrindsWords) {
   const ProcessResult r = Gate({"--leak-check=full", "--error-exitcode=9"}, "plain");
   EXPECT_EQ(r.exit_code, 9) << r.err;
   EXPECT_EQ(r.out, "leak_kinds: done\n");
-  for (const char* line :
-       {"== HEAP SUMMARY:", "==    definitely lost: 33 bytes in 1 blocks",
-        "== 33 bytes in 1 blocks are definitely lost in loss record",
-        "==    at 0x0: malloc (in heaprec)", "Make (leak_kinds.cc:", "Plain (leak_kinds.cc:",
-        "== ERROR SUMMARY: 1 errors from 1 contexts"}) {
+  for (const char* line : {"== HEAP SUMMARY:", "==    definitely lost: 33 bytes in 1 blocks",
+                           "== 33 bytes in 1 blocks are definitely lost in loss record",
+                           "==    at 0x0: malloc (in heaprec)", "Make (leak_kinds.cc:",
+                           "Plain (leak_kinds.cc:", "== ERROR SUMMARY: 1 errors from 1 contexts"}) {
     EXPECT_NE(r.err.find(line), std::string::npos) << line << "\n" << r.err;
   }
 }
@@ -152,6 +153,32 @@ TEST(LeakCheckTest, ScanAskedForMidRunAnswersAtItsMarker) {
   EXPECT_EQ(end["scan"]["reason"], "exit");
   EXPECT_EQ(end["kinds"]["definitely_lost"], nlohmann::json({{"bytes", 5000}, {"blocks", 2}}));
   EXPECT_EQ(end["kinds"]["still_reachable"]["bytes"], 72704);
+}
+
+TEST(LeakCheckTest, AProgramAbortedInsideFreeIsScanned) {
+  const ProcessResult r = Gate({"--leak-check=full", "--error-exitcode=9"}, "double_free");
+  // The program's own end, 128 + SIGABRT, not the gate's 9: as valgrind.
+  EXPECT_EQ(r.exit_code, 128 + 6) << r.err;
+  for (const char* line : {"== Process terminating with default action of signal 6 (SIGABRT)",
+                           "==    definitely lost: 33 bytes in 1 blocks",
+                           "== 33 bytes in 1 blocks are definitely lost in loss record"}) {
+    EXPECT_NE(r.err.find(line), std::string::npos) << line << "\n" << r.err;
+  }
+}
+
+TEST(LeakCheckTest, SigkillLeavesNoScanAndSaysWhy) {
+  const Recording rec = Record("sigkill", {Program(), "sigkill"});
+  EXPECT_EQ(rec.run.exit_code, 128 + 9);
+  ASSERT_EQ(rec.traces.size(), 1u) << rec.run.err;
+  const std::string heapreplay = Runfile("replay/heapreplay");
+  const ProcessResult r = RunProgram({heapreplay, "--leaks", "--json", rec.traces[0]});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json leaks = nlohmann::json::parse(r.out)["leaks"];
+  EXPECT_EQ(leaks["scan"]["status"], "not_done");
+  EXPECT_EQ(leaks["kinds_unknown"], "killed by SIGKILL (signal 9) before its end could be scanned");
+  EXPECT_EQ(leaks["kinds"]["unknown"]["bytes"], leaks["bytes"]);
+  // A gate does not pass on what it could not check.
+  EXPECT_EQ(RunProgram({heapreplay, "--leaks", "--error-exitcode=5", rec.traces[0]}).exit_code, 5);
 }
 
 }  // namespace

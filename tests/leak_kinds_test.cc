@@ -2,11 +2,13 @@
 // (tests/programs/leak_kinds.cc): for every scenario (globals, statics, TLS,
 // a lost list, a lost cycle, interior pointers, a pointer only in a blocked
 // thread's stack, in an mmap'd buffer, in another block, new[] of a class
-// with a destructor, a plain leak, all at once) the LEAK SUMMARY's bytes and
+// with a destructor, a plain leak, all at once, a process ending on SIGSEGV
+// and on SIGABRT) the LEAK SUMMARY's bytes and
 // blocks per kind are the same. Both run with libc's and libstdc++'s freeres
 // off (valgrind would free what heaprec, scanning at exit_group's moment,
 // sees live). valgrind comes with tools/setup.sh.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <map>
@@ -30,6 +32,11 @@ uint64_t Number(const std::string& s) {
   return std::stoull(digits);
 }
 
+// The segv and abort scenarios end on their signal, under either tool.
+int ExitCode(const std::string& mode) {
+  return mode == "segv" ? 128 + SIGSEGV : mode == "abort" ? 128 + SIGABRT : 0;
+}
+
 // valgrind's LEAK SUMMARY, by the JSON's kind names.
 Kinds ValgrindKinds(const std::string& mode, const std::string& suppressions) {
   std::vector<std::string> argv = {"/usr/bin/valgrind",     "--leak-check=full",
@@ -39,7 +46,7 @@ Kinds ValgrindKinds(const std::string& mode, const std::string& suppressions) {
   argv.push_back(Runfile("tests/leak_kinds"));
   argv.push_back(mode);
   const ProcessResult r = RunProgram(argv);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, ExitCode(mode)) << r.err;
   const std::map<std::string, std::string> names = {{"definitely lost", "definitely_lost"},
                                                     {"indirectly lost", "indirectly_lost"},
                                                     {"possibly lost", "possibly_lost"},
@@ -57,7 +64,7 @@ Kinds ValgrindKinds(const std::string& mode, const std::string& suppressions) {
 
 Kinds HeaprecKinds(const std::string& mode, const std::string& suppressions) {
   const Recording r = Record("leak_kinds_" + mode, {Runfile("tests/leak_kinds"), mode});
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.err;
+  EXPECT_EQ(r.run.exit_code, ExitCode(mode)) << r.run.err;
   EXPECT_EQ(r.run.out, "leak_kinds: done\n");
   EXPECT_EQ(r.traces.size(), 1u) << r.run.err;
   if (r.traces.size() != 1) return {};
@@ -68,6 +75,11 @@ Kinds HeaprecKinds(const std::string& mode, const std::string& suppressions) {
   EXPECT_EQ(json.exit_code, 0) << json.err;
   const nlohmann::json j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j["leaks"]["scan"]["status"], "done") << j["leaks"]["scan"];
+  if (ExitCode(mode) != 0) {  // the scan names the signal
+    EXPECT_EQ(j["leaks"]["scan"]["note"], mode == "segv"
+                                              ? "the process was ending on SIGSEGV (signal 11)"
+                                              : "the process was ending on SIGABRT (signal 6)");
+  }
   Kinds kinds;
   for (const auto& [name, totals] : j["leaks"]["kinds"].items()) {
     if (name == "unknown") {
@@ -125,7 +137,7 @@ TEST_P(LeakKindsTest, SameSummaryAsMemcheck) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, LeakKindsTest,
                          testing::Values("globals", "list", "cycle", "interior", "chain",
                                          "thread_stack", "mmap", "in_block", "newarray", "plain",
-                                         "all"));
+                                         "all", "segv", "abort"));
 
 }  // namespace
 }  // namespace heaprec::tests

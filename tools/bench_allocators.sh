@@ -39,17 +39,8 @@ EOF
 
 runs=5
 workloads="alloc_heavy,mt_handoff,python,cppcheck"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -n) runs="${2:?-n needs a number}"; shift 2 ;;
-    -w) workloads="${2:?-w needs a list}"; shift 2 ;;
-    -h | --help) usage; exit 0 ;;
-    *) echo "bench_allocators: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-  esac
-done
-case "$runs" in
-  '' | *[!0-9]* | 0) echo "bench_allocators: -n wants a positive number" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/bench_workloads.sh"
+bench_options bench_allocators "$@"
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -65,7 +56,6 @@ allocators=(glibc tcmalloc jemalloc mimalloc)
 # "library"; replay/allocators.cc is the one list): read after each replay.
 declare -A lib=()
 
-. "$repo/tools/bench_workloads.sh"
 bench_build bench_allocators //recorder:heaprec //replay:heapreplay //tests/bench:all
 heaprec="$bin/recorder/heaprec"
 heapreplay="$bin/replay/heapreplay"

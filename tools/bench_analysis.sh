@@ -20,15 +20,8 @@ EOF_USAGE
 
 runs=5
 workloads="alloc_heavy,mt_handoff,python,cppcheck"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -n) runs="${2:?-n needs a number}"; shift 2 ;;
-    -w) workloads="${2:?-w needs a list}"; shift 2 ;;
-    -h | --help) usage; exit 0 ;;
-    *) echo "bench_analysis: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-  esac
-done
-case "$runs" in '' | *[!0-9]* | 0) echo "bench_analysis: -n wants a positive number" >&2; exit 2 ;; esac
+. "$(dirname "$0")/bench_workloads.sh"
+bench_options bench_analysis "$@"
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -39,7 +32,6 @@ done
 [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time): it measures peak RSS"
 
 CPPCHECK_REV="${CPPCHECK_REV:-b362e97}"
-. "$repo/tools/bench_workloads.sh"
 bench_build bench_analysis //recorder:heaprec //replay:heapreplay //tests/bench:all
 heaprec="$bin/recorder/heaprec"
 heapreplay="$bin/replay/heapreplay"

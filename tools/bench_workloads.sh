@@ -1,9 +1,10 @@
-# Shared by tools/bench_recorder.sh, bench_analysis.sh and bench_allocators.sh
-# (sourced): the benchmark workloads. setup_workload NAME sets cmd (array),
-# cmd_dir and cmd_env for alloc_heavy, mt_handoff, python or cppcheck. Needs
-# $bin (Bazel's opt output), $repo, $tmp, $CPPCHECK_REV and a die function;
-# sets python_bin. bench_build NAME TARGET... builds the targets and sets
-# $bin and $tmp.
+# Shared by tools/bench_recorder.sh, bench_analysis.sh, bench_allocators.sh
+# and bench_leakcheck.sh (sourced): the benchmark workloads. setup_workload
+# NAME sets cmd (array), cmd_dir and cmd_env for alloc_heavy, mt_handoff,
+# python or cppcheck. Needs $bin (Bazel's opt output), $repo, $tmp,
+# $CPPCHECK_REV and a die function; sets python_bin. bench_build NAME
+# TARGET... builds the targets and sets $bin and $tmp. bench_options NAME "$@"
+# reads -n RUNS, -w LIST and -h.
 
 # The real interpreter, not a pyenv shim script (heaprec and heaptrack must
 # trace python itself, not a bash wrapper).
@@ -13,6 +14,23 @@ if [ -x /usr/bin/python3 ]; then
 elif command -v python3 >/dev/null; then
   python_bin="$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')"
 fi
+
+# bench_options NAME "$@": a benchmark's options, -n RUNS, -w LIST (into
+# runs and workloads, whose defaults the caller set) and -h (the caller's
+# usage function); exits 2 on anything else or a bad -n.
+bench_options() {
+  local name="$1"
+  shift
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -n) runs="${2:?-n needs a number}"; shift 2 ;;
+      -w) workloads="${2:?-w needs a list}"; shift 2 ;;
+      -h | --help) usage; exit 0 ;;
+      *) echo "$name: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+  done
+  case "$runs" in '' | *[!0-9]* | 0) echo "$name: -n wants a positive number" >&2; exit 2 ;; esac
+}
 
 # Sets cmd (array), cmd_dir and cmd_env for workload $1.
 setup_workload() {

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "analyzers/html/page_stacks.h"
-#include "analyzers/leaks.h"
 
 namespace heaprec::analyzers::html {
 namespace {
@@ -84,7 +83,25 @@ json CellsJson(const RangeProfile& r, StackNodes* nodes) {
   return cells;
 }
 
-json BaseJson(const PageBase& b, PageStacks* stacks) {
+// "leaks": which kinds the leaks view and table count, what they come to,
+// and the totals per kind (null when unknown, with the reason).
+json LeaksJson(const LeakReport& r, LeakKindSet shown) {
+  uint64_t bytes = 0, blocks = 0;
+  for (const Site& s : ShownSites(r, shown)) {
+    bytes += s.bytes;
+    blocks += s.count;
+  }
+  json j = {{"shown_kinds", shown.ToString()}, {"bytes", bytes}, {"blocks", blocks}};
+  j["kinds"] = r.no_scan.empty() ? LeakKindsJson(r) : json(nullptr);
+  j["kinds_unknown"] = r.no_scan;
+  return j;
+}
+
+LeakReport LeakReportOf(const Analysis& a, const Suppressions* suppressions) {
+  return BuildLeakReport(a.heap(), a.LeakScanNow(), a.LeakScanMissing(), a.symbols(), suppressions);
+}
+
+json BaseJson(const PageBase& b, LeakKindSet leak_kinds, PageStacks* stacks) {
   StackNodes nodes(b.analysis->symbols(), stacks);
   // node -> the 8 totals, in the order of kFields.
   static const char* const kFields[] = {"calls_n", "calls_b", "peak_n", "peak_b",
@@ -100,7 +117,8 @@ json BaseJson(const PageBase& b, PageStacks* stacks) {
   add(b.hot->HotSites(), 0);
   add(b.peak->Sites(), 2);
   add(b.hot->TemporarySites(), 4);
-  add(LeakSites(b.analysis->heap()), 6);
+  const LeakReport leaks = LeakReportOf(*b.analysis, b.suppressions);
+  add(ShownSites(leaks, leak_kinds), 6);
   json node = json::array();
   std::vector<json> columns(8, json::array());
   for (const auto& [n, v] : by_node) {
@@ -114,6 +132,7 @@ json BaseJson(const PageBase& b, PageStacks* stacks) {
           {"program", p ? p->program : ""},
           {"pid", p ? p->pid : 0},
           {"summary", SummaryJson(*b.analysis, *b.summary)},
+          {"leaks", LeaksJson(leaks, leak_kinds)},
           {"sites", sites}};
 }
 
@@ -159,6 +178,8 @@ json PageData(const PageInputs& in) {
   page["format"] = 1;
   page["trace"] = TraceJson(in);
   page["summary"] = SummaryJson(a, *in.summary);
+  page["leaks"] = in.leaks != nullptr ? LeaksJson(*in.leaks, in.leak_kinds)
+                                      : LeaksJson(LeakReportOf(a, nullptr), in.leak_kinds);
   page["warnings"] = PageWarnings(in);
   page["buckets"] = BucketsJson(*in.range);
   // Each marker's bucket: the first that starts at or after it (exactly at
@@ -176,7 +197,7 @@ json PageData(const PageInputs& in) {
   }
   page["markers"] = markers;
   page["cells"] = CellsJson(*in.range, &nodes);
-  page["base"] = in.base ? BaseJson(*in.base, &stacks) : json(nullptr);
+  page["base"] = in.base ? BaseJson(*in.base, in.leak_kinds, &stacks) : json(nullptr);
   page["bench"] = in.bench;
   stacks.AddTo(&page);
   return page;

@@ -14,6 +14,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/hot.h"
+#include "analyzers/leak_report.h"
 #include "analyzers/peak.h"
 #include "analyzers/range_profile.h"
 #include "analyzers/report.h"
@@ -28,17 +29,20 @@ struct PageBase {
   const Analysis* analysis = nullptr;
   const SummaryAnalyzer* summary = nullptr;
   const PeakAnalyzer* peak = nullptr;
-  const HotAnalyzer* hot = nullptr;  // calls and temporaries
+  const HotAnalyzer* hot = nullptr;            // calls and temporaries
+  const Suppressions* suppressions = nullptr;  // applied to its leaks, as to this trace's
 };
 
 struct PageInputs {
   TraceInfo trace;
   const Analysis* analysis = nullptr;  // the pass, ended (not stopped early)
   const SummaryAnalyzer* summary = nullptr;
-  const RangeProfile* range = nullptr;  // Finish()ed
-  std::vector<std::string> notes;       // e.g. modules without symbols
-  const PageBase* base = nullptr;       // null without --base
-  nlohmann::json bench;                 // DATA.md's BENCH, or null
+  const RangeProfile* range = nullptr;          // Finish()ed (with ShownBlocks(*leaks, leak_kinds))
+  const LeakReport* leaks = nullptr;            // the kinds at the end (null: built here)
+  LeakKindSet leak_kinds = DefaultLeakKinds();  // the kinds the leaks views show
+  std::vector<std::string> notes;               // e.g. modules without symbols
+  const PageBase* base = nullptr;               // null without --base
+  nlohmann::json bench;                         // DATA.md's BENCH, or null
 };
 
 nlohmann::json PageData(const PageInputs& in);

@@ -160,4 +160,61 @@ TEST(PageDataTest, WarningsSayWhatIsMissing) {
 }
 
 }  // namespace
+// With a leak scan, the leaks view counts the kinds shown (valgrind's
+// default: definitely and possibly lost), as heapreplay --leaks lists them;
+// --leak-kinds=all counts every live block.
+TEST(PageDataTest, LeaksFollowTheKindsShown) {
+  using K = format::LeakKind;
+  for (const bool all : {false, true}) {
+    Trace t;
+    EventFeeder f(&t.analysis);
+    f.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});  // definite
+    f.Event({.api = Api::kMalloc, .address = 0x20, .size = 30, .stack = 3});   // reachable
+    f.Event({.api = Api::kMalloc, .address = 0x30, .size = 7, .stack = 4});    // indirect
+    format::LeakScan scan;
+    scan.reason = format::LeakScan::Reason::kExit;
+    scan.blocks = {1, 2, 3};
+    for (const K k : {K::kDefinite, K::kReachable, K::kIndirect}) {
+      scan.kinds.push_back(format::LeakScan::PackKind(k, format::LeakHeuristic::kNone));
+    }
+    scan.block_roots = {0, 0, 0};
+    f.LeakScan(scan);
+    const LeakReport leaks =
+        BuildLeakReport(t.analysis.heap(), t.analysis.LeakScanNow(), t.analysis.LeakScanMissing(),
+                        t.analysis.symbols(), nullptr);
+    const LeakKindSet shown = all ? LeakKindSet::All() : DefaultLeakKinds();
+    t.range.Finish(t.analysis.heap(), ShownBlocks(leaks, shown));
+    PageInputs in{{"t.zst", {3, 1}, false}, &t.analysis, &t.summary, &t.range};
+    in.leaks = &leaks;
+    in.leak_kinds = shown;
+    const json page = PageData(in);
+    const json& cells = page["cells"];
+    const int make = FindNode(page, "make"), grow = FindNode(page, "grow");
+    EXPECT_EQ(Sum(cells, make, "leak_b"), all ? 130 : 100);
+    EXPECT_EQ(Sum(cells, grow, "leak_b"), all ? 7 : 0);
+    EXPECT_EQ(page["leaks"]["bytes"], all ? 137 : 100);
+    EXPECT_EQ(page["leaks"]["blocks"], all ? 3 : 1);
+    EXPECT_EQ(page["leaks"]["shown_kinds"], all ? "all" : "definite,possible");
+    EXPECT_EQ(page["leaks"]["kinds"]["still_reachable"]["bytes"], 30);
+    EXPECT_EQ(page["leaks"]["kinds"]["indirectly_lost"]["blocks"], 1);
+    EXPECT_EQ(page["leaks"]["kinds_unknown"], "");
+    EXPECT_EQ(page["summary"]["leaked_bytes"], 137);  // every block live, as ever
+  }
+}
+
+// Without a scan the kinds are unknown, every live block counts and the page
+// says why.
+TEST(PageDataTest, LeaksWithoutAScanCountEveryBlock) {
+  Trace t;
+  EventFeeder f(&t.analysis);
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});
+  t.Finish();
+  PageInputs in{{"t.zst", {2, 1}, false}, &t.analysis, &t.summary, &t.range};
+  const json page = PageData(in);
+  EXPECT_EQ(page["leaks"]["bytes"], 100);
+  EXPECT_TRUE(page["leaks"]["kinds"].is_null());
+  EXPECT_NE(page["leaks"]["kinds_unknown"].get<std::string>().find("no leak scan"),
+            std::string::npos);
+}
+
 }  // namespace heaprec::analyzers::html

@@ -2,6 +2,7 @@
 #include "recorder/launcher/leak_scanner.h"
 
 #include <linux/futex.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,13 @@ uint64_t ReserveSeq(RegionHeader& h) {
   const uint64_t seq = h.solo_seq.load(std::memory_order_acquire);
   h.solo_seq.store(seq + 1, std::memory_order_release);
   return seq;
+}
+
+// "the process was ending on SIGSEGV (signal 11)".
+std::string FatalSignalWords(int sig) {
+  const char* name = sigabbrev_np(sig);
+  return std::string("the process was ending on SIG") + (name != nullptr ? name : "?") +
+         " (signal " + std::to_string(sig) + ")";
 }
 
 void WakeAsker(RegionHeader& h) {
@@ -172,13 +180,16 @@ void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& re
   scan.thread = request.thread;
   scan.reason = request.reason;
   scan.label = request.label;
+  if (request.fatal_signal != 0) scan.note = FatalSignalWords(request.fatal_signal);
+  const auto approximate = [&scan](const std::string& why) {
+    scan.status = format::LeakScan::Status::kApproximate;
+    scan.note = scan.note.empty() ? why : scan.note + "; " + why;
+  };
   if (!stop.held()) {
-    scan.status = format::LeakScan::Status::kApproximate;
-    scan.note = "the threads could not be stopped (" + why +
-                "): their registers are unknown and their stacks were read whole while running";
+    approximate("the threads could not be stopped (" + why +
+                "): their registers are unknown and their stacks were read whole while running");
   } else if (!quiet) {
-    scan.status = format::LeakScan::Status::kApproximate;
-    scan.note = "a thread stayed stopped in the middle of recording a call";
+    approximate("a thread stayed stopped in the middle of recording a call");
   }
 
   std::vector<Live> live;

@@ -283,7 +283,10 @@ int Run(const Options& options) {
       std::fprintf(stderr, "heaprec: %s\n", error.c_str());
       return options.error_exitcode != 0 ? options.error_exitcode : 1;
     }
-    if (errors > 0 && options.error_exitcode != 0) return options.error_exitcode;
+    // A program a signal ended keeps that status, leaks or not, as under
+    // valgrind (which then kills itself with the signal): a crash says more.
+    const bool killed = child_status != -1 && WIFSIGNALED(child_status);
+    if (errors > 0 && options.error_exitcode != 0 && !killed) return options.error_exitcode;
   }
   return ExitCode(child_status);
 }

@@ -111,7 +111,8 @@ base::CommandLine Table(Options* o) {
                           }),
       Value("--error-exitcode", "N",
             "exit with N when a kind of --errors-for-leak-kinds has\n"
-            "blocks after suppressions (default 0: the program's status)",
+            "blocks after suppressions (default 0: the program's status;\n"
+            "a program a signal ended keeps its status)",
             [o](const std::string&, const std::string& v, std::string* error) {
               unsigned n = 0;
               if (!ParseNumber(v, 0, 255, &n)) {

@@ -114,8 +114,9 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
     case kLeakScanRequest:
       scan_requests_.push_back({r.seq, slot == 0 ? shared_thread_ : slot_thread_[slot],
                                 static_cast<int32_t>(r.address),
-                                static_cast<format::LeakScan::Reason>(r.size),
-                                r.extra == UINT64_MAX ? "" : region_->Label(r.extra)});
+                                static_cast<format::LeakScan::Reason>(r.size & 0xff),
+                                r.extra == UINT64_MAX ? "" : region_->Label(r.extra),
+                                static_cast<int>((r.size >> 8) & 0xff)});
       return;
     case kNop:
       return;

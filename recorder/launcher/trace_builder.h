@@ -34,7 +34,8 @@ struct ScanRequest {
   uint32_t thread = 0;  // the asking thread's index
   int32_t tid = 0;
   format::LeakScan::Reason reason = format::LeakScan::Reason::kUnknown;
-  std::string label;  // "" for the scan at the end
+  std::string label;     // "" for the scan at the end
+  int fatal_signal = 0;  // the signal the process is ending on; 0 = none
 };
 
 class TraceBuilder : public RecordSink {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 
+#include "recorder/preload/fatal_signal_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/recorder.h"
 #include "recorder/preload/recorder_state.h"
@@ -57,9 +58,28 @@ void OnScanSignal(int) {
   errno = saved;
 }
 
+// Writes the request and waits for the scan; the caller holds the guard.
+void Ask(ThreadState& ts, ScanReason reason, const char* label, int fatal_signal,
+         bool leave_guard) {
+  const uint32_t ticket = Header().scans_requested.fetch_add(1, std::memory_order_acq_rel) + 1;
+  char name[32] = "leak-check-";
+  if (label == nullptr && reason != ScanReason::kExit) {
+    name[11 + FormatDecimal(ticket, name + 11)] = '\0';
+    label = name;
+  }
+  RawRecord r = {};
+  r.api = kLeakScanRequest;
+  r.address = static_cast<uint64_t>(gettid());
+  r.size = static_cast<uint64_t>(reason) | static_cast<uint64_t>(fatal_signal & 0xff) << 8;
+  r.extra = label == nullptr ? UINT64_MAX : LogLabel(label);
+  WriteControl(ts, r);
+  if (leave_guard) Leave(ts);
+  WaitForScan(ticket);
+}
+
 }  // namespace
 
-void RequestLeakScan(ScanReason reason, const char* label) {
+void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal) {
   if (!g_recorder.config.leak_scan) return;
   const int saved = errno;
   ThreadState& ts = Tls();
@@ -72,26 +92,39 @@ void RequestLeakScan(ScanReason reason, const char* label) {
     errno = saved;
     return;
   }
-  const uint32_t ticket = Header().scans_requested.fetch_add(1, std::memory_order_acq_rel) + 1;
-  char name[32] = "leak-check-";
-  if (label == nullptr && reason != ScanReason::kExit) {
-    name[11 + FormatDecimal(ticket, name + 11)] = '\0';
-    label = name;
-  }
-  RawRecord r = {};
-  r.api = kLeakScanRequest;
-  r.address = static_cast<uint64_t>(gettid());
-  r.size = static_cast<uint64_t>(reason);
-  r.extra = label == nullptr ? UINT64_MAX : LogLabel(label);
-  WriteControl(ts, r);
-  Leave(ts);
-  WaitForScan(ticket);
+  Ask(ts, reason, label, fatal_signal, /*leave_guard=*/true);
   errno = saved;
 }
 
-void FinalLeakScan() {
-  if (g_recorder.final_scan.exchange(1, std::memory_order_acq_rel) != 0) return;
-  RequestLeakScan(ScanReason::kExit, nullptr);
+void FinalLeakScan(int fatal_signal, bool guard_held) {
+  if (!g_recorder.config.leak_scan || g_recorder.mode.load(std::memory_order_acquire) != kOn) {
+    return;
+  }
+  // A vfork child (its _exit after a failed exec) shares its parent's
+  // memory, this flag included: it neither scans nor marks the scan taken.
+  if (getpid() != Header().pid) return;
+  uint32_t state = 0;
+  if (g_recorder.final_scan.compare_exchange_strong(state, 1, std::memory_order_acq_rel)) {
+    ThreadState& ts = Tls();
+    if (!guard_held) {
+      RequestLeakScan(ScanReason::kExit, nullptr, fatal_signal);
+    } else if (ts.in_fork == 0 && ts.ring.ring != nullptr &&
+               ts.generation == g_recorder.generation.load(std::memory_order_acquire) &&
+               Header().launcher_gone.load(std::memory_order_relaxed) == 0) {
+      const int saved = errno;
+      Ask(ts, ScanReason::kExit, nullptr, fatal_signal, /*leave_guard=*/false);
+      errno = saved;
+    }
+    g_recorder.final_scan.store(2, std::memory_order_release);
+    return;
+  }
+  // Another thread's scan runs: wait it out (1 ms steps), unless the
+  // launcher is gone.
+  while (g_recorder.final_scan.load(std::memory_order_acquire) == 1 &&
+         Header().launcher_gone.load(std::memory_order_relaxed) == 0) {
+    const timespec pause = {0, 1000 * 1000};
+    nanosleep(&pause, nullptr);
+  }
 }
 
 bool LeakScansOn() { return g_recorder.config.leak_scan; }
@@ -103,6 +136,7 @@ void InstallLeakScans() {
   g_start_main = reinterpret_cast<StartMainFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
   if (!g_recorder.config.leak_scan) return;
   __cxa_atexit(AtExit, nullptr, nullptr);
+  InstallFatalSignalScans();
   const int sig = g_recorder.config.scan_signal;
   if (sig <= 0 || sig >= NSIG) return;
   struct sigaction old;

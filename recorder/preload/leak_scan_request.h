@@ -21,14 +21,20 @@ enum class ScanReason : uint64_t { kExit = 1, kRequest = 2, kSignal = 3 };
 
 // Asks for a scan and waits for it (or until the launcher is gone). label:
 // the marker label of the scan (nullptr: "leak-check-N" for a request or a
-// signal, none at the end). Does nothing with scans off (heaprec
+// signal, none at the end). fatal_signal: the signal the process is ending
+// on (fatal_signal_scan.h), 0 for none. Does nothing with scans off (heaprec
 // --no-leak-scan), while the recorder is off, or in a vfork child (which
 // shares its parent's memory).
-void RequestLeakScan(ScanReason reason, const char* label);
+void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal = 0);
 
 // The scan at the process's end, once per process image (the last atexit
-// handler, and _exit / _Exit).
-void FinalLeakScan();
+// handler, _exit / _Exit, a fatal signal). A second thread that gets here
+// while the first one's scan runs waits for it to finish (its exit would
+// end the process under the scan), unless the launcher is gone.
+// guard_held: called by a fatal signal's handler on a thread inside a hook
+// whose ring is consistent (fatal_signal_scan.h says when): the request is
+// written under the hook's guard.
+void FinalLeakScan(int fatal_signal = 0, bool guard_held = false);
 
 // Registers the last atexit handler and the leak-check signal's handler
 // (unless the program has its own), and finds the real exit and

@@ -78,8 +78,8 @@ enum Control : uint8_t {
   kNop = 203,
   // The thread asks for a leak scan and waits for it
   // (RegionHeader::scans_done): address = its tid, size = the reason (a
-  // format::LeakScan::Reason), extra = its label record index (UINT64_MAX:
-  // none).
+  // format::LeakScan::Reason) | the fatal signal the process is ending on
+  // << 8 (0: none), extra = its label record index (UINT64_MAX: none).
   kLeakScanRequest = 204,
 };
 

@@ -9,6 +9,7 @@
 //
 // EXPECT.json (every field optional):
 //   summary      {name: number}: #summary [data-key=name] data-value
+//   summary_text {name: text}: #summary [data-key=name] shows the text
 //   flame_view   view whose tab to use (default "leaks")
 //   flame_click  name of a flame box to click: it must zoom to the full width,
 //                and #flame-reset must bring it back
@@ -140,6 +141,14 @@ try {
 
   // Header numbers.
   await checkValues("summary", "#summary", expect.summary);
+  for (const [key, want] of Object.entries(expect.summary_text || {})) {
+    const got = await page.evaluate((k) => {
+      const el = document.querySelector("#summary [data-key=" + CSS.escape(k) + "]");
+      return el ? el.textContent : null;
+    }, key);
+    check("summary " + key + " shows '" + want + "'", got !== null && got.includes(want),
+      "page shows " + JSON.stringify(got));
+  }
 
   // A flame graph view: click a box to zoom, then reset.
   const view = expect.flame_view || "leaks";

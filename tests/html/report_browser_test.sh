@@ -6,7 +6,8 @@
 # fewer blocks; with an allocator comparison), and on each checks the header
 # numbers, zooms into the flame graph, searches a function, selects a time
 # range on the heap chart and the range between two markers, and checks the
-# leak table follows each. Screenshots
+# leak table follows each. Its leaks are the kinds heapreplay shows by default
+# (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
 set -euo pipefail
@@ -46,6 +47,7 @@ expect() {  # expect FILE EXTRA-JSON
   "summary": {"allocations": 212, "frees": 204, "bytes_allocated": 44472,
               "peak_bytes": 31672, "leaked_bytes": 23480, "leaked_blocks": 8,
               "temporaries": 200},
+  "summary_text": {"leak_kinds": "(definitely lost, possibly lost)"},
   "flame_view": "leaks",
   "flame_click": "late_leak",
   "search": "early",

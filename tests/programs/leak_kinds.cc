@@ -16,10 +16,17 @@
 //                 the newarray heuristic
 //   plain         a block whose pointer is dropped: definitely lost
 //   all           every one of the above at once
+//   segv          globals, list and plain, then a write through a null
+//                 pointer: the process ends on SIGSEGV
+//   abort         the same, then abort(): the process ends on SIGABRT
+//   double_free   plain, then a block freed twice: glibc's malloc aborts
+//                 inside free (under valgrind it would not abort)
+//   sigkill       plain, then SIGKILL to itself: no scan can be done
 //   checkpoint    heaprec_leak_check() after a global block and a lost one
 //                 are made; then the global one is freed and another lost
 //                 one made before the end
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -129,6 +136,8 @@ __attribute__((noinline)) void Checkpoint() {
   lost = nullptr;
 }
 
+int* volatile g_null = nullptr;
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -146,5 +155,22 @@ int main(int argc, char** argv) {
   if (all || mode == "thread_stack") ThreadStack();
   if (mode == "checkpoint") Checkpoint();
   (void)!write(1, "leak_kinds: done\n", 17);
+  if (mode == "segv" || mode == "abort") {
+    Globals();
+    List();
+    Plain();
+    if (mode == "abort") abort();
+    *static_cast<int* volatile>(g_null) = 1;  // SIGSEGV
+  }
+  if (mode == "sigkill") {
+    Plain();
+    kill(getpid(), SIGKILL);
+  }
+  if (mode == "double_free") {
+    Plain();
+    void* volatile twice = Make(24);
+    free(twice);
+    free(twice);
+  }
   exit(0);  // with a thread blocked: exit_group ends it
 }

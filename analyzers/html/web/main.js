@@ -89,6 +89,38 @@
       (isBytes ? fmt.signedBytes(d) : fmt.signedCount(d)) + (rel && d ? " (" + rel + ")" : "") + "</div>";
   }
 
+  // memcheck's words for the kinds of heapreplay --leak-kinds ("definite,possible").
+  const KIND_WORDS = { definite: "definitely lost", indirect: "indirectly lost",
+    possible: "possibly lost", reachable: "still reachable" };
+  const KIND_KEYS = [["definitely_lost", "definitely lost"], ["indirectly_lost", "indirectly lost"],
+    ["possibly_lost", "possibly lost"], ["still_reachable", "still reachable"], ["suppressed", "suppressed"]];
+
+  // The "Leaked" number: the blocks of the kinds the page shows (data.leaks,
+  // from heapreplay's leak scan), or every block live at the end when the
+  // kinds are unknown (a trace without a scan, a page of an older heapreplay).
+  function leakedStat(model, bv) {
+    const s = model.summary || {}, lk = model.data.leaks || null;
+    const bl = model.base && model.data.base.leaks ? model.data.base.leaks : null;
+    const bytes = lk ? lk.bytes : s.leaked_bytes, blocks = lk ? lk.blocks : s.leaked_blocks;
+    const baseBytes = bl ? bl.bytes : bv("leaked_bytes"), baseBlocks = bl ? bl.blocks : bv("leaked_blocks");
+    let label = "Leaked", title = fmt.count(bytes) + " bytes";
+    if (lk && lk.kinds) {
+      const shown = lk.shown_kinds === "all" ? "all kinds" : lk.shown_kinds === "none" ? "no kinds" :
+        lk.shown_kinds.split(",").map((k) => KIND_WORDS[k] || k).join(", ");
+      label = 'Leaked <span class="stat-kinds" data-key="leak_kinds">(' + fmt.html(shown) + ")</span>";
+      title += "\n" + KIND_KEYS.map(([k, words]) => words + ": " + fmt.count(lk.kinds[k].bytes) +
+        " bytes in " + fmt.count(lk.kinds[k].blocks) + " blocks").join("\n");
+    } else if (lk && lk.kinds_unknown) {
+      label = 'Live at the end <span class="stat-kinds" data-key="leak_kinds">(leak kinds unknown)</span>';
+      title += "\nleak kinds unknown: " + lk.kinds_unknown;
+    }
+    const sub = 'in <span data-key="leaked_blocks" data-value="' + blocks + '">' + fmt.count(blocks) +
+      "</span> block" + (blocks === 1 ? "" : "s") +
+      (baseBlocks !== undefined ? " (base " + fmt.count(baseBlocks) + ")" : "");
+    return stat(label, "leaked_bytes", bytes, fmt.bytes(bytes), title,
+      sub + baseLine(bytes, baseBytes, true));
+  }
+
   function renderHeader(model) {
     const tr = model.trace || {}, s = model.summary || {};
     const prog = tr.program || "";
@@ -131,9 +163,7 @@
       bytesStat("Allocated", "bytes_allocated"),
       bytesStat("Peak", "peak_bytes", 'at <span data-key="peak_time_ns" data-value="' + s.peak_time_ns +
         '" title="' + fmt.count(s.peak_time_ns) + ' ns">' + fmt.seconds(s.peak_time_ns) + "</span>"),
-      bytesStat("Leaked", "leaked_bytes", 'in <span data-key="leaked_blocks" data-value="' + s.leaked_blocks +
-        '">' + fmt.count(s.leaked_blocks) + "</span> block" + (s.leaked_blocks === 1 ? "" : "s") +
-        (b ? " (base " + fmt.count(b.leaked_blocks) + ")" : "")),
+      leakedStat(model, bv),
       countStat("Temporaries", "temporaries"),
       stat("Duration", "duration_ns", s.duration_ns, fmt.duration(s.duration_ns || 0),
         fmt.count(s.duration_ns || 0) + " ns", b ? '<div class="stat-base">base ' +
