@@ -3,6 +3,7 @@
 // (--at, --from/--to), diffs and mismatched frees.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <vector>
 
 #include "analyzers/analysis.h"
@@ -85,6 +86,10 @@ TEST(PeakTest, ReallocMovesBytesBetweenStacks) {
   EXPECT_EQ(sites[0], (Site{2, 400, 1}));
 }
 
+// Calls as valgrind and heaptrack count them (a realloc is a call, and a
+// free of the block it releases), temporaries as heaptrack_print does: the
+// freed block's (stack, size) equals the latest allocation's, nothing
+// allocated or freed in between.
 TEST(HotTest, CallsBytesAndTemporariesPerStack) {
   Pass p;
   Feeder f(&p.analysis);
@@ -96,21 +101,38 @@ TEST(HotTest, CallsBytesAndTemporariesPerStack) {
   f.Event(Malloc(0x300, 24, 9));
   f.Event(Free(0x200));  // not temporary: another allocation came between
   f.Event(Free(0x300));  // not temporary: a free came between
-  // realloc in place: no allocation call.
+  // heaptrack keys by (stack, size), not by block: freeing the older of two
+  // blocks of one site and size after the second is made is a temporary.
+  f.Event(Malloc(0x500, 32, 10));
+  f.Event(Malloc(0x600, 32, 10));
+  f.Event(Free(0x500));  // temporary
+  f.Event(Free(0x600));  // not: a free came between
+  // A realloc in place right after the allocation of its block: an
+  // allocation call, and the release of the old block is a temporary (its
+  // free comes first, as heaptrack records a realloc).
   f.Event(Malloc(0x400, 8, 9));
   f.Event({.api = Api::kRealloc, .address = 0x400, .size = 64, .old_address = 0x400, .stack = 9});
+  f.Event(Free(0x999000));  // a block never seen made: no event for heaptrack
+  f.Event(Free(0x400));     // temporary: the realloc's block, (9, 64) as the latest
 
-  const std::vector<Site> hot = p.hot.HotSites();
-  ASSERT_EQ(hot.size(), 3u);
-  EXPECT_EQ(hot[0], (Site{7, 48, 3}));
-  EXPECT_EQ(hot[1], (Site{9, 32, 2}));
-  EXPECT_EQ(hot[2], (Site{8, 1000, 1}));
-  const std::vector<Site> temps = p.hot.TemporarySites();
-  ASSERT_EQ(temps.size(), 1u);
-  EXPECT_EQ(temps[0], (Site{7, 48, 3}));
-  EXPECT_EQ(p.hot.temporaries(), 3u);
-  EXPECT_EQ(p.summary.temporaries(), 3u);
-  EXPECT_EQ(p.summary.allocations(), 6u);
+  std::map<uint32_t, Site> hot;
+  for (const Site& s : p.hot.HotSites()) hot[s.stack] = s;
+  ASSERT_EQ(hot.size(), 4u);
+  EXPECT_EQ(hot[7], (Site{7, 48, 3}));
+  EXPECT_EQ(hot[8], (Site{8, 1000, 1}));
+  EXPECT_EQ(hot[9], (Site{9, 24 + 8 + 64, 3}));
+  EXPECT_EQ(hot[10], (Site{10, 64, 2}));
+  std::map<uint32_t, Site> temps;
+  for (const Site& s : p.hot.TemporarySites()) temps[s.stack] = s;
+  ASSERT_EQ(temps.size(), 3u);
+  EXPECT_EQ(temps[7], (Site{7, 48, 3}));
+  EXPECT_EQ(temps[9], (Site{9, 8 + 64, 2}));
+  EXPECT_EQ(temps[10], (Site{10, 32, 1}));
+  EXPECT_EQ(p.hot.temporaries(), 6u);
+  EXPECT_EQ(p.summary.temporaries(), 6u);
+  EXPECT_EQ(p.summary.allocations(), 9u);  // 3 + 2 + 2 + 1 malloc + 1 realloc
+  EXPECT_EQ(p.summary.frees(), 10u);       // 3 + 2 + 2 + the realloc's + the unknown + the last
+  EXPECT_EQ(p.summary.bytes_allocated(), 48u + 1000 + 24 + 64 + 8 + 64);
 }
 
 TEST(HistogramTest, PowerOfTwoBuckets) {

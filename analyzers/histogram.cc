@@ -1,8 +1,6 @@
 // Allocation sizes in power-of-two buckets (histogram.h).
 #include "analyzers/histogram.h"
 
-#include "analyzers/summary.h"
-
 namespace heaprec::analyzers {
 
 int HistogramAnalyzer::BucketOf(uint64_t size) {
@@ -21,7 +19,7 @@ SizeBucket HistogramAnalyzer::bucket(int k) const {
 }
 
 void HistogramAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
-  if (!IsNewAllocation(e, c)) return;
+  if (!e.CountsAsAllocation()) return;
   const int k = BucketOf(e.size);
   ++count_[k];
   bytes_[k] += e.size;

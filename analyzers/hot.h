@@ -1,7 +1,8 @@
 // HotAnalyzer: per call stack, the allocation calls and bytes allocated
-// (heapreplay --hot, the "frequent allocation" view) and the temporaries
-// (--temporaries: allocations freed with no other allocation in between,
-// heaptrack's definition, the same as SummaryAnalyzer's count).
+// (heapreplay --hot, the "frequent allocation" view; calls as valgrind and
+// heaptrack count them, a realloc included: Event::CountsAsAllocation) and
+// the temporaries (--temporaries: heaptrack's, exactly, temporaries.h; the
+// same as SummaryAnalyzer's count), each at the site of the block freed.
 // An Analyzer; not thread-safe; memory proportional to distinct stacks.
 #ifndef HEAPREC_ANALYZERS_HOT_H_
 #define HEAPREC_ANALYZERS_HOT_H_
@@ -11,6 +12,7 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/stack_totals.h"
+#include "analyzers/temporaries.h"
 
 namespace heaprec::analyzers {
 
@@ -27,7 +29,7 @@ class HotAnalyzer : public Analyzer {
 
  private:
   StackTotals allocated_, temporary_;
-  uint64_t last_allocated_ = 0;
+  TemporaryWatch temporary_watch_;
   uint64_t temporaries_ = 0;
 };
 

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "analyzers/summary.h"
-
 namespace heaprec::analyzers {
 namespace {
 
@@ -99,18 +97,15 @@ void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const Li
     Touch(static_cast<uint32_t>(&x - cells_.data()));
   }
   // Allocation calls and temporaries exactly as HotAnalyzer counts them.
-  if (IsNewAllocation(e, c)) {
+  if (e.CountsAsAllocation()) {
     RangeCell& x = CellOf(e.stack);
     x.calls_n += 1;
     x.calls_b += static_cast<int64_t>(e.size);
-    last_allocated_ = c.made;
-  } else if (e.kind() == format::EventKind::kFree && !e.IsNullFree()) {
-    if (IsTemporaryFree(c, last_allocated_)) {
-      RangeCell& x = CellOf(c.released_block.stack);
-      x.temp_n += 1;
-      x.temp_b += static_cast<int64_t>(c.released_block.size);
-    }
-    last_allocated_ = 0;
+  }
+  if (temporary_watch_.Step(c)) {
+    RangeCell& x = CellOf(c.released_block.stack);
+    x.temp_n += 1;
+    x.temp_b += static_cast<int64_t>(c.released_block.size);
   }
   const uint64_t live = heap.live_bytes();
   bucket.live_end = live;

@@ -37,18 +37,13 @@ class Recorder : public Analyzer {
  public:
   void OnEvent(const Event& e, const HeapChange& c, const LiveHeap& heap) override {
     Seen s{e, c, heap.live_bytes()};
-    if (IsNewAllocation(e, c)) {
-      last_allocated_ = c.made;
-    } else if (e.kind() == format::EventKind::kFree && (e.block != 0 || e.address != 0)) {
-      s.temporary = IsTemporaryFree(c, last_allocated_);
-      last_allocated_ = 0;
-    }
+    s.temporary = temporaries_.Step(c);
     seen.push_back(s);
   }
   std::vector<Seen> seen;
 
  private:
-  uint64_t last_allocated_ = 0;
+  TemporaryWatch temporaries_;
 };
 
 // Per stack: {count, bytes}.
@@ -99,7 +94,7 @@ Views FromEvents(const std::vector<Seen>& seen, uint64_t from_ns, uint64_t to_ns
     const Seen& s = seen[i];
     if (s.e.time_ns < from_ns || s.e.time_ns > to_ns) continue;
     if (top == seen.size() || s.live > seen[top].live) top = i;
-    if (IsNewAllocation(s.e, s.c)) Add(&v.calls, s.e.stack, 1, int64_t(s.e.size));
+    if (s.e.CountsAsAllocation()) Add(&v.calls, s.e.stack, 1, int64_t(s.e.size));
     if (s.temporary) Add(&v.temps, s.c.released_block.stack, 1, int64_t(s.c.released_block.size));
     if (s.c.made != 0 && live_at_end.count(s.c.made)) {
       Add(&v.leaks, s.c.made_block.stack, 1, int64_t(s.c.made_block.size));

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/human_bytes.h"
+#include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
 
 namespace heaprec::analyzers {
@@ -134,6 +135,9 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                 {"truncated", r.trace.truncated}};
   j["summary"] = SummaryJson(a, s);
   if (!r.notes.empty()) j["notes"] = r.notes;
+  json losses = json::object();
+  for (const RecordingLoss& loss : RecordingLosses(a.end())) losses[loss.name] = loss.value;
+  j["losses"] = losses;
   json markers = json::array();
   for (const format::Marker& m : a.markers()) {
     markers.push_back({{"label", m.label}, {"seq", m.seq}, {"time_ns", m.time_ns}});

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "analyzers/human_bytes.h"
+#include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
 #include "analyzers/top_table.h"
 
@@ -184,13 +185,19 @@ void AppendPeak(std::string* out, const Report& r, bool table, size_t top) {
   });
 }
 
-void AppendTemporaries(std::string* out, const Report& r, bool table, size_t top) {
+void AppendTemporaries(std::string* out, const Report& r, bool table, size_t top, bool define) {
   const std::vector<Site> sites = r.hot->TemporarySites();
   const uint64_t total = r.hot->temporaries();
   *out += "\n" + std::to_string(total) + " temporaries (" +
           Percent(total, r.summary->allocations()) + " of " +
           std::to_string(r.summary->allocations()) + " allocations) from " +
           std::to_string(sites.size()) + " call stacks\n";
+  if (define) {
+    *out +=
+        "  (heaptrack's definition: a free of a block of the same call stack and size as the\n"
+        "  latest allocation, nothing allocated or freed in between; a realloc is a free, then\n"
+        "  an allocation. One difference: realloc(p, 0) frees p here, heaptrack ignores it.)\n";
+  }
   AppendSites(out, r, sites, Metric::kCount, total, table, top, [&](const Site& s) {
     return std::to_string(s.count) + " temporaries (" + Percent(s.count, total) + "), " +
            HumanBytes(s.bytes) + ", allocated at:";
@@ -325,11 +332,14 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
                : " (not reached: the whole trace)\n";
   }
   for (const std::string& note : r.notes) out += "note: " + note + "\n";
+  for (const RecordingLoss& loss : RecordingLosses(a.end())) {
+    if (loss.value != 0) out += "warning: " + LossSentence(loss) + "\n";
+  }
 
   const bool table = !o.overview;
   const size_t top = o.overview && o.top == 10 ? 3 : o.top;
   if ((o.hot || o.overview) && r.hot) AppendHot(&out, r, table, top);
-  if ((o.temporaries || o.overview) && r.hot) AppendTemporaries(&out, r, table, top);
+  if ((o.temporaries || o.overview) && r.hot) AppendTemporaries(&out, r, table, top, o.temporaries);
   if ((o.peak || o.overview) && r.peak) AppendPeak(&out, r, table, top);
   if ((o.leaks || o.overview) && r.leak_report) AppendLeaks(&out, r, o, table, top);
   if (o.histogram && r.histogram) AppendHistogram(&out, r);

@@ -1,8 +1,9 @@
 // SummaryAnalyzer: the numbers every report starts with (docs/DESIGN.md's
-// "summary"): allocations, frees, bytes allocated, the peak of live bytes and
-// when it happened, temporaries (heaptrack's definition: an allocation freed
-// with no other allocation in between) and the duration. What is still live
-// (leaked) is the Analysis's LiveHeap at the end.
+// "summary"): allocations, frees and bytes allocated as valgrind's "total
+// heap usage" counts them (Event::CountsAsAllocation, CountsAsFree), the
+// peak of live bytes and when it happened, temporaries (heaptrack's, exactly:
+// temporaries.h) and the duration. What is still live (leaked) is the
+// Analysis's LiveHeap at the end.
 // An Analyzer; not thread-safe; constant memory.
 #ifndef HEAPREC_ANALYZERS_SUMMARY_H_
 #define HEAPREC_ANALYZERS_SUMMARY_H_
@@ -10,6 +11,7 @@
 #include <cstdint>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/temporaries.h"
 
 namespace heaprec::analyzers {
 
@@ -31,23 +33,8 @@ class SummaryAnalyzer : public Analyzer {
   uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0, events_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;
   uint64_t temporaries_ = 0, last_time_ns_ = 0;
-  uint64_t last_allocated_ = 0;  // block of the latest allocation, until a free
+  TemporaryWatch temporary_watch_;
 };
-
-// True if the event counts as an allocation call: it made a block, and is
-// not a realloc that resized its block (whose block is renumbered but which
-// allocated nothing new). malloc & co, realloc(NULL, n) and the new half of a
-// moved realloc count.
-inline bool IsNewAllocation(const format::Event& e, const HeapChange& c) {
-  return c.made != 0 && (e.kind() == format::EventKind::kAlloc || c.released == 0);
-}
-
-// True if the event is a free that releases the block made by the latest
-// allocation, with no allocation in between (`last_allocated` is that block,
-// 0 after any free): heaptrack's temporary.
-inline bool IsTemporaryFree(const HeapChange& c, uint64_t last_allocated) {
-  return c.released != 0 && c.made == 0 && c.released == last_allocated;
-}
 
 }  // namespace heaprec::analyzers
 

@@ -28,6 +28,13 @@ const format::Module* SymbolTable::ModuleOf(uint64_t address, uint32_t module_id
 
 std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
   std::vector<Frame> out;
+  if (address == format::kTruncatedFrameAddress) {  // the root of a stack cut at --depth
+    Frame f;
+    f.function = "[truncated]";
+    f.address = address;
+    out.push_back(f);
+    return out;
+  }
   const auto it = symbols_.find(address);
   if (it == symbols_.end() || it->second.frames.empty()) {
     Frame f;

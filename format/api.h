@@ -17,6 +17,12 @@
 
 namespace heaprec::format {
 
+// The address of the outermost node (StackNode::address) of a stack the
+// recorder cut at its depth limit (heaprec --depth): the frames beyond it were
+// not recorded. Analyses name it "[truncated]", so the cut stacks group under
+// one root. No return address is this low (page 0 is never mapped).
+inline constexpr uint64_t kTruncatedFrameAddress = 1;
+
 enum class Api : uint8_t {
   kMalloc = 1,
   kCalloc = 2,

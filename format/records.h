@@ -87,6 +87,23 @@ struct Event {
   // event tells the two cases apart.
   constexpr bool CouldBeMoveSecondHalf() const { return IsAllocatingRealloc() && block != 0; }
 
+  // Calls as valgrind's "total heap usage" and heaptrack's "calls to
+  // allocation functions" count them: every call that returned a block is
+  // an allocation (malloc & co, every realloc that returned one, a resize in
+  // place too, and the new half of a moved one); every free of a block is a
+  // free (not free(NULL)), and so is every realloc of a block that released
+  // it (resized in place, moved, realloc(p, 0)). A failed call is neither.
+  // The writer (with or without block numbers) and every analysis count
+  // with these, so heaprec's closing line and heapreplay agree.
+  constexpr bool CountsAsAllocation() const {
+    return (kind() == EventKind::kAlloc || kind() == EventKind::kRealloc) &&
+           (block != 0 || address != 0);
+  }
+  constexpr bool CountsAsFree() const {
+    if (kind() == EventKind::kFree) return block != 0 || address != 0;
+    return HasOldBlock() && (block != 0 || address != 0 || size == 0);
+  }
+
   friend bool operator==(const Event&, const Event&) = default;
 };
 

@@ -46,30 +46,15 @@ void TraceWriter::MaybeFlush() {
   }
 }
 
-bool TraceWriter::Produced(const Event& e) const {
-  return options_.blocks_given ? e.block != 0 : e.address != 0;
-}
-
 void TraceWriter::AddEvent(const Event& e) {
   chunk_->AddEvent(e);
   ++totals_.events;
-  switch (e.kind()) {
-    case EventKind::kAlloc:
-      if (Produced(e)) {
-        ++totals_.allocations;
-        totals_.bytes_allocated += e.size;
-      }
-      break;
-    case EventKind::kRealloc:
-      ++totals_.reallocs;
-      if (Produced(e)) totals_.bytes_allocated += e.size;
-      break;
-    case EventKind::kFree:
-      if (options_.blocks_given ? !e.IsNullFree() : e.address != 0) ++totals_.frees;
-      break;
-    case EventKind::kInvalid:
-      break;
+  if (e.kind() == EventKind::kRealloc) ++totals_.reallocs;
+  if (e.CountsAsAllocation()) {
+    ++totals_.allocations;
+    totals_.bytes_allocated += e.size;
   }
+  if (e.CountsAsFree()) ++totals_.frees;
   MaybeFlush();
 }
 

@@ -106,7 +106,6 @@ class TraceWriter {
  private:
   void MaybeFlush();
   bool WriteChunk();
-  bool Produced(const Event& e) const;  // an alloc or realloc that returned a block
   // Compresses in[0, n) with the given end directive and writes the output.
   bool Compress(const void* in, size_t n, ZSTD_EndDirective end);
 

@@ -176,7 +176,8 @@ void ExpectConsistent(const TraceSummary& s) {
   EXPECT_TRUE(s.has_process);
   ASSERT_TRUE(s.has_end);
   EXPECT_EQ(s.events, s.end.events);
-  EXPECT_EQ(s.total.allocations, s.end.allocations);
+  EXPECT_EQ(s.total.usage_allocs, s.end.allocations);
+  EXPECT_EQ(s.total.usage_frees, s.end.frees);
   EXPECT_EQ(s.total.bytes, s.end.bytes_allocated);
   for (const char* counter : {"dropped_events", "unreadable_stacks", "stack_table_full"}) {
     EXPECT_EQ(s.Counter(counter), 0) << counter;

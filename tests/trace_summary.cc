@@ -60,6 +60,8 @@ uint64_t SiteStats::ReleasedBy(format::Api api) const {
 void SiteStats::Merge(const SiteStats& o) {
   for (const auto& [api, n] : o.calls) calls[api] += n;
   allocations += o.allocations;
+  usage_allocs += o.usage_allocs;
+  usage_frees += o.usage_frees;
   reallocs += o.reallocs;
   moved_reallocs += o.moved_reallocs;
   failed += o.failed;
@@ -229,6 +231,7 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
         break;
       }
       ++s.allocations;
+      ++s.usage_allocs;
       s.bytes += e.size;
       if (format::HasAlignment(e.api)) s.alignments.insert(e.alignment);
       st.Live(e, site);
@@ -239,6 +242,7 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
         // realloc(p, 0), or the first half of a moved block.
         ++s.calls[e.api];
         ++s.reallocs;
+        ++s.usage_frees;
         st.Release(e.old_block, e.api, e.thread);
         st.pending[e.thread] = {true, e.stack, e.api};
         break;
@@ -247,6 +251,7 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
           previous.api == e.api) {
         // The second half of a moved block: the call was counted already.
         ++s.moved_reallocs;
+        ++s.usage_allocs;
         s.bytes += e.size;
         st.Live(e, site);
         break;
@@ -257,7 +262,11 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
         ++s.failed;  // the old block, if any, is unchanged
         break;
       }
-      if (had_old) st.Release(e.old_block, e.api, e.thread);
+      ++s.usage_allocs;
+      if (had_old) {
+        ++s.usage_frees;
+        st.Release(e.old_block, e.api, e.thread);
+      }
       s.bytes += e.size;
       st.Live(e, site);
       break;
@@ -267,6 +276,7 @@ void SummaryVisitor::OnEvent(const format::Event& e) {
       if (e.block == 0 && e.address == 0) {
         ++st.out.null_frees;
       } else {
+        ++s.usage_frees;
         st.Release(e.block, e.api, e.thread);
       }
       break;

@@ -19,7 +19,12 @@
 //     calls[api]      calls per Api; a realloc that moved its block is written
 //                     as two events ("old freed" then "new allocated", same
 //                     thread, stack and api) and counts as ONE call.
-//     allocations     alloc-kind events that returned a block (End.allocations).
+//     allocations     alloc-kind events that returned a block.
+//     usage_allocs,   valgrind's "total heap usage" (End.allocations and
+//     usage_frees     End.frees): every call that returned a block is an
+//                     allocation (a realloc in place, or moved, too), every
+//                     release of a block a free (free of any non-null
+//                     pointer, a realloc's old block, realloc(p, 0)).
 //     reallocs        realloc-family calls (moved ones once); moved_reallocs of
 //                     them moved the block.
 //     failed          alloc or realloc calls that returned no block (not
@@ -62,6 +67,8 @@ inline constexpr char kNoStack[] = "";
 struct SiteStats {
   std::map<format::Api, uint64_t> calls;
   uint64_t allocations = 0;
+  uint64_t usage_allocs = 0;
+  uint64_t usage_frees = 0;
   uint64_t reallocs = 0;
   uint64_t moved_reallocs = 0;
   uint64_t failed = 0;

@@ -155,9 +155,15 @@ TEST(TraceSummaryTest, TotalsAndRecords) {
   EXPECT_EQ(s.null_frees, 1u);
   EXPECT_EQ(s.total.leaked_blocks, 2u);
   EXPECT_EQ(s.total.leaked_bytes, 55u);
+  // valgrind's "total heap usage": allocations at seqs 1, 2, 6, 7 (the move's
+  // new half), 8 (in place), 9, 11; frees at 3, 5 (the move's old half), 8,
+  // 10 (realloc(p, 0)), 15 (unknown block), 16.
+  EXPECT_EQ(s.total.usage_allocs, 7u);
+  EXPECT_EQ(s.total.usage_frees, 6u);
   // The summary's totals agree with the writer's own End totals.
   ASSERT_TRUE(s.has_end);
-  EXPECT_EQ(s.total.allocations, s.end.allocations);
+  EXPECT_EQ(s.total.usage_allocs, s.end.allocations);
+  EXPECT_EQ(s.total.usage_frees, s.end.frees);
   EXPECT_EQ(s.total.bytes, s.end.bytes_allocated);
   EXPECT_EQ(s.events, s.end.events);
   EXPECT_EQ(s.Counter("dropped_events"), 0);

@@ -38,8 +38,9 @@ TEST(UnwindingTest, StacksDeeperThanTheLimitKeepTheirInnermostFrames) {
               .bytes = 480,
               .leaked_blocks = 10,
               .leaked_bytes = 480});
-  // The leak report's stack: the 64 innermost frames (the default depth),
-  // deep_leaf and then Recurse all the way.
+  // The leak report's stack: the 256 innermost frames (the default depth),
+  // deep_leaf and then Recurse all the way, and one [truncated] frame at the
+  // root; the JSON and the text report count the 10 cut stacks.
   const ProcessResult r =
       RunProgram({Runfile("replay/heapreplay"), "--leaks", "--leak-kinds=all", "--json", trace});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -51,13 +52,22 @@ TEST(UnwindingTest, StacksDeeperThanTheLimitKeepTheirInnermostFrames) {
     found = true;
     EXPECT_EQ(site["count"], 10);
     EXPECT_EQ(site["bytes"], 480);
-    ASSERT_EQ(stack.size(), 64u);
-    for (size_t i = 1; i < stack.size(); ++i) {
+    ASSERT_EQ(stack.size(), 257u);
+    EXPECT_EQ(stack[256]["function"], "[truncated]");
+    for (size_t i = 1; i < 256; ++i) {
       EXPECT_EQ(stack[i]["function"].get<std::string>().rfind("Recurse", 0), 0u)
           << i << ": " << stack[i].dump();
     }
   }
   EXPECT_TRUE(found) << r.out;
+  EXPECT_EQ(j["losses"]["truncated_stacks"], 10) << j["losses"];
+  const ProcessResult text = RunProgram({Runfile("replay/heapreplay"), "--leaks", trace});
+  EXPECT_NE(text.out.find("warning: 10 allocations had call stacks deeper than the recorder "
+                          "keeps (heaprec --depth, at most 256)"),
+            std::string::npos)
+      << text.out;
+  const ProcessResult folded = RunProgram({Runfile("replay/heapreplay"), "--folded", trace});
+  EXPECT_NE(folded.out.find("[truncated];Recurse"), std::string::npos) << folded.out;
 }
 
 TEST(UnwindingTest, LongjmpOutOfAllocatingFrames) {

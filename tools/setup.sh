@@ -20,7 +20,7 @@ PACKAGES="
   nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler
   heaptrack cppcheck valgrind
-  libxml2-utils time python3
+  libxml2-utils time python3 sqlite3 jq
   libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0
 "
 

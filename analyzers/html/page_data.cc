@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "analyzers/html/page_stacks.h"
+#include "analyzers/recording_losses.h"
 
 namespace heaprec::analyzers::html {
 namespace {
@@ -148,24 +149,8 @@ std::vector<std::string> PageWarnings(const PageInputs& in) {
   for (const std::string& note : in.notes) out.push_back("Symbols: " + note + ".");
   if (!in.analysis->end()) return out;
   // The recorder's counters that mean something is missing from the trace.
-  static const std::pair<const char*, const char*> kLosses[] = {
-      {"dropped_events",
-       "events were not recorded (the recorder could not keep up or "
-       "its launcher was gone): totals undercount"},
-      {"unreadable_stacks", "call stacks could not be read back"},
-      {"stack_table_full", "allocations lost their call stack: the stack table was full"},
-      {"unwind_failures", "call stacks could not be unwound"},
-      {"truncated_stacks",
-       "call stacks were deeper than the recorder keeps: only their "
-       "innermost frames are shown"},
-      {"module_log_full", "loaded modules were not logged: some frames may have no symbols"},
-      {"label_log_full", "marker labels were lost"}};
-  for (const auto& [name, value] : in.analysis->end()->counters) {
-    for (const auto& [loss, text] : kLosses) {
-      if (value != 0 && name == loss) {
-        out.push_back(std::to_string(value) + " " + text + " (" + name + ").");
-      }
-    }
+  for (const RecordingLoss& loss : RecordingLosses(in.analysis->end())) {
+    if (loss.value != 0) out.push_back(LossSentence(loss));
   }
   return out;
 }

@@ -52,7 +52,7 @@ base::CommandLine Table(Options* o) {
               o->output = v;
               return true;
             }),
-      Value("-d, --depth", "N", "frames per stack, 1..256 (default 64)",
+      Value("-d, --depth", "N", "frames per stack, 1..256 (default 256)",
             [o](const std::string&, const std::string& v, std::string* error) {
               if (!ParseNumber(v, 1, 256, &o->depth)) {
                 *error = "--depth takes a number from 1 to 256, not '" + v + "'";

@@ -13,7 +13,7 @@ namespace heaprec::recorder::launcher {
 
 struct Options {
   std::string output;  // -o; empty = heaprec.%n.%p.zst in the current folder
-  unsigned depth = 64;
+  unsigned depth = 256;
   bool follow = true;
   bool quiet = false;
   bool addresses = false;    // --addresses: keep every block's address in the trace

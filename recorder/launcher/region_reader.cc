@@ -134,7 +134,8 @@ bool RegionReader::ReadStack(uint32_t id, std::vector<uint64_t>* frames) const {
   }
   const uint64_t* entry = view_.stack_arena() + id;
   const uint64_t depth = entry[1];
-  if (depth == 0 || depth > kMaxDepth || id + kStackEntryHeaderWords + depth > kStackArenaWords) {
+  if (depth == 0 || depth > kMaxStackFrames ||
+      id + kStackEntryHeaderWords + depth > kStackArenaWords) {
     return false;
   }
   frames->assign(entry + kStackEntryHeaderWords, entry + kStackEntryHeaderWords + depth);

@@ -297,7 +297,7 @@ TEST(RegionReaderTest, ReadsOnlyValidStackEntries) {
   EXPECT_EQ(frames, (std::vector<uint64_t>{0xAAA, 0xBBB}));
   EXPECT_FALSE(reader->ReadStack(0, &frames));
   EXPECT_FALSE(reader->ReadStack(4, &frames));  // past what was written
-  arena[2] = kMaxDepth + 1;                     // damaged depth
+  arena[2] = kMaxStackFrames + 1;               // damaged depth
   EXPECT_FALSE(reader->ReadStack(1, &frames));
 }
 

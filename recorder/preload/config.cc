@@ -19,7 +19,7 @@ Config ReadConfig() {
   c.session = getenv(kSessionEnv);
   if (c.session != nullptr && c.session[0] == '\0') c.session = nullptr;
   c.launcher_pid = static_cast<int32_t>(ParseUint(getenv(kLauncherPidEnv), 0));
-  c.max_depth = ParseUint(getenv(kDepthEnv), 64);
+  c.max_depth = ParseUint(getenv(kDepthEnv), kMaxDepth);
   if (c.max_depth == 0) c.max_depth = 1;
   if (c.max_depth > kMaxDepth) c.max_depth = kMaxDepth;
   c.follow = ParseUint(getenv(kFollowEnv), 1) != 0;

@@ -16,7 +16,7 @@ namespace heaprec::recorder::preload {
 struct Config {
   const char* session = nullptr;  // the session folder; nullptr: not run by heaprec
   int32_t launcher_pid = 0;       // to check that the launcher lives
-  uint32_t max_depth = 64;        // frames per stack, 1..kMaxDepth (--depth)
+  uint32_t max_depth = 256;       // frames per stack, 1..kMaxDepth (--depth)
   bool follow = true;             // record fork children and exec'd images
   bool free_stacks = false;       // capture the stack of every free too
   int mark_signal = SIGUSR2;      // the signal that records a marker; 0 = none

@@ -177,6 +177,9 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
   if (depth > max_depth || n == want) {
     if (depth > max_depth) depth = max_depth;
     Count().truncated_stacks.fetch_add(1, std::memory_order_relaxed);
+    // The cut stacks share one root, the mark (skip + depth <= n < want + 1).
+    ips[skip + depth] = reinterpret_cast<void*>(format::kTruncatedFrameAddress);
+    ++depth;
   }
   bool inserted = false;
   const uint32_t id =

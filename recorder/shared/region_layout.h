@@ -42,7 +42,10 @@ inline constexpr uint32_t kStackIndexLevels = 7;  // up to 2^21 slots
 inline constexpr uint32_t kStackIndexSlots =
     (1u << (kStackIndexFirstBits + kStackIndexLevels)) - (1u << kStackIndexFirstBits);
 inline constexpr uint64_t kStackArenaWords = 1ull << 25;  // 256 MiB of frames
-inline constexpr uint32_t kMaxDepth = 256;                // frames a stack may hold
+inline constexpr uint32_t kMaxDepth = 256;                // frames a stack may keep (--depth)
+// Words of frames a stack entry may hold: kMaxDepth frames and, when the stack
+// was cut there, format::kTruncatedFrameAddress as its outermost frame.
+inline constexpr uint32_t kMaxStackFrames = kMaxDepth + 1;
 inline constexpr uint32_t kModuleRecords = 4096;
 inline constexpr uint32_t kMaxModuleRanges = 16;
 inline constexpr uint32_t kModulePathBytes = 512;

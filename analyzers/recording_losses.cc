@@ -1,0 +1,38 @@
+#include "analyzers/recording_losses.h"
+
+#include <utility>
+
+namespace heaprec::analyzers {
+
+std::vector<RecordingLoss> RecordingLosses(const std::optional<format::EndRecord>& end) {
+  static const std::pair<const char*, const char*> kLosses[] = {
+      {"dropped_events",
+       "events were not recorded (the recorder could not keep up or its launcher was gone): "
+       "totals undercount"},
+      {"unreadable_stacks", "call stacks could not be read back"},
+      {"stack_table_full", "allocations lost their call stack: the stack table was full"},
+      {"unwind_failures", "call stacks could not be unwound"},
+      {"truncated_stacks",
+       "allocations had call stacks deeper than the recorder keeps (heaprec --depth, at most "
+       "256): their outermost frames are cut, and the cut stacks are grouped under "
+       "[truncated]"},
+      {"module_log_full", "loaded modules were not logged: some frames may have no symbols"},
+      {"label_log_full", "marker labels were lost"}};
+  std::vector<RecordingLoss> out;
+  for (const auto& [name, what] : kLosses) {
+    RecordingLoss loss{name, 0, what};
+    if (end) {
+      for (const auto& [counter, value] : end->counters) {
+        if (counter == name) loss.value += value;
+      }
+    }
+    out.push_back(std::move(loss));
+  }
+  return out;
+}
+
+std::string LossSentence(const RecordingLoss& loss) {
+  return std::to_string(loss.value) + " " + loss.what + " (" + loss.name + ").";
+}
+
+}  // namespace heaprec::analyzers
