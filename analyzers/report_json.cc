@@ -15,6 +15,7 @@ json FrameJson(const Frame& f) {
           {"line", f.line == 0 ? json(nullptr) : json(f.line)},
           {"module", f.module},
           {"address", Hex(f.address)},
+          {"offset", f.module.empty() ? json(nullptr) : json(Hex(f.offset))},
           {"inlined", f.inlined}};
 }
 

@@ -32,9 +32,10 @@ void AppendFrames(std::string* out, const std::vector<Frame>& frames) {
   for (const Frame& f : frames) {
     *out += "      ";
     *out += f.inlined ? "(inlined) " : "";
-    *out += f.function;
+    *out += FrameName(f);
     if (!f.file.empty()) *out += "  " + f.file + ":" + std::to_string(f.line);
-    if (!f.module.empty()) *out += "  [" + f.module + "]";
+    // An unnamed frame's name already says its module (git+0x1f069).
+    if (!f.module.empty() && HasFunction(f)) *out += "  [" + f.module + "]";
     *out += "\n";
   }
 }
