@@ -11,6 +11,7 @@
 #include "analyzers/hot.h"
 #include "analyzers/leaks.h"
 #include "analyzers/mismatches.h"
+#include "analyzers/missing_symbols.h"
 #include "analyzers/peak.h"
 #include "analyzers/summary.h"
 #include "analyzers/test_events.h"
@@ -328,6 +329,37 @@ TEST(DiffTest, TwoRunsOfAStrippedProgramDiffToNothing) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].bytes, 32);
   EXPECT_EQ(FrameName(d[0].stack[0]), "libc.so.6+0x5000");
+}
+
+TEST(MissingSymbolsTest, ModulesThatLeftFramesUnnamedCountedOncePerAddress) {
+  SymbolTable t = StrippedRun(0x560000000000);
+  // A second stack through git+0x1f069 again (counted once) and one at an
+  // address outside every module (not counted: no file would name it).
+  t.AddStackNode({5, 2, 0x560000000000 + 0x1f069});
+  t.AddStackNode({6, 0, 0x1234});
+  const std::vector<MissingSymbols> m = FindMissingSymbols(t);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].module, "git");
+  EXPECT_EQ(m[0].path, "/usr/bin/git");
+  EXPECT_EQ(m[0].build_id, "ab12");
+  EXPECT_EQ(m[0].frames, 2u);  // 0x1f069, 0x20000
+  EXPECT_EQ(m[1].module, "libc.so.6");
+  EXPECT_EQ(m[1].build_id, "");
+  EXPECT_EQ(m[1].frames, 1u);  // 0x5000; 0x2a0 is named
+  EXPECT_EQ(MissingSymbolsJson(m)["missing"][0],
+            (nlohmann::json{
+                {"module", "git"}, {"path", "/usr/bin/git"}, {"build_id", "ab12"}, {"frames", 2}}));
+  EXPECT_EQ(MissingSymbolsText(m),
+            "no symbols for 3 frames in: git (build-id ab12, 2 frames), libc.so.6 (1 frame); "
+            "install each module's -dbgsym package (Debian) or give heapreplay --debug-dir DIR "
+            "with its debug file");
+  // Named, nothing is missing.
+  t.AddSymbol({0x560000000000 + 0x1f069, 1, {{"cmd_main", "", 0, 0}}});
+  t.AddSymbol({0x560000000000 + 0x20000, 1, {{"xmalloc", "", 0, 0}}});
+  t.AddSymbol({2 * 0x560000000000 + 0x5000, 2, {{"malloc", "", 0, 0}}});
+  EXPECT_TRUE(FindMissingSymbols(t).empty());
+  EXPECT_EQ(MissingSymbolsJson({}), (nlohmann::json{{"missing", nlohmann::json::array()}}));
+  EXPECT_EQ(MissingSymbolsText({}), "");
 }
 
 TEST(MismatchTest, FamiliesSizesUnknownAndDoubleFrees) {

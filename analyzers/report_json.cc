@@ -135,6 +135,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                 {"truncated", r.trace.truncated}};
   j["summary"] = SummaryJson(a, s);
   if (!r.notes.empty()) j["notes"] = r.notes;
+  j["symbols"] = MissingSymbolsJson(r.missing_symbols);
   json markers = json::array();
   for (const format::Marker& m : a.markers()) {
     markers.push_back({{"label", m.label}, {"seq", m.seq}, {"time_ns", m.time_ns}});

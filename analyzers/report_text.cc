@@ -348,6 +348,8 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
            " blocks)";
   }
   out += ", " + Seconds(s.duration_ns()) + "\n";
+  const std::string missing = MissingSymbolsText(r.missing_symbols);
+  if (!missing.empty()) out += "symbols: " + missing + "\n";
   return out;
 }
 
