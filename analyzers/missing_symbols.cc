@@ -17,8 +17,8 @@ std::vector<MissingSymbols> FindMissingSymbols(const SymbolTable& symbols) {
     if (address == 0 || !seen.insert(address).second) continue;
     const std::vector<Frame> frames = symbols.FramesOf(address);
     if (frames.empty() || frames.back().module.empty()) continue;
-    const bool unnamed = std::any_of(frames.begin(), frames.end(),
-                                     [](const Frame& f) { return !HasFunction(f); });
+    const bool unnamed =
+        std::any_of(frames.begin(), frames.end(), [](const Frame& f) { return !HasFunction(f); });
     if (!unnamed) continue;
     const Frame& f = frames.back();
     MissingSymbols& m = by_module[{f.module_path, f.build_id}];

@@ -2,8 +2,10 @@
 #include "heapreplay/symbolize_missing.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_set>
 
+#include "analyzers/missing_symbols.h"
 #include "symbolize/dwarf_symbolizer.h"
 
 namespace heaprec::heapreplay {
@@ -59,10 +61,18 @@ std::vector<std::string> SymbolizeMissing(analyzers::SymbolTable* symbols,
                     std::to_string(missing.size() + unnamed.size()) +
                     " return addresses without a function were named");
   }
+  // Only modules that still leave frames unnamed: the vDSO, never on disk,
+  // rarely holds one.
+  std::unordered_set<std::string> unnamed_paths;
+  for (const analyzers::MissingSymbols& m : analyzers::FindMissingSymbols(*symbols)) {
+    unnamed_paths.insert(m.path);
+  }
   std::string lost;
   for (uint32_t id : dwarf.MissingModules()) {
     for (const format::Module& m : symbols->modules()) {
-      if (m.id == id) lost += (lost.empty() ? "" : ", ") + m.path;
+      if (m.id == id && unnamed_paths.count(m.path) != 0) {
+        lost += (lost.empty() ? "" : ", ") + m.path;
+      }
     }
   }
   if (!lost.empty()) {

@@ -9,7 +9,7 @@
 // in debug_dirs and then /usr/lib/debug; a result replaces the trace's only
 // when it names the function. Adds the Symbols found to the table and
 // returns notes for the report: how many addresses were named from disk, and
-// which modules could not be found.
+// which modules that still leave frames unnamed could not be found.
 // Not thread-safe; reads files; allocates.
 #ifndef HEAPREC_HEAPREPLAY_SYMBOLIZE_MISSING_H_
 #define HEAPREC_HEAPREPLAY_SYMBOLIZE_MISSING_H_

@@ -56,9 +56,10 @@ std::string Tool(const std::vector<std::string>& argv) {
 
 // A copy of the symbols program at dir/symbols (so that its module is named
 // "symbols" whatever the copy), made with `strip args...` when args are given.
-std::string CopyOfSymbols(const std::string& dir, const std::vector<std::string>& strip_args) {
+std::string CopyOfSymbols(const std::string& dir, const std::vector<std::string>& strip_args,
+                          const std::string& build = "tests/symbols") {
   const std::string program = dir + "/symbols";
-  Tool({"/bin/cp", Runfile("tests/symbols"), program});
+  Tool({"/bin/cp", Runfile(build), program});
   if (!strip_args.empty()) {
     std::vector<std::string> argv = {"/usr/bin/strip"};
     argv.insert(argv.end(), strip_args.begin(), strip_args.end());
@@ -238,6 +239,18 @@ TEST(SymbolsTest, TheSymtabAloneNamesFunctions) {
   ASSERT_NE(table, nullptr);
   EXPECT_EQ((*table)["stack"][0]["function"], "fill_row");
   EXPECT_TRUE((*table)["stack"][0]["file"].is_null()) << (*table)["stack"][0];
+}
+
+TEST(SymbolsTest, TheDynsymAloneNamesExportedFunctions) {
+  // Stripped of .symtab and DWARF, the program's .dynsym still names what it
+  // exports (main and _start: -rdynamic), never its static functions.
+  const std::string dir = MakeTempDir("dynsym");
+  const std::string program = CopyOfSymbols(dir, {"--strip-all"}, "tests/symbols_dynsym");
+  const std::string trace = RecordTo(dir, "t", {program});
+  const json j = ReplayJson({"--leaks", "--leak-kinds=all", trace});
+  EXPECT_EQ(OwnFunctions(j), (std::set<std::string>{"??", "main", "_start"}));
+  // main's three calls and _start's are named; the other 4 frames are not.
+  EXPECT_EQ(MissingOf(j, "symbols")["frames"], kOwnFrames - 4) << j["symbols"].dump(1);
 }
 
 TEST(SymbolsTest, MiniDebugInfoNamesFunctions) {
