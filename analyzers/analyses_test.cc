@@ -12,6 +12,7 @@
 #include "analyzers/hot.h"
 #include "analyzers/leaks.h"
 #include "analyzers/mismatches.h"
+#include "analyzers/missing_symbols.h"
 #include "analyzers/peak.h"
 #include "analyzers/summary.h"
 #include "analyzers/test_events.h"
@@ -262,6 +263,125 @@ TEST(DiffTest, AcrossTracesStacksMatchBySymbols) {
   EXPECT_EQ(d[0].stack[0].function, "grow");
   EXPECT_EQ(d[0].stack[0].address, 0x2222u);  // the newer trace's
   EXPECT_EQ(d[1].bytes, 8);
+}
+
+// One run of a stripped program: /usr/bin/git (build-id ab12) loaded at
+// `bias`, libc.so.6 (no build-id) at `bias` * 2; unnamed frames at the
+// same offsets in every run.
+SymbolTable StrippedRun(uint64_t bias) {
+  SymbolTable t;
+  t.AddModule({.id = 1,
+               .path = "/usr/bin/git",
+               .build_id = "\xab\x12",
+               .load_address = bias,
+               .ranges = {{bias + 0x1000, bias + 0x90000, 0x1000}}});
+  t.AddModule({.id = 2,
+               .path = "/lib/libc.so.6",
+               .load_address = 2 * bias,
+               .ranges = {{2 * bias + 0x1000, 2 * bias + 0x90000, 0x1000}}});
+  t.AddStackNode({1, 0, 2 * bias + 0x2a0});   // libc+0x2a0, named
+  t.AddStackNode({2, 1, bias + 0x1f069});     // git+0x1f069
+  t.AddStackNode({3, 2, bias + 0x20000});     // git+0x20000
+  t.AddStackNode({4, 2, 2 * bias + 0x5000});  // libc.so.6+0x5000
+  t.AddSymbol({2 * bias + 0x2a0, 2, {{"__libc_start_main", "", 0, 0}}});
+  return t;
+}
+
+TEST(FrameNameTest, FunctionElseModuleAndOffsetElseAddress) {
+  const SymbolTable t = StrippedRun(0x560000000000);
+  const std::vector<Frame> frames = t.Frames(3);
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(FrameName(frames[0]), "git+0x20000");
+  EXPECT_EQ(frames[0].offset, 0x20000u);
+  EXPECT_EQ(frames[0].build_id, "ab12");
+  EXPECT_EQ(frames[0].function, "??");
+  EXPECT_EQ(FrameName(frames[1]), "git+0x1f069");
+  EXPECT_EQ(FrameName(frames[2]), "__libc_start_main");
+  EXPECT_EQ(frames[2].offset, 0x2a0u);
+  EXPECT_EQ(frames[2].build_id, "");
+  EXPECT_EQ(FrameName(t.Frames(4)[0]), "libc.so.6+0x5000");
+  Frame nowhere;
+  nowhere.function = "??";
+  nowhere.address = 0x7f00dead;
+  EXPECT_EQ(FrameName(nowhere), "0x7f00dead");
+}
+
+TEST(FrameKeyTest, UnnamedFramesByBuildIdOrModuleAndOffsetNeverAddress) {
+  const SymbolTable one = StrippedRun(0x560000000000), two = StrippedRun(0x7a0000000000);
+  for (uint32_t stack = 1; stack <= 4; ++stack) {
+    const std::vector<Frame> a = one.Frames(stack), b = two.Frames(stack);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_NE(a[i].address, b[i].address);
+      EXPECT_EQ(FrameKey(a[i]), FrameKey(b[i])) << FrameName(a[i]);
+    }
+  }
+  // Other offsets, another build of the module, another module: other keys.
+  Frame f = one.Frames(2)[0];
+  Frame g = f;
+  g.offset += 1;
+  EXPECT_NE(FrameKey(f), FrameKey(g));
+  g = f;
+  g.build_id = "cd34";
+  EXPECT_NE(FrameKey(f), FrameKey(g));
+  // Without a build-id the module's name tells modules apart.
+  Frame libc = one.Frames(4)[0], other = libc;
+  other.module = "libm.so.6";
+  EXPECT_NE(FrameKey(libc), FrameKey(other));
+  // A named frame is its function, file and line wherever it is.
+  Frame named = one.Frames(1)[0], moved = named;
+  moved.offset += 0x100;
+  moved.address += 0x100;
+  EXPECT_EQ(FrameKey(named), FrameKey(moved));
+  // Outside every module only the address is left.
+  Frame x, y;
+  x.function = y.function = "??";
+  x.address = 1;
+  y.address = 2;
+  EXPECT_NE(FrameKey(x), FrameKey(y));
+}
+
+TEST(DiffTest, TwoRunsOfAStrippedProgramDiffToNothing) {
+  const SymbolTable one = StrippedRun(0x560000000000), two = StrippedRun(0x7a0000000000);
+  const std::vector<Site> sites = {{3, 4096, 1}, {4, 64, 2}, {2, 10, 1}};
+  EXPECT_TRUE(DiffSites(sites, one, sites, two).empty());
+  // A change in one stack is that stack alone.
+  const std::vector<DiffSite> d =
+      DiffSites(sites, one, {{3, 4096, 1}, {4, 96, 3}, {2, 10, 1}}, two);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].bytes, 32);
+  EXPECT_EQ(FrameName(d[0].stack[0]), "libc.so.6+0x5000");
+}
+
+TEST(MissingSymbolsTest, ModulesThatLeftFramesUnnamedCountedOncePerAddress) {
+  SymbolTable t = StrippedRun(0x560000000000);
+  // A second stack through git+0x1f069 again (counted once) and one at an
+  // address outside every module (not counted: no file would name it).
+  t.AddStackNode({5, 2, 0x560000000000 + 0x1f069});
+  t.AddStackNode({6, 0, 0x1234});
+  const std::vector<MissingSymbols> m = FindMissingSymbols(t);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].module, "git");
+  EXPECT_EQ(m[0].path, "/usr/bin/git");
+  EXPECT_EQ(m[0].build_id, "ab12");
+  EXPECT_EQ(m[0].frames, 2u);  // 0x1f069, 0x20000
+  EXPECT_EQ(m[1].module, "libc.so.6");
+  EXPECT_EQ(m[1].build_id, "");
+  EXPECT_EQ(m[1].frames, 1u);  // 0x5000; 0x2a0 is named
+  EXPECT_EQ(MissingSymbolsJson(m)["missing"][0],
+            (nlohmann::json{
+                {"module", "git"}, {"path", "/usr/bin/git"}, {"build_id", "ab12"}, {"frames", 2}}));
+  EXPECT_EQ(MissingSymbolsText(m),
+            "no symbols for 3 frames in: git (build-id ab12, 2 frames), libc.so.6 (1 frame); "
+            "install each module's -dbgsym package (Debian) or give heapreplay --debug-dir DIR "
+            "with its debug file");
+  // Named, nothing is missing.
+  t.AddSymbol({0x560000000000 + 0x1f069, 1, {{"cmd_main", "", 0, 0}}});
+  t.AddSymbol({0x560000000000 + 0x20000, 1, {{"xmalloc", "", 0, 0}}});
+  t.AddSymbol({2 * 0x560000000000 + 0x5000, 2, {{"malloc", "", 0, 0}}});
+  EXPECT_TRUE(FindMissingSymbols(t).empty());
+  EXPECT_EQ(MissingSymbolsJson({}), (nlohmann::json{{"missing", nlohmann::json::array()}}));
+  EXPECT_EQ(MissingSymbolsText({}), "");
 }
 
 TEST(MismatchTest, FamiliesSizesUnknownAndDoubleFrees) {

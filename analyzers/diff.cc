@@ -9,9 +9,15 @@ namespace heaprec::analyzers {
 
 std::string FrameKey(const Frame& f) {
   std::string key = f.function;
-  // An unnamed frame is told apart by its address (so it matches only
-  // within one trace: another run loads modules elsewhere).
-  if (f.function == "??") key += std::to_string(f.address);
+  if (!HasFunction(f)) {
+    // Where the code is in its binary: the same in every run, wherever the
+    // module was loaded.
+    if (f.module.empty()) {
+      key += "@" + std::to_string(f.address);
+    } else {
+      key += (f.build_id.empty() ? f.module : f.build_id) + "+" + std::to_string(f.offset);
+    }
+  }
   key += '\x1f';
   key += f.file;
   key += ':';

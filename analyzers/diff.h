@@ -2,11 +2,10 @@
 // between a base trace and this one (--base OTHER.zst), by call stack, like
 // `pprof --base`: per stack, the live bytes and blocks after minus before.
 //
-// Stacks are matched by their symbolized frames (function, file, line and
-// module of every frame, inlined frames included), not by stack id, so that
-// two traces of the same program match although ids and load addresses
-// differ; frames without a name match by address (within one trace only).
-// Sites whose frames are equal merge.
+// Stacks are matched by their symbolized frames (FrameKey), not by stack id
+// or address, so that two traces of the same program match although ids and
+// load addresses differ (address space layout randomisation). Sites whose
+// frames are equal merge.
 // LiveSnapshot is an Analyzer that takes the per-stack live totals at a
 // moment (the end of the pass if the moment is never reached).
 // Not thread-safe; memory proportional to distinct stacks.
@@ -32,8 +31,12 @@ struct DiffSite {
   std::vector<Frame> stack;  // innermost first
 };
 
-// What identifies a frame across traces: function, file, line, module and
-// inlined, and the address only for a frame without a name.
+// What identifies a frame across traces and moments: a named frame by its
+// function, file, line, module name and whether it is inlined; a frame
+// without a name by its module's build-id (else the module's name) and its
+// offset in the module, which stay the same from run to run of one binary;
+// only a frame outside every module by its address. Never the absolute
+// address of a frame in a module.
 std::string FrameKey(const Frame& f);
 
 // Sites that changed, largest growth first, then the largest shrink last.

@@ -4,8 +4,6 @@
 #include <map>
 #include <utility>
 
-#include "analyzers/human_bytes.h"
-
 namespace heaprec::analyzers {
 namespace {
 
@@ -30,14 +28,7 @@ std::string JoinedNames(const std::vector<PathFrame>& frames) {
 }  // namespace
 
 std::string FoldedName(const Frame& f) {
-  std::string name;
-  if (f.function != "??") {
-    name = f.function;
-  } else if (!f.module.empty()) {
-    name = "?? [" + f.module + "]";
-  } else {
-    name = Hex(f.address);
-  }
+  std::string name = FrameName(f);
   if (f.inlined) name += kInlinedSuffix;
   return Sanitized(std::move(name));
 }

@@ -7,8 +7,10 @@
 // Names (FoldedName):
 //  - a known function keeps its name; ';' becomes ':' and control characters
 //    (line breaks, tabs) become spaces, so a name never splits a line or a path;
-//  - an unknown function ("??") becomes "?? [module]", or "0x<address>" when
-//    even the module is unknown;
+//  - an unknown function ("??") becomes FrameName's MODULE+0xOFFSET
+//    ("git+0x1f069"), or "0x<address>" when even the module is unknown, so
+//    that pprof, FlameGraph and speedscope users see where in the binary it
+//    is and distinct unnamed functions stay distinct;
 //  - an inlined frame gets FlameGraph's "_[i]" suffix (the suffix that
 //    stackcollapse-perf.pl --inline writes and flamegraph.pl colors apart),
 //    so a function inlined at one call site and called at another are two

@@ -106,14 +106,14 @@ TEST_F(FoldedTest, StackZeroIsOneFrame) {
   EXPECT_EQ(FoldedStacks({{0, 7, 1}, {0, 3, 1}}, Metric::kBytes, s_.table()), "[no stack] 10\n");
 }
 
-TEST_F(FoldedTest, UnknownFunctionsNamedByModuleOrAddress) {
+TEST_F(FoldedTest, UnknownFunctionsNamedByModuleAndOffsetOrAddress) {
   const std::vector<Site> sites = {{s_.Stack({kInLibFoo}), 1, 1},
                                    {s_.Stack({kNowhere}), 2, 1},
                                    {s_.Stack({kNamelessSymbol}), 4, 1}};
   EXPECT_EQ(FoldedStacks(sites, Metric::kBytes, s_.table()),
             "0x9999 2\n"
-            "?? [app] 4\n"
-            "?? [libfoo.so] 1\n");
+            "app+0x500 4\n"
+            "libfoo.so+0x100 1\n");
 }
 
 TEST_F(FoldedTest, InlinedFramesAreMarkedOutermostFirst) {
@@ -129,7 +129,8 @@ TEST(FoldedNameTest, NeverSplitsAPathOrALine) {
   EXPECT_EQ(FoldedName(f), "a:b c d");
   f.function = "??";
   f.module = "lib;x.so";
-  EXPECT_EQ(FoldedName(f), "?? [lib:x.so]");
+  f.offset = 0x1f069;
+  EXPECT_EQ(FoldedName(f), "lib:x.so+0x1f069");
   f.module.clear();
   f.address = 0x4011d6;
   f.inlined = true;

@@ -37,7 +37,8 @@ std::string FrameLine(const Frame& f) {
   std::string where = !f.file.empty()
                           ? f.file.substr(f.file.rfind('/') + 1) + ":" + std::to_string(f.line)
                           : "in " + (f.module_path.empty() ? f.module : f.module_path);
-  return Hex(f.address) + ": " + f.function + " (" + where + ")";
+  // valgrind's word for a function it cannot name.
+  return Hex(f.address) + ": " + (HasFunction(f) ? f.function : "???") + " (" + where + ")";
 }
 
 }  // namespace

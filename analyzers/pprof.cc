@@ -71,6 +71,7 @@ class ProfileBuilder {
         mapping->set_filename(strings_.Index(m.path));
         mapping->set_build_id(strings_.Index(LowerHex(m.build_id)));
         spans_.push_back({m.id, r.start, r.end});
+        mapping_symbols_.emplace_back();
       }
     }
   }
@@ -84,6 +85,22 @@ class ProfileBuilder {
     for (const uint64_t v : values) sample->add_value(static_cast<int64_t>(v));
   }
 
+  // Tells pprof which symbol information each mapping already has, so that
+  // it does not symbolize it again; a mapping with a location without a
+  // name says none. Line numbers come from DWARF, which also gives the
+  // inlined calls (DwarfSymbolizer expands them). After the last sample.
+  void NoteSymbols() {
+    for (size_t i = 0; i < mapping_symbols_.size(); ++i) {
+      const MappingSymbols& s = mapping_symbols_[i];
+      if (s.unnamed) continue;
+      pb::Mapping* mapping = profile_->mutable_mapping(static_cast<int>(i));
+      mapping->set_has_functions(s.functions);
+      mapping->set_has_filenames(s.files);
+      mapping->set_has_line_numbers(s.lines);
+      mapping->set_has_inline_frames(s.lines);
+    }
+  }
+
  private:
   struct Span {
     uint32_t module;  // format::Module::id
@@ -95,20 +112,37 @@ class ProfileBuilder {
     if (!added) return it->second;
     pb::Location* location = profile_->add_location();
     location->set_id(it->second);
-    location->set_address(address);
+    // Inside the call instruction, as profile.proto asks of a caller's
+    // address (a return address can belong to the next line, or the next
+    // function after a call that does not return).
+    location->set_address(address == 0 ? 0 : address - 1);
     const format::Symbol* symbol = symbols_.SymbolOf(address);
     const uint64_t mapping = MappingOf(address, symbol == nullptr ? 0 : symbol->module);
     location->set_mapping_id(mapping);
-    if (symbol == nullptr) return it->second;
-    // Symbol frames and Location lines share an order: the innermost inlined
-    // call first, the function the code belongs to last.
-    for (const format::SourceFrame& f : symbol->frames) {
+    // Frames and Location lines share an order: the innermost inlined call
+    // first, the function the code belongs to last. A frame without a name
+    // gets MODULE+0xOFFSET (FrameName), and its mapping stays marked
+    // unsymbolized, so that pprof still tries the binary (PPROF_BINARY_PATH)
+    // and keeps this name where it finds none.
+    const std::vector<Frame> frames = symbols_.FramesOf(address);
+    bool named = true;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const bool has_source = symbol != nullptr && i < symbol->frames.size();
       pb::Line* line = location->add_line();
-      line->set_function_id(FunctionOf(f));
-      line->set_line(f.line);
-      line->set_column(f.column);
+      line->set_function_id(FunctionOf(FrameName(frames[i]), frames[i].file));
+      line->set_line(frames[i].line);
+      if (has_source) line->set_column(symbol->frames[i].column);
+      named = named && HasFunction(frames[i]);
     }
-    if (mapping != 0) NoteSymbols(*symbol, profile_->mutable_mapping(mapping - 1));
+    if (mapping != 0) {
+      MappingSymbols& m = mapping_symbols_[mapping - 1];
+      m.unnamed = m.unnamed || !named;
+      for (const Frame& f : frames) {
+        m.functions = m.functions || HasFunction(f);
+        m.files = m.files || !f.file.empty();
+        m.lines = m.lines || f.line != 0;
+      }
+    }
     return it->second;
   }
 
@@ -124,37 +158,29 @@ class ProfileBuilder {
     return module != 0 ? MappingOf(address, 0) : 0;
   }
 
-  uint64_t FunctionOf(const format::SourceFrame& f) {
-    const std::string name = f.function.empty() ? "??" : f.function;  // as SymbolTable
+  uint64_t FunctionOf(const std::string& name, const std::string& file) {
     const auto [it, added] =
-        functions_.try_emplace(std::make_pair(name, f.file), profile_->function_size() + 1);
+        functions_.try_emplace(std::make_pair(name, file), profile_->function_size() + 1);
     if (!added) return it->second;
     pb::Function* function = profile_->add_function();
     function->set_id(it->second);
     function->set_name(strings_.Index(name));
     function->set_system_name(function->name());  // the trace keeps demangled names only
-    function->set_filename(strings_.Index(f.file));
+    function->set_filename(strings_.Index(file));
     return it->second;
   }
 
-  // Tells pprof which symbol information this mapping already has, so that
-  // it does not symbolize it again. Line numbers come from DWARF, which also
-  // gives the inlined calls (DwarfSymbolizer expands them).
-  static void NoteSymbols(const format::Symbol& symbol, pb::Mapping* mapping) {
-    for (const format::SourceFrame& f : symbol.frames) {
-      if (!f.function.empty()) mapping->set_has_functions(true);
-      if (!f.file.empty()) mapping->set_has_filenames(true);
-      if (f.line != 0) {
-        mapping->set_has_line_numbers(true);
-        mapping->set_has_inline_frames(true);
-      }
-    }
-  }
+  // What the locations of one mapping know.
+  struct MappingSymbols {
+    bool functions = false, files = false, lines = false;
+    bool unnamed = false;  // a location without a function name
+  };
 
   const SymbolTable& symbols_;
   pb::Profile* profile_;
   StringTable strings_;
   std::vector<Span> spans_;                                            // spans_[i] is mapping i + 1
+  std::vector<MappingSymbols> mapping_symbols_;                        // per mapping, as spans_
   std::unordered_map<uint64_t, uint64_t> locations_;                   // address -> id
   std::map<std::pair<std::string, std::string>, uint64_t> functions_;  // (name, file) -> id
 };
@@ -193,6 +219,7 @@ void BuildProfile(const PprofInput& in, const SymbolTable& symbols, pb::Profile*
     per_stack[s.stack][3] += s.bytes;
   }
   for (const auto& [stack, values] : per_stack) builder.AddSample(stack, values);
+  builder.NoteSymbols();
 }
 
 std::string Reason(gzFile f) {

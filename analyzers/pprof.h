@@ -5,10 +5,14 @@
 // inuse_space/bytes (the default).
 //
 // Frames come from the trace's own symbols: one Location per distinct return
-// address (absolute; its Mapping makes it relative), with one Line per frame
-// of the inlined chain, and one Mapping per mapped range of each module.
-// Addresses without symbols get Locations without Lines, which pprof can
-// symbolize from the binaries.
+// address, with one Line per frame of the inlined chain, and one Mapping per
+// mapped range of each module (memory start and limit, file offset, path,
+// build-id). A Location's address is its return address - 1, inside the call
+// instruction, absolute: its Mapping makes it relative to the binary. A
+// frame without a name gets a Line whose Function is MODULE+0xOFFSET
+// (FrameName), and its Mapping claims no symbols (has_functions false ...),
+// so that pprof symbolizes it from the binary when it can (the path, or
+// PPROF_BINARY_PATH by build-id) and keeps that name when it cannot.
 //
 // Called by heapreplay once per run. Not thread-safe; allocates.
 #ifndef HEAPREC_ANALYZERS_PPROF_H_

@@ -114,7 +114,8 @@ class Reader {
   // Return addresses of a sample, leaf first.
   std::vector<uint64_t> Addresses(const pb::Sample& s) const {
     std::vector<uint64_t> out;
-    for (uint64_t id : s.location_id()) out.push_back(Location(id).address());
+    // A Location's address is inside the call instruction: return address - 1.
+    for (uint64_t id : s.location_id()) out.push_back(Location(id).address() + 1);
     return out;
   }
   // "function file:line:column" for each line of a location, in stored order.
@@ -225,7 +226,9 @@ TEST_F(PprofTest, InlinedCallsAreLinesInnermostFirst) {
   EXPECT_EQ(r.Lines(r.Location(s4.location_id(0))), std::vector<std::string>{"build app.cc:45:2"});
   EXPECT_EQ(r.Location(s4.location_id(0)).line(0).function_id(),
             r.Location(s.location_id(0)).line(2).function_id());
-  EXPECT_EQ(profile_.function_size(), 4);  // Widget::Widget, make_widget, build, main
+  // Widget::Widget, make_widget, build, main, and the frames without a name:
+  // libfoo.so+0x100, 0x900000000.
+  EXPECT_EQ(profile_.function_size(), 6);
   const pb::Function& build = r.Function(r.Location(s4.location_id(0)).line(0).function_id());
   EXPECT_EQ(r.Str(build.system_name()), "build");
 }
@@ -263,8 +266,12 @@ TEST_F(PprofTest, MappingsFromModuleRanges) {
   EXPECT_EQ(mapping_of(0x401200), 2u);
   EXPECT_EQ(mapping_of(0x7f0000000100), 3u);
   EXPECT_EQ(mapping_of(0x900000000), 0u);  // in no module
-  // No symbol: no lines, left for pprof to symbolize from the binary.
-  EXPECT_EQ(r.Location(SampleAt(r, 0x7f0000000100)->location_id(0)).line_size(), 0);
+  // No symbol: named by module and offset, and its mapping (libfoo's) is
+  // left for pprof to symbolize from the binary.
+  EXPECT_EQ(r.Lines(r.Location(SampleAt(r, 0x7f0000000100)->location_id(0))),
+            std::vector<std::string>{"libfoo.so+0x100 :0:0"});
+  EXPECT_EQ(r.Lines(r.Location(SampleAt(r, 0x900000000)->location_id(0))),
+            std::vector<std::string>{"0x900000000 :0:0"});
 }
 
 TEST_F(PprofTest, EveryReferencedIdExistsAndIdsAreUnique) {

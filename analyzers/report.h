@@ -3,7 +3,7 @@
 // file:line and module) and as the JSON object of docs/DESIGN.md's contract
 // ("trace", "summary", "leaks", "peak", "temporaries", "hot"; SITE and FRAME
 // as specified there; heaprec adds "histogram", "timeline", "diff",
-// "mismatches", "at" and "markers").
+// "mismatches", "at", "markers" and "symbols").
 // Pure functions of the results; allocate.
 #ifndef HEAPREC_ANALYZERS_REPORT_H_
 #define HEAPREC_ANALYZERS_REPORT_H_
@@ -20,6 +20,7 @@
 #include "analyzers/hot.h"
 #include "analyzers/leak_report.h"
 #include "analyzers/mismatches.h"
+#include "analyzers/missing_symbols.h"
 #include "analyzers/peak.h"
 #include "analyzers/site.h"
 #include "analyzers/summary.h"
@@ -58,6 +59,9 @@ struct Report {
   const MismatchAnalyzer* mismatches = nullptr;
   std::optional<DiffResult> diff;
   std::vector<std::string> notes;  // shown under the header, e.g. modules without symbols
+  // Modules that left frames unnamed (FindMissingSymbols): a line at the end
+  // of the text, "symbols" in JSON.
+  std::vector<MissingSymbols> missing_symbols;
 };
 
 struct ReportOptions {

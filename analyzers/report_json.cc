@@ -16,6 +16,7 @@ json FrameJson(const Frame& f) {
           {"line", f.line == 0 ? json(nullptr) : json(f.line)},
           {"module", f.module},
           {"address", Hex(f.address)},
+          {"offset", f.module.empty() ? json(nullptr) : json(Hex(f.offset))},
           {"inlined", f.inlined}};
 }
 
@@ -138,6 +139,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
   json losses = json::object();
   for (const RecordingLoss& loss : RecordingLosses(a.end())) losses[loss.name] = loss.value;
   j["losses"] = losses;
+  j["symbols"] = MissingSymbolsJson(r.missing_symbols);
   json markers = json::array();
   for (const format::Marker& m : a.markers()) {
     markers.push_back({{"label", m.label}, {"seq", m.seq}, {"time_ns", m.time_ns}});

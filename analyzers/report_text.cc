@@ -33,9 +33,10 @@ void AppendFrames(std::string* out, const std::vector<Frame>& frames) {
   for (const Frame& f : frames) {
     *out += "      ";
     *out += f.inlined ? "(inlined) " : "";
-    *out += f.function;
+    *out += FrameName(f);
     if (!f.file.empty()) *out += "  " + f.file + ":" + std::to_string(f.line);
-    if (!f.module.empty()) *out += "  [" + f.module + "]";
+    // An unnamed frame's name already says its module (git+0x1f069).
+    if (!f.module.empty() && HasFunction(f)) *out += "  [" + f.module + "]";
     *out += "\n";
   }
 }
@@ -357,6 +358,8 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
            " blocks)";
   }
   out += ", " + Seconds(s.duration_ns()) + "\n";
+  const std::string missing = MissingSymbolsText(r.missing_symbols);
+  if (!missing.empty()) out += "symbols: " + missing + "\n";
   return out;
 }
 

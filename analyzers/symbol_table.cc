@@ -1,6 +1,8 @@
 // SymbolTable: trace symbols -> frames (symbol_table.h).
 #include "analyzers/symbol_table.h"
 
+#include "analyzers/human_bytes.h"
+
 namespace heaprec::analyzers {
 namespace {
 
@@ -9,7 +11,34 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+std::string LowerHex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char b : bytes) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
+// The module's part of a frame: name, path, offset and build-id.
+void SetModule(const format::Module* m, uint64_t address, Frame* f) {
+  if (m == nullptr) return;
+  f->module = BaseName(m->path);
+  f->module_path = m->path;
+  f->offset = address - m->load_address;
+  f->build_id = LowerHex(m->build_id);
+}
+
 }  // namespace
+
+std::string FrameName(const Frame& f) {
+  if (HasFunction(f)) return f.function;
+  if (f.module.empty()) return Hex(f.address);
+  std::string name = f.module + "+";
+  name += Hex(f.offset);
+  return name;
+}
 
 void SymbolTable::AddModule(const format::Module& m) { modules_.push_back(m); }
 
@@ -39,24 +68,19 @@ std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
   if (it == symbols_.end() || it->second.frames.empty()) {
     Frame f;
     f.function = "??";
-    if (const format::Module* m = ModuleOf(address, it == symbols_.end() ? 0 : it->second.module)) {
-      f.module = BaseName(m->path);
-      f.module_path = m->path;
-    }
+    SetModule(ModuleOf(address, it == symbols_.end() ? 0 : it->second.module), address, &f);
     f.address = address;
     out.push_back(f);
     return out;
   }
   const format::Symbol& s = it->second;
-  const format::Module* m = ModuleOf(address, s.module);
-  const std::string module = m != nullptr ? BaseName(m->path) : "";
+  Frame module;
+  SetModule(ModuleOf(address, s.module), address, &module);
   for (size_t i = 0; i < s.frames.size(); ++i) {
-    Frame f;
+    Frame f = module;
     f.function = s.frames[i].function.empty() ? "??" : s.frames[i].function;
     f.file = s.frames[i].file;
     f.line = s.frames[i].line;
-    f.module = module;
-    f.module_path = m != nullptr ? m->path : "";
     f.address = address;
     f.inlined = i + 1 < s.frames.size();
     out.push_back(f);

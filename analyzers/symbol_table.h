@@ -2,6 +2,9 @@
 // (stack nodes, modules and the Symbol records the recorder embedded).
 // Feed it the reader's OnStackNode/OnModule/OnSymbol calls; ask for a stack's
 // frames, innermost first, inlined frames expanded (the DESIGN's FRAME).
+// Every frame inside a module carries the module and its offset there, so
+// that a frame without a name is still told apart, and told the same in
+// another run of the program (FrameName; FrameKey in diff.h).
 // Not thread-safe; allocates.
 #ifndef HEAPREC_ANALYZERS_SYMBOL_TABLE_H_
 #define HEAPREC_ANALYZERS_SYMBOL_TABLE_H_
@@ -24,7 +27,19 @@ struct Frame {
   uint64_t address = 0;     // the return address
   bool inlined = false;     // an inlined call inside the next frame
   std::string module_path;  // the module's path as mapped; empty when unknown
+  // address - the module's load bias (format::Module::load_address): the
+  // ELF virtual address `addr2line -e MODULE` takes, as glibc's
+  // backtrace_symbols prints it (`git(+0x1f069)`); 0 when module is empty.
+  uint64_t offset = 0;
+  std::string build_id;  // the module's GNU build-id, lowercase hex; "" when none or unknown
 };
+
+// How people see a frame: its function; for a frame without one ("??"),
+// MODULE+0xOFFSET with the module's file name (`git+0x1f069`); without a
+// module either, the address (`0x7f3a2c001234`).
+std::string FrameName(const Frame& f);
+// Whether the frame's function is known (not "??").
+inline bool HasFunction(const Frame& f) { return f.function != "??"; }
 
 class SymbolTable {
  public:

@@ -44,7 +44,7 @@ std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric met
     for (uint64_t address : symbols.stacks().Frames(s.stack)) {
       auto [it, fresh] = by_address.try_emplace(address);
       if (fresh) {
-        for (const Frame& f : symbols.FramesOf(address)) it->second.push_back(&rows[f.function]);
+        for (const Frame& f : symbols.FramesOf(address)) it->second.push_back(&rows[FrameName(f)]);
       }
       path.insert(path.end(), it->second.begin(), it->second.end());
     }

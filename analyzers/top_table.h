@@ -17,7 +17,7 @@
 namespace heaprec::analyzers {
 
 struct FunctionRow {
-  std::string function;
+  std::string function;  // FrameName: MODULE+0xOFFSET for a function without a name
   uint64_t flat = 0;
   uint64_t cum = 0;
 };

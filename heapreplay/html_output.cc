@@ -44,6 +44,7 @@ bool WriteHtml(const std::string& path, const analyzers::Report& r,
   if (r.leak_report) in.leaks = &*r.leak_report;
   in.leak_kinds = leak_kinds;
   in.notes = r.notes;
+  in.missing_symbols = r.missing_symbols;
   in.base = base;
   in.bench = bench;
   return WriteTextFile(path, analyzers::html::HtmlPage(analyzers::html::PageData(in)), error);

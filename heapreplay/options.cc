@@ -1,6 +1,7 @@
 // heapreplay's command line (options.h): one table for parsing and the help.
 #include "heapreplay/options.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "base/command_line.h"
@@ -60,6 +61,21 @@ base::CommandLine Table(Options* o) {
             &o->at),
       Text("With no analysis named: the summary and the top sites of hot, temporaries,\n"
            "peak and leaks."),
+      Value("--debug-dir", "DIR",
+            "name frames the trace left unnamed from the files in DIR:\n"
+            "DIR/.build-id/xx/rest[.debug], a .gnu_debuglink name, the\n"
+            "module's file name or path (repeatable, or DIR:DIR; then\n"
+            "/usr/lib/debug)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              size_t start = 0;
+              while (start <= v.size()) {
+                const size_t colon = std::min(v.find(':', start), v.size());
+                if (colon > start) o->debug_dirs.push_back(v.substr(start, colon - start));
+                start = colon + 1;
+              }
+              if (v.empty()) *error = "--debug-dir needs a directory";
+              return !v.empty();
+            }),
       Heading("Leak check (valgrind memcheck's kinds and spellings; the trace's leak scan):"),
       Value("--leak-kinds, --show-leak-kinds", "SET",
             "the kinds whose sites --leaks lists and draws: a comma\n"

@@ -28,6 +28,9 @@ struct Options {
   std::string from, to, base;  // --from, --to, --base
   std::string trace;
   bool help = false;
+  // --debug-dir DIR (repeatable, or DIR:DIR...): searched before
+  // /usr/lib/debug for modules' files and debug files (symbolize/debug_files.h).
+  std::vector<std::string> debug_dirs;
   // The leak check (valgrind's spellings): --suppressions FILE (repeatable),
   // --error-exitcode N (exit N when a kind of errors_for has bytes after
   // suppressions; 0: never), --errors-for-leak-kinds SET.

@@ -35,6 +35,15 @@ TEST(ReplayOptionsTest, AnalysesOutputsAndValues) {
   EXPECT_EQ(o.trace, "t.zst");
 }
 
+TEST(ReplayOptionsTest, DebugDirsRepeatedOrAColonList) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--debug-dir", "/a", "--debug-dir=/b::/c:", "t.zst"}, &o, &error)) << error;
+  EXPECT_EQ(o.debug_dirs, (std::vector<std::string>{"/a", "/b", "/c"}));
+  EXPECT_FALSE(Parse({"--debug-dir=", "t.zst"}, &o, &error));
+  EXPECT_EQ(error, "--debug-dir needs a directory");
+}
+
 TEST(ReplayOptionsTest, NoAnalysisIsTheOverview) {
   Options o;
   std::string error;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analyzers/leaks.h"
+#include "analyzers/missing_symbols.h"
 #include "format/read_ahead.h"
 #include "heapreplay/symbolize_missing.h"
 
@@ -52,7 +53,7 @@ bool Diff(const Options& o, AnalysisPlan* p, analyzers::DiffResult* d, std::stri
   }
   analyzers::TraceInfo base_info;
   if (!Read(o.base, p->base, &base_info, error)) return false;
-  SymbolizeMissing(&p->base.symbols(), p->base.end());
+  SymbolizeMissing(&p->base.symbols(), p->base.end(), o.debug_dirs);
   d->from = o.base;
   d->across_traces = true;
   d->sites = analyzers::DiffSites(analyzers::LeakSites(p->base.heap()), p->base.symbols(),
@@ -77,7 +78,8 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   if (a.stop() && !CheckReached(*a.stop(), a, o.trace, "--at", error)) return false;
   if (p->before && !CheckReached(p->before->watch(), a, o.trace, "--from", error)) return false;
   if (p->after && !CheckReached(p->after->watch(), a, o.trace, "--to", error)) return false;
-  report->notes = SymbolizeMissing(&a.symbols(), a.end());
+  report->notes = SymbolizeMissing(&a.symbols(), a.end(), o.debug_dirs);
+  report->missing_symbols = analyzers::FindMissingSymbols(a.symbols());
 
   const analyzers::ReportOptions& want = o.report;
   report->analysis = &a;

@@ -10,46 +10,18 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
 
+#include "symbolize/debug_files.h"
 #include "symbolize/dwarf_frames.h"
 
 namespace heaprec::symbolize {
 namespace {
-
-// The GNU build-id of the ELF file at path ("" if it has none), or nullopt if
-// the file cannot be opened or is not ELF.
-std::optional<std::string> ReadBuildId(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::optional<std::string> build_id;
-  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
-  if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
-    const void* bits = nullptr;
-    const ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
-    build_id = n > 0 ? std::string(static_cast<const char*>(bits), n) : std::string();
-  }
-  elf_end(elf);
-  close(fd);
-  return build_id;
-}
-
-// <debug_dir>/.build-id/ab/cdef....debug for build-id bytes ab cd ef ...
-std::string BuildIdDebugPath(const std::string& debug_dir, const std::string& build_id) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string path = debug_dir + "/.build-id/";
-  for (size_t i = 0; i < build_id.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(build_id[i]);
-    path += kHex[byte >> 4];
-    path += kHex[byte & 0xf];
-    if (i == 0) path += '/';
-  }
-  return path + ".debug";
-}
 
 struct CacheKey {
   uint64_t address;
@@ -64,27 +36,30 @@ struct CacheKeyHash {
 };
 
 // Whether a .gnu_debuglink target exists where libdwfl's standard search
-// looks with our debuginfo_path (":.debug:<debug_dir>"): beside the file, in
-// its .debug folder, and under debug_dir at the file's own path.
+// looks with our debuginfo_path (":.debug:<dirs>"): beside the file, in its
+// .debug folder, and under each directory at the file's own path.
 bool DebuglinkTargetExists(const char* file_name, const char* debuglink,
-                           const std::string& debug_dir) {
+                           const std::vector<std::string>& dirs) {
   if (file_name == nullptr || debuglink == nullptr || debuglink[0] == '\0') return false;
   const std::string file = file_name;
   const size_t slash = file.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
-  for (const std::string& candidate :
-       {dir + "/" + debuglink, dir + "/.debug/" + debuglink, debug_dir + dir + "/" + debuglink}) {
+  std::vector<std::string> candidates = {dir + "/" + debuglink, dir + "/.debug/" + debuglink};
+  for (const std::string& d : dirs) candidates.push_back(d + dir + "/" + debuglink);
+  for (const std::string& candidate : candidates) {
     if (candidate != file && access(candidate.c_str(), F_OK) == 0) return true;
   }
   return false;
 }
 
 // libdwfl's standard search for a module's separate debug information (by
-// build-id under the debug directory, then by .gnu_debuglink), without its
-// last resort unless DEBUGINFOD_URLS names servers: asking debuginfod loads
-// libdebuginfod and the ~25 libraries it needs (curl, GnuTLS, Kerberos:
-// ~11 ms) for the first module without local debug information, even with no
-// server configured. The module's userdata is the debug directory.
+// build-id under the debug directories, then by .gnu_debuglink), with the
+// files by name that FindDebugFileByName knows in between, and without
+// libdwfl's last resort unless DEBUGINFOD_URLS names servers: asking
+// debuginfod loads libdebuginfod and the ~25 libraries it needs (curl,
+// GnuTLS, Kerberos: ~11 ms) for the first module without local debug
+// information, even with no server configured. The module's userdata is the
+// list of debug directories.
 int FindDebuginfoLocally(Dwfl_Module* mod, void** userdata, const char* modname, Dwarf_Addr base,
                          const char* file_name, const char* debuglink_file, GElf_Word debuglink_crc,
                          char** debuginfo_file_name) {
@@ -92,14 +67,28 @@ int FindDebuginfoLocally(Dwfl_Module* mod, void** userdata, const char* modname,
     const char* urls = std::getenv("DEBUGINFOD_URLS");
     return urls != nullptr && urls[0] != '\0';
   }();
-  if (!servers) {
-    const int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
-                                                debuglink_file, debuglink_crc, debuginfo_file_name);
-    if (fd >= 0) return fd;
-    const auto* debug_dir = static_cast<const std::string*>(*userdata);
-    if (debug_dir == nullptr || !DebuglinkTargetExists(file_name, debuglink_file, *debug_dir)) {
-      return -1;
+  const int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+                                              debuglink_file, debuglink_crc, debuginfo_file_name);
+  if (fd >= 0) return fd;
+  const auto* dirs = static_cast<const std::vector<std::string>*>(*userdata);
+  if (dirs != nullptr) {
+    const unsigned char* bits = nullptr;
+    GElf_Addr vaddr = 0;
+    const int n = dwfl_module_build_id(mod, &bits, &vaddr);
+    const std::string found = FindDebugFileByName(
+        n > 0 ? std::string(reinterpret_cast<const char*>(bits), n) : std::string(),
+        modname != nullptr ? modname : "", file_name != nullptr ? file_name : "",
+        debuglink_file != nullptr ? debuglink_file : "", *dirs);
+    if (!found.empty()) {
+      const int found_fd = open(found.c_str(), O_RDONLY | O_CLOEXEC);
+      if (found_fd >= 0) {
+        *debuginfo_file_name = strdup(found.c_str());
+        return found_fd;
+      }
     }
+  }
+  if (!servers && (dirs == nullptr || !DebuglinkTargetExists(file_name, debuglink_file, *dirs))) {
+    return -1;
   }
   return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
                                       debuglink_crc, debuginfo_file_name);
@@ -125,8 +114,9 @@ struct DwarfSymbolizer::Impl {
     Session* session = nullptr;  // opened on first use
   };
 
-  explicit Impl(std::string dir) : debug_dir(std::move(dir)) {
-    debuginfo_path = ":.debug:" + debug_dir;
+  explicit Impl(std::vector<std::string> dirs) : debug_dirs(std::move(dirs)) {
+    debuginfo_path = ":.debug";
+    for (const std::string& dir : debug_dirs) debuginfo_path += ":" + dir;
     debuginfo_path_ptr = debuginfo_path.data();
     callbacks.find_elf = dwfl_build_id_find_elf;
     callbacks.find_debuginfo = FindDebuginfoLocally;
@@ -152,7 +142,7 @@ struct DwarfSymbolizer::Impl {
         void** userdata = nullptr;
         dwfl_module_info(session->mod, &userdata, &session->start, &session->end, nullptr, nullptr,
                          nullptr, nullptr);
-        *userdata = &debug_dir;  // for FindDebuginfoLocally
+        *userdata = &debug_dirs;  // for FindDebuginfoLocally
       }
     }
     if (session->mod == nullptr) missing.insert(entry.module.id);
@@ -170,7 +160,7 @@ struct DwarfSymbolizer::Impl {
     return 0;
   }
 
-  std::string debug_dir;
+  std::vector<std::string> debug_dirs;
   std::string debuginfo_path;  // for dwfl_standard_find_debuginfo
   char* debuginfo_path_ptr = nullptr;
   Dwfl_Callbacks callbacks = {};
@@ -185,7 +175,10 @@ struct DwarfSymbolizer::Impl {
 DwarfSymbolizer::DwarfSymbolizer() : DwarfSymbolizer("/usr/lib/debug") {}
 
 DwarfSymbolizer::DwarfSymbolizer(std::string debug_dir)
-    : impl_(std::make_unique<Impl>(std::move(debug_dir))) {}
+    : DwarfSymbolizer(std::vector<std::string>{std::move(debug_dir)}) {}
+
+DwarfSymbolizer::DwarfSymbolizer(std::vector<std::string> debug_dirs)
+    : impl_(std::make_unique<Impl>(std::move(debug_dirs))) {}
 
 DwarfSymbolizer::~DwarfSymbolizer() = default;
 DwarfSymbolizer::DwarfSymbolizer(DwarfSymbolizer&&) noexcept = default;
@@ -201,14 +194,7 @@ void DwarfSymbolizer::AddModule(const format::Module& module) {
   }
   Impl::Entry entry;
   entry.module = module;
-  const std::optional<std::string> own_id = ReadBuildId(module.path);
-  if (own_id && (module.build_id.empty() || *own_id == module.build_id)) {
-    entry.file = module.path;
-  } else if (!module.build_id.empty()) {
-    const std::string debug_file = BuildIdDebugPath(s.debug_dir, module.build_id);
-    const std::optional<std::string> debug_id = ReadBuildId(debug_file);
-    if (debug_id && *debug_id == module.build_id) entry.file = debug_file;
-  }
+  entry.file = FindModuleFile(module, s.debug_dirs);
   if (entry.file.empty()) s.missing.insert(module.id);
   s.modules.emplace(module.id, std::move(entry));
   s.order.push_back(module.id);

@@ -7,15 +7,19 @@
 // the trace, then ask for each distinct return address once; results are
 // cached per (module, address) anyway.
 //
-// Finding a module's file: Module::path if it is an ELF file whose GNU
-// build-id equals Module::build_id (any file is accepted when build_id is
-// empty); otherwise <debug_dir>/.build-id/<xx>/<rest>.debug; otherwise the
-// module is missing (MissingModules) and its addresses get no frames. Separate
-// debug files (build-id under the debug directory, .gnu_debuglink) are found
-// as libdwfl's dwfl_standard_find_debuginfo does; nothing is downloaded, and
-// libdwfl's debuginfod client is not even loaded, unless DEBUGINFOD_URLS is
-// set in the environment. Names without DWARF come from the ELF symbol table
-// (SymtabIndex).
+// Finding a module's file and its symbols (debug_files.h): Module::path if
+// it is an ELF file whose GNU build-id equals Module::build_id (any file is
+// accepted when build_id is empty); otherwise a file of that build-id in the
+// debug directories (the module's own file by build-id, by path or by name,
+// else its separate debug file by build-id); otherwise the module is missing
+// (MissingModules) and its addresses get no frames. Separate debug
+// information is found by build-id under the debug directories, then by name
+// in them, then by .gnu_debuglink as libdwfl's dwfl_standard_find_debuginfo
+// does; nothing is downloaded, and libdwfl's debuginfod client is not even
+// loaded, unless DEBUGINFOD_URLS is set in the environment. Names without
+// DWARF come from the ELF symbol tables (SymtabIndex: .symtab, .dynsym, and
+// the MiniDebugInfo in .gnu_debugdata, which Debian's libdw reads with
+// liblzma).
 //
 // Each module is opened on its first Symbolize, in its own libdwfl session, so
 // modules that reused the same addresses (dlclose, then dlopen) never mix.
@@ -39,11 +43,14 @@ namespace heaprec::symbolize {
 
 class DwarfSymbolizer {
  public:
-  // Looks for build-id debug files under /usr/lib/debug.
+  // Looks for debug files under /usr/lib/debug.
   DwarfSymbolizer();
-  // Looks for build-id debug files under debug_dir instead (it replaces
-  // /usr/lib/debug everywhere, also in the separate debug file search).
+  // Looks for them under debug_dir instead (it replaces /usr/lib/debug
+  // everywhere, also in the separate debug file search).
   explicit DwarfSymbolizer(std::string debug_dir);
+  // Looks under each of debug_dirs, in order, instead (list /usr/lib/debug
+  // to keep it).
+  explicit DwarfSymbolizer(std::vector<std::string> debug_dirs);
   ~DwarfSymbolizer();
   DwarfSymbolizer(DwarfSymbolizer&&) noexcept;
   DwarfSymbolizer& operator=(DwarfSymbolizer&&) noexcept;

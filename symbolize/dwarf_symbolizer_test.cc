@@ -389,6 +389,64 @@ TEST(DwarfSymbolizerTest, FileIsFoundByBuildIdUnderTheDebugDirectory) {
   EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(call_line));
 }
 
+TEST(DwarfSymbolizerTest, DebugFileIsFoundInEveryPlaceUsersKeepIt) {
+  // A copy without DWARF naming binary.debug by .gnu_debuglink; its debug
+  // file (or an unstripped copy) put in one place at a time, the second of
+  // two debug directories searched.
+  int call_line = 0;
+  const uint64_t address = fns::KnownCaller(&call_line);
+  const format::Module original = TestBinary(5);
+  const std::string dir = TempDir("debug_places");
+  const std::string stripped = dir + "/binary";
+  ASSERT_EQ(
+      std::system(("cd '" + dir + "' && objcopy --only-keep-debug '" + original.path +
+                   "' binary.debug && objcopy --strip-debug --add-gnu-debuglink=binary.debug '" +
+                   original.path + "' binary && rm binary.debug")
+                      .c_str()),
+      0);
+  const std::string debug_dir = TempDir("debug_places_dir");
+  struct Place {
+    const char* what;
+    std::string path;  // where the debug file (or an unstripped copy) goes
+    bool unstripped;
+  };
+  const Place places[] = {
+      {"the .debug folder beside it", dir + "/.debug/binary.debug", false},
+      {"DIR + its folder + debuglink", debug_dir + dir + "/binary.debug", false},
+      {"DIR/debuglink", debug_dir + "/binary.debug", false},
+      {"DIR + its path (a sysroot)", debug_dir + stripped, true},
+      {"DIR/its file name", debug_dir + "/binary", true},
+  };
+  for (const Place& place : places) {
+    SCOPED_TRACE(place.what);
+    std::filesystem::create_directories(std::filesystem::path(place.path).parent_path());
+    if (place.unstripped) {
+      std::filesystem::copy_file(original.path, place.path);
+    } else {
+      ASSERT_EQ(
+          std::system(
+              ("objcopy --only-keep-debug '" + original.path + "' '" + place.path + "'").c_str()),
+          0);
+    }
+    format::Module module = original;
+    module.path = stripped;
+    DwarfSymbolizer symbolizer(std::vector<std::string>{TempDir("debug_places_empty"), debug_dir});
+    symbolizer.AddModule(module);
+    const format::Symbol symbol = symbolizer.Symbolize(address, 5);
+    ASSERT_EQ(symbol.frames.size(), 1u);
+    EXPECT_EQ(symbol.frames[0].function,
+              "heaprec::symbolize::symbolizer_test_fns::KnownCaller(int*)");
+    EXPECT_EQ(symbol.frames[0].line, static_cast<uint32_t>(call_line));
+    std::filesystem::remove(place.path);
+    // Without it, the symbol table alone: a name but no line.
+    DwarfSymbolizer without(std::vector<std::string>{debug_dir});
+    without.AddModule(module);
+    const format::Symbol bare = without.Symbolize(address, 5);
+    ASSERT_EQ(bare.frames.size(), 1u);
+    EXPECT_EQ(bare.frames[0].line, 0u);
+  }
+}
+
 TEST(DwarfSymbolizerTest, ModulesSharingAddressesStaySeparate) {
   int call_line = 0;
   const uint64_t address = fns::KnownCaller(&call_line);

@@ -147,6 +147,8 @@ std::vector<std::string> PageWarnings(const PageInputs& in) {
         "happened after the cut is missing (blocks freed after it count as leaked).");
   }
   for (const std::string& note : in.notes) out.push_back("Symbols: " + note + ".");
+  const std::string missing = MissingSymbolsText(in.missing_symbols);
+  if (!missing.empty()) out.push_back("Symbols: " + missing + ".");
   if (!in.analysis->end()) return out;
   // The recorder's counters that mean something is missing from the trace.
   for (const RecordingLoss& loss : RecordingLosses(in.analysis->end())) {
@@ -166,6 +168,7 @@ json PageData(const PageInputs& in) {
   page["leaks"] = in.leaks != nullptr ? LeaksJson(*in.leaks, in.leak_kinds)
                                       : LeaksJson(LeakReportOf(a, nullptr), in.leak_kinds);
   page["warnings"] = PageWarnings(in);
+  page["symbols"] = MissingSymbolsJson(in.missing_symbols);
   page["buckets"] = BucketsJson(*in.range);
   // Each marker's bucket: the first that starts at or after it (exactly at
   // it when the profile kept the marker as a boundary).

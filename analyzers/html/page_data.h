@@ -15,6 +15,7 @@
 #include "analyzers/analysis.h"
 #include "analyzers/hot.h"
 #include "analyzers/leak_report.h"
+#include "analyzers/missing_symbols.h"
 #include "analyzers/peak.h"
 #include "analyzers/range_profile.h"
 #include "analyzers/report.h"
@@ -41,6 +42,7 @@ struct PageInputs {
   const LeakReport* leaks = nullptr;            // the kinds at the end (null: built here)
   LeakKindSet leak_kinds = DefaultLeakKinds();  // the kinds the leaks views show
   std::vector<std::string> notes;               // e.g. modules without symbols
+  std::vector<MissingSymbols> missing_symbols;  // "symbols" and a warning
   const PageBase* base = nullptr;               // null without --base
   nlohmann::json bench;                         // DATA.md's BENCH, or null
 };
@@ -48,7 +50,8 @@ struct PageInputs {
 nlohmann::json PageData(const PageInputs& in);
 
 // One sentence per thing the reader should know before trusting the page:
-// a truncated trace, the notes, and the recorder's counters of what it could
+// a truncated trace, the notes, the modules that left frames unnamed (and
+// how to name them), and the recorder's counters of what it could
 // not record (dropped events, lost stacks, ...).
 std::vector<std::string> PageWarnings(const PageInputs& in);
 

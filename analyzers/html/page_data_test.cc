@@ -17,31 +17,35 @@ using format::Api;
 using nlohmann::json;
 
 // One trace: module "app" with main -> {make, make (another call, same line),
-// grow}; make leaks 2 x 100, grow leaks nothing.
+// grow, an unnamed function}; make leaks 2 x 100, grow leaks nothing. The
+// module is loaded `bias` above its usual place (another run, ASLR).
 struct Trace {
   Analysis analysis;
   SummaryAnalyzer summary;
   PeakAnalyzer peak;
   HotAnalyzer hot;
   RangeProfile range;
-  Trace() {
+  explicit Trace(uint64_t bias = 0) {
     for (Analyzer* a : std::initializer_list<Analyzer*>{&summary, &peak, &hot, &range}) {
       analysis.Add(a);
     }
     analysis.OnProcess(
         {.program = "/bin/app", .args = {"/bin/app", "-x"}, .pid = 42, .hostname = "host"});
-    analysis.OnModule(
-        {.id = 1, .path = "/bin/app", .load_address = 0x1000, .ranges = {{0x1000, 0x9000, 0}}});
+    analysis.OnModule({.id = 1,
+                       .path = "/bin/app",
+                       .load_address = 0x1000 + bias,
+                       .ranges = {{0x1000 + bias, 0x9000 + bias, 0}}});
     // Stacks: 1 = main; 2 = main > make@0x2000; 3 = main > make@0x2008 (the
-    // same line); 4 = main > grow.
-    analysis.OnStackNode({1, 0, 0x1100});
-    analysis.OnStackNode({2, 1, 0x2000});
-    analysis.OnStackNode({3, 1, 0x2008});
-    analysis.OnStackNode({4, 1, 0x3000});
-    analysis.OnSymbol({0x1100, 1, {{"main", "app.c", 10, 0}}});
-    analysis.OnSymbol({0x2000, 1, {{"make", "app.c", 20, 0}}});
-    analysis.OnSymbol({0x2008, 1, {{"make", "app.c", 20, 0}}});
-    analysis.OnSymbol({0x3000, 1, {{"grow", "app.c", 30, 0}}});
+    // same line); 4 = main > grow; 5 = main > a function without a name.
+    analysis.OnStackNode({1, 0, 0x1100 + bias});
+    analysis.OnStackNode({2, 1, 0x2000 + bias});
+    analysis.OnStackNode({3, 1, 0x2008 + bias});
+    analysis.OnStackNode({4, 1, 0x3000 + bias});
+    analysis.OnStackNode({5, 1, 0x4567 + bias});
+    analysis.OnSymbol({0x1100 + bias, 1, {{"main", "app.c", 10, 0}}});
+    analysis.OnSymbol({0x2000 + bias, 1, {{"make", "app.c", 20, 0}}});
+    analysis.OnSymbol({0x2008 + bias, 1, {{"make", "app.c", 20, 0}}});
+    analysis.OnSymbol({0x3000 + bias, 1, {{"grow", "app.c", 30, 0}}});
   }
   void Finish() { range.Finish(analysis.heap()); }
 };
@@ -139,6 +143,29 @@ TEST(PageDataTest, BaseStacksLandOnTheSameNodes) {
   EXPECT_EQ(sites["calls_n"], json({1, 1}));
   EXPECT_EQ(page["base"]["summary"]["leaked_bytes"], 37);
   EXPECT_EQ(page["base"]["path"], "before.zst");
+}
+
+TEST(PageDataTest, AnotherRunsUnnamedFramesLandOnTheSameNodes) {
+  // The same program loaded elsewhere: its frame without a name matches by
+  // module and offset, never by address, so nothing is new.
+  Trace now(0x7f0000000000), before(0x550000000000);
+  EventFeeder f(&now.analysis), g(&before.analysis);
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 64, .stack = 5});
+  g.Event({.api = Api::kMalloc, .address = 0x10, .size = 64, .stack = 5});
+  now.Finish();
+  before.Finish();
+  PageBase base{"before.zst", &before.analysis, &before.summary, &before.peak, &before.hot};
+  PageInputs in{{"now.zst", {2, 1}, false}, &now.analysis, &now.summary, &now.range};
+  in.base = &base;
+  const json page = PageData(in);
+  EXPECT_EQ(page["nodes"]["parent"], json({-1, 0, 1}));  // root, main, the unnamed one
+  EXPECT_EQ(page["base"]["sites"]["node"], json({2}));
+  EXPECT_EQ(Sum(page["cells"], 2, "leak_b"), 64);
+  const json& frames = page["frames"];
+  const size_t frame = page["nodes"]["frame"][2];
+  EXPECT_EQ(page["strings"][frames["function"][frame].get<size_t>()], "??");
+  EXPECT_EQ(frames["offset"][frame], "0x3567");
+  EXPECT_EQ(frames["address"][frame], "0x7f0000004567");
 }
 
 TEST(PageDataTest, WarningsSayWhatIsMissing) {

@@ -49,7 +49,8 @@ int32_t PageStacks::NoStack() {
 void PageStacks::AddTo(nlohmann::json* page) const {
   nlohmann::json function = nlohmann::json::array(), file = nlohmann::json::array(),
                  module = nlohmann::json::array(), line = nlohmann::json::array(),
-                 address = nlohmann::json::array(), inlined = nlohmann::json::array();
+                 address = nlohmann::json::array(), offset = nlohmann::json::array(),
+                 inlined = nlohmann::json::array();
   char hex[32];
   for (const Frame& f : frames_) {
     function.push_back(string_index_.at(f.function));
@@ -58,11 +59,14 @@ void PageStacks::AddTo(nlohmann::json* page) const {
     line.push_back(f.line);
     std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(f.address));
     address.push_back(hex);
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(f.offset));
+    offset.push_back(f.module.empty() ? "" : hex);
     inlined.push_back(f.inlined ? 1 : 0);
   }
   (*page)["strings"] = strings_;
   (*page)["frames"] = {{"function", function}, {"file", file},       {"module", module},
-                       {"line", line},         {"address", address}, {"inlined", inlined}};
+                       {"line", line},         {"address", address}, {"offset", offset},
+                       {"inlined", inlined}};
   (*page)["nodes"] = {{"parent", parent_}, {"frame", frame_of_}};
 }
 

@@ -70,7 +70,8 @@ const HeaprecModel = (function () {
 
     // Frames.
     const fr = data.frames;
-    const F = sameLength(fr, ["function", "file", "module", "line", "address", "inlined"], "frames");
+    const F = sameLength(fr, ["function", "file", "module", "line", "address", "offset", "inlined"],
+      "frames");
     const frames = {
       count: F,
       fn: ints(fr.function, "frames.function"),
@@ -78,19 +79,23 @@ const HeaprecModel = (function () {
       module: ints(fr.module, "frames.module"),
       line: ints(fr.line, "frames.line"),
       address: fr.address,
+      offset: fr.offset,
       inlined: Uint8Array.from(fr.inlined),
-      nameId: new Int32Array(F), // into names: function (+ " (inlined)")
+      label: new Array(F), // what people see: the function, or MODULE+0xOFFSET
+      nameId: new Int32Array(F), // into names: label (+ " (inlined)")
     };
     // Names of flame graph boxes, interned: frames with one name share an id.
-    // A function without a name is "?? [module]" (or its address when even
-    // the module is unknown), as in --folded and --flamegraph (FoldedName).
+    // A function without a name is MODULE+0xOFFSET ("git+0x1f069"; its
+    // address when even the module is unknown), as in --folded and
+    // --flamegraph (FrameName).
     const names = [];
     const nameIds = new Map();
     for (let f = 0; f < F; f++) {
       const fn = str(frames.fn[f]), mod = str(frames.module[f]);
       const known = fn && fn !== "??";
-      const name = (known ? fn : mod ? "?? [" + mod + "]" : frames.address[f] || "??") +
-        (frames.inlined[f] ? " (inlined)" : "");
+      frames.label[f] = known ? fn : mod && frames.offset[f] ? mod + "+" + frames.offset[f] :
+        frames.address[f] || "??";
+      const name = frames.label[f] + (frames.inlined[f] ? " (inlined)" : "");
       let id = nameIds.get(name);
       if (id === undefined) {
         id = names.length;
@@ -511,7 +516,9 @@ const HeaprecModel = (function () {
     const frameMatch = new Uint8Array(F);
     for (let f = 0; f < F; f++) {
       let ok = false;
-      if (field === "function" || field === "any") ok = ok || has(fr.fn[f]);
+      if (field === "function" || field === "any") {
+        ok = ok || has(fr.fn[f]) || fr.label[f].toLowerCase().includes(t);
+      }
       if (field === "file" || field === "any") ok = ok || has(fr.file[f]);
       if (field === "module" || field === "any") ok = ok || has(fr.module[f]);
       frameMatch[f] = ok ? 1 : 0;
@@ -527,12 +534,13 @@ const HeaprecModel = (function () {
     const file = model.str(fr.file[f]);
     const line = fr.line[f];
     return {
-      function: model.str(fr.fn[f]) || "??",
+      function: fr.label[f],
       file,
       line,
       location: file ? (line ? file + ":" + line : file) : "",
       module: model.str(fr.module[f]),
       address: fr.address[f] || "",
+      offset: fr.offset[f] || "",
       inlined: !!fr.inlined[f],
     };
   }

@@ -87,17 +87,22 @@ test("quick ranges between markers", () => {
   assert.deepEqual(q[2].range, { b0: 3, b1: 3 });
 });
 
-test("frames without a name are told apart by module, as --folded does", () => {
+test("frames without a name are MODULE+0xOFFSET, as --folded names them", () => {
   const data = readSample("phases.json");
   const unknown = data.strings.indexOf("??");
   // churn and grow lose their names; grow moves to libc.
   data.frames.function[3] = unknown;
   data.frames.function[4] = unknown;
   const m1 = M.load(JSON.parse(JSON.stringify(data)));
-  const main = (m) => m.names.filter((n) => n.startsWith("??"));
-  assert.deepEqual(main(m1), ["?? [phases]"]);
+  const unnamed = (m) => m.names.filter((n) => n.includes("+0x"));
+  assert.deepEqual(unnamed(m1).sort(), ["phases+0x1170", "phases+0x1180"]);
+  // The stack view, the tables and the function filter use the same name.
+  assert.equal(M.frameInfo(m1, 4).function, "phases+0x1180");
+  assert.equal(M.frameInfo(m1, 4).offset, "0x1180");
+  const mask = M.filterMask(m1, "function", "phases+0x118");
+  assert.ok(mask.some((x) => x === 1));
   data.frames.module[4] = data.strings.indexOf("libc.so.6");
-  assert.deepEqual(main(M.load(data)).sort(), ["?? [libc.so.6]", "?? [phases]"]);
+  assert.deepEqual(unnamed(M.load(data)).sort(), ["libc.so.6+0x1180", "phases+0x1170"]);
   data.frames.module[4] = 0; // no module either: the address
   assert.ok(M.load(data).names.includes("0x555500001180"));
 });

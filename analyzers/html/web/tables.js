@@ -20,7 +20,7 @@ const HeaprecTables = (function () {
     let ctx = null; // {computed, diff, mask}
     let visible = M.TABLE_NAMES[0];
 
-    const fnOf = (n) => model.str(model.frames.fn[model.frame[n]]) || "??";
+    const fnOf = (n) => model.frames.label[model.frame[n]];
     const fileOf = (n) => model.str(model.frames.file[model.frame[n]]);
     const lineOf = (n) => model.frames.line[model.frame[n]];
     const moduleOf = (n) => model.str(model.frames.module[model.frame[n]]);
@@ -125,9 +125,10 @@ const HeaprecTables = (function () {
         "<tr><td class=\"num\">" + i + "</td><td class=\"fn\">" + fmt.html(f.function) +
         (f.inlined ? ' <span class="tag">inlined</span>' : "") + "</td><td>" +
         fmt.html(f.location) + "</td><td>" + fmt.html(f.module) + "</td><td class=\"addr\">" +
-        fmt.html(f.address) + "</td></tr>").join("");
+        fmt.html(f.offset) + "</td><td class=\"addr\">" + fmt.html(f.address) + "</td></tr>").join("");
       return '<tr class="stack-row"><td colspan="' + span + '"><table class="stack"><thead><tr>' +
-        "<th>#</th><th>Function</th><th>File:line</th><th>Module</th><th>Address</th></tr></thead>" +
+        "<th>#</th><th>Function</th><th>File:line</th><th>Module</th><th>Offset</th><th>Address</th>" +
+        "</tr></thead>" +
         "<tbody>" + rows + "</tbody></table></td></tr>";
     }
 

@@ -63,13 +63,14 @@ for (let i = 0; i < 6000; i++) {
     (i % 3 ? "int" : "std::string const&") + ")", file: "/src/" + ns + "/" + cls.toLowerCase() + (i % 7) + ".cc",
     module: modules[ns] });
 }
-const frames = { function: [], file: [], module: [], line: [], address: [], inlined: [] };
+const frames = { function: [], file: [], module: [], line: [], address: [], offset: [], inlined: [] };
 function addFrame(fn, file, module, line, inlined) {
   frames.function.push(S(fn));
   frames.file.push(S(file));
   frames.module.push(S(module));
   frames.line.push(line);
   frames.address.push("0x" + (0x400000 + frames.address.length * 0x37).toString(16));
+  frames.offset.push("0x" + (frames.offset.length * 0x37).toString(16));
   frames.inlined.push(inlined ? 1 : 0);
   return frames.function.length - 1;
 }
