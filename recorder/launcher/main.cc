@@ -307,8 +307,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.version) {
-    std::printf("heaprec 0.1 (trace format %u.%u)\n", heaprec::format::kFormatMajor,
-                heaprec::format::kFormatMinor);
+    std::printf("%s\n", heaprec::format::VersionLine("heaprec").c_str());
     return 0;
   }
   return Run(options);
