@@ -55,7 +55,17 @@ const format::LeakScan* Analysis::LeakScanNow() const {
   return &leak_scans_.back();
 }
 
+std::string Analysis::LiveAt() const {
+  return stopped() ? MomentWords(stop_->moment()) : "the end";
+}
+
 std::string Analysis::LeakScanMissing() const {
+  if (leak_scans_.empty() && stopped()) {
+    // The recorder scans at the process's end and when asked mid-run.
+    return "no leak scan by " + LiveAt() +
+           " (the recorder scans at the process's end, and when the program calls "
+           "heaprec_leak_check())";
+  }
   if (leak_scans_.empty()) {
     return "the trace has no leak scan (recorded with heaprec --no-leak-scan, by a heaprec "
            "before trace format 3.1, or cut before its end)";

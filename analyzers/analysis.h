@@ -58,6 +58,9 @@ class Analysis : public format::TraceVisitor {
   // The stop moment, if one was given (reached() says whether the trace got there).
   const std::optional<MomentWatch>& stop() const { return stop_; }
   bool stopped() const { return stop_ && stop_->reached(); }
+  // The moment the live heap stands at, as reports name it after "live at":
+  // MomentWords of the stop moment if the pass stopped there, else "the end".
+  std::string LiveAt() const;
   // The leak scan that describes the live heap as the pass left it (no block
   // made or released since), or nullptr; then LeakScanMissing() says why.
   const format::LeakScan* LeakScanNow() const;

@@ -17,6 +17,18 @@ bool HasDigitsThenUnit(const std::string& t) {
 
 }  // namespace
 
+std::string MomentWords(const Moment& m) {
+  switch (m.kind) {
+    case Moment::Kind::kEnd:
+      return "the end";
+    case Moment::Kind::kTime:
+      return m.text;
+    case Moment::Kind::kLabel:
+      break;
+  }
+  return "marker " + m.label;
+}
+
 std::optional<Moment> ParseMoment(const std::string& text, std::string* error) {
   Moment m;
   m.text = text;

@@ -30,6 +30,10 @@ struct Moment {
 // nullopt (and *error, one line) for an empty text or a malformed time.
 std::optional<Moment> ParseMoment(const std::string& text, std::string* error);
 
+// The moment as reports name it after "at": "the end", "2.5s", "marker
+// loaded" ("live at marker loaded").
+std::string MomentWords(const Moment& m);
+
 class MomentWatch {
  public:
   explicit MomentWatch(Moment m) : moment_(std::move(m)) {}

@@ -150,9 +150,15 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
     j["at"] = {{"moment", w.moment().text},
                {"reached", w.reached()},
                {"seq", w.seq()},
-               {"time_ns", w.time_ns()}};
+               {"time_ns", w.time_ns()},
+               {"live_bytes", a.heap().live_bytes()},
+               {"live_blocks", a.heap().blocks().size()}};
   }
-  if (o.leaks && r.leak_report) j["leaks"] = LeaksJson(*r.leak_report, o.leak_kinds, sym);
+  if (o.leaks && r.leak_report) {
+    j["leaks"] = LeaksJson(*r.leak_report, o.leak_kinds, sym);
+    // What bytes and blocks count: blocks live at --at's moment are not leaks.
+    j["leaks"]["live_at"] = a.stopped() ? a.stop()->moment().text : "end";
+  }
   if (o.peak && r.peak) {
     j["peak"] = {{"bytes", r.peak->peak_bytes()},
                  {"blocks", r.peak->peak_blocks()},

@@ -120,8 +120,8 @@ void AppendLeaks(std::string* out, const Report& r, const ReportOptions& o, bool
                  size_t top) {
   const Analysis& a = *r.analysis;
   const LeakReport& l = *r.leak_report;
-  const std::string moment =
-      a.stop() ? "live at " + a.stop()->moment().text : "not freed at the end";
+  // Before the end a block not freed yet is live, not leaked: say when.
+  const std::string moment = a.stopped() ? "live at " + a.LiveAt() : "not freed at the end";
   *out += "\n" + moment + ": " + HumanBytes(l.in_use.bytes) + " in " +
           std::to_string(l.in_use.blocks) + " blocks";
   if (!l.no_scan.empty()) {
@@ -159,7 +159,9 @@ void AppendLeaks(std::string* out, const Report& r, const ReportOptions& o, bool
                                              : HumanBytes(s.site.bytes + s.indirect_bytes) + " (" +
                                                    HumanBytes(s.site.bytes) + " direct, " +
                                                    HumanBytes(s.indirect_bytes) + " indirect)";
-    line += " in " + std::to_string(s.site.count) + " blocks, " + LeakKindWords(s.kind);
+    line += " in " + std::to_string(s.site.count) + " blocks, " +
+            (s.kind == format::LeakKind::kUnknown && a.stopped() ? "live, kind unknown"
+                                                                 : LeakKindWords(s.kind));
     if (!s.held_by.empty()) {
       line += ", held by ";
       for (size_t k = 0; k < s.held_by.size() && k < 3; ++k) {
@@ -350,7 +352,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   out += "\nsummary: " + std::to_string(s.allocations()) + " allocations (" +
          HumanBytes(s.bytes_allocated()) + "), " + std::to_string(s.frees()) + " frees, " +
          std::to_string(s.temporaries()) + " temporaries, peak " + HumanBytes(s.peak_bytes()) +
-         ", " + (a.stop() ? "live then " : "not freed ") + HumanBytes(a.heap().live_bytes()) +
+         ", " + (a.stopped() ? "live then " : "not freed ") + HumanBytes(a.heap().live_bytes()) +
          " in " + std::to_string(a.heap().blocks().size()) + " blocks";
   if (r.leak_report && r.leak_report->no_scan.empty()) {
     const KindTotals& lost = r.leak_report->of(format::LeakKind::kDefinite);

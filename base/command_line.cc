@@ -143,10 +143,16 @@ bool Parse(const CommandLine& line, int argc, const char* const* argv, ParseErro
     const size_t equals = arg.rfind("--", 0) == 0 ? arg.find('=') : std::string::npos;
     const std::string name = arg.substr(0, equals);
     const Row* row = Find(line, name);
-    if (row == nullptr || (row->placeholder.empty() && equals != std::string::npos)) {
-      fail(ParseError::Kind::kUnknownOption, arg, name, "unknown option '" + arg + "'");
-      error->nearest = NearestName(line, name);
+    if (row == nullptr) {
+      const std::string nearest = NearestName(line, name);
+      fail(ParseError::Kind::kUnknownOption, arg, name,
+           "unknown option '" + arg + "'" +
+               (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
+      error->nearest = nearest;
       return false;
+    }
+    if (row->placeholder.empty() && equals != std::string::npos) {
+      return fail(ParseError::Kind::kBadValue, arg, name, name + " takes no value ('" + arg + "')");
     }
     std::string value;
     if (equals != std::string::npos) {
@@ -194,7 +200,7 @@ std::string NearestName(const CommandLine& line, std::string_view written) {
   if (letters < 2) return "";
   // Close enough: at most a third of the name wrong, and not all its letters.
   const size_t most = std::min(std::max<size_t>(1, written.size() / 3), letters - 1);
-  std::string nearest;
+  std::string nearest, prefixed;
   size_t best = most + 1;
   for (const Row& row : line.rows) {
     if (row.kind != Row::Kind::kOption) continue;
@@ -204,9 +210,17 @@ std::string NearestName(const CommandLine& line, std::string_view written) {
         best = d;
         nearest = name;
       }
+      // A beginning of a name ("--temp" for "--temporaries"): the shortest
+      // such name, from three letters on (fewer begin too many names).
+      if (letters >= 3 && name.size() > written.size() && name.rfind(written, 0) == 0 &&
+          (prefixed.empty() || name.size() < prefixed.size())) {
+        prefixed = name;
+      }
     }
   }
-  return nearest;
+  // One letter off is a typo; further off, a name begun is the likelier one
+  // ("--temp": --temporaries, not --top).
+  return best <= 1 || prefixed.empty() ? nearest : prefixed;
 }
 
 }  // namespace heaprec::base

@@ -5,8 +5,8 @@
 //   --name=value and --name value; short options (-o value); "--" ends the
 //   options; positionals either mix with options (heapreplay TRACE) or end
 //   them (heaprec PROGRAM ARGS...).
-// Errors are one line (ParseError), with the nearest option name for an
-// unknown one so that a tool can suggest it.
+// Errors are one line (ParseError); an unknown option's names the nearest
+// option ("unknown option '--leak-kind'; did you mean '--leak-kinds'?").
 // Tools only (heaprec, heapreplay): allocates, std only; never used by the
 // preloaded library. Not thread-safe; one thread builds and reads a table.
 #ifndef HEAPREC_BASE_COMMAND_LINE_H_
@@ -76,15 +76,15 @@ struct CommandLine {
 };
 
 // Where and why parsing stopped. `message` is one line: "unknown option
-// '--bogus'", "--at needs a value", or what the handler said.
+// '--bogus'" (with "; did you mean '--NAME'?" when one is near), "--at needs
+// a value", "--leaks takes no value ('--leaks=1')", or what the handler said.
 struct ParseError {
   enum class Kind { kUnknownOption, kMissingValue, kBadValue, kBadPositional };
   Kind kind = Kind::kUnknownOption;
   std::string arg;   // the argument as written ("--depth=x", "--bogus")
   std::string name;  // the option's name as written ("-d", "--depth"); empty for a positional
   std::string message;
-  // kUnknownOption: the table's closest name (NearestName), for a tool to
-  // suggest ("did you mean --leaks?"); neither tool prints it yet.
+  // kUnknownOption: the table's closest name (NearestName), also in message.
   std::string nearest;
 };
 
@@ -96,8 +96,11 @@ bool Parse(const CommandLine& line, int argc, const char* const* argv, ParseErro
 // "  -o, --output PATH  help", later help lines under the first.
 std::string Usage(const CommandLine& line);
 
-// The option name in the table closest to `written` (edit distance, a swap
-// of two letters counting one), or "" when none is close enough to suggest.
+// The option name in the table closest to `written`, or "" when nothing is
+// close enough to suggest: one edit away (a letter added, dropped or
+// changed, or two swapped), else the shortest name that `written` begins
+// (from three letters: "--temp" for "--temporaries"), else the closest
+// within a third of the name's length.
 std::string NearestName(const CommandLine& line, std::string_view written);
 
 }  // namespace heaprec::base

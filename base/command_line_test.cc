@@ -114,7 +114,11 @@ TEST(CommandLineTest, ErrorsAreOneLineAtTheFirstBadArgument) {
   } cases[] = {
       {{"--bogus", "--depth=x"}, Kind::kUnknownOption, "--bogus", "unknown option '--bogus'"},
       {{"-o=x"}, Kind::kUnknownOption, "-o=x", "unknown option '-o=x'"},
-      {{"--quiet=1"}, Kind::kUnknownOption, "--quiet", "unknown option '--quiet=1'"},
+      {{"--quiet=1"}, Kind::kBadValue, "--quiet", "--quiet takes no value ('--quiet=1')"},
+      {{"--otput=x"},
+       Kind::kUnknownOption,
+       "--otput",
+       "unknown option '--otput=x'; did you mean '--output'?"},
       {{"a", "-o"}, Kind::kMissingValue, "-o", "-o needs a value"},
       {{"--at"}, Kind::kMissingValue, "--at", "--at needs a value"},
       {{"-d", "x", "--bogus"}, Kind::kBadValue, "-d", "-d takes a number, not 'x'"},
@@ -177,9 +181,14 @@ TEST(CommandLineTest, NearestNameForAnUnknownOption) {
   EXPECT_EQ(NearestName(line, "--bogus"), "");
   EXPECT_EQ(NearestName(line, "-x"), "");  // one letter: anything would be as near
   EXPECT_EQ(NearestName(line, "--"), "");
+  // The beginning of a name, from three letters on: the shortest it begins.
+  EXPECT_EQ(NearestName(line, "--no-f"), "--no-follow");
+  EXPECT_EQ(NearestName(line, "--out"), "--output");
+  EXPECT_EQ(NearestName(line, "--qu"), "");  // two letters begin too much
   ParseError e;
   EXPECT_FALSE(Parse(&p, Positionals::kMixed, {"--no-folow"}, &e));
   EXPECT_EQ(e.nearest, "--no-follow");
+  EXPECT_EQ(e.message, "unknown option '--no-folow'; did you mean '--no-follow'?");
 }
 
 }  // namespace

@@ -18,6 +18,11 @@ uint64_t GetLe(const uint8_t* p, int bytes) {
 
 }  // namespace
 
+std::string VersionLine(const std::string& tool) {
+  return tool + " " + kToolsVersion + " (trace format " + std::to_string(kFormatMajor) + "." +
+         std::to_string(kFormatMinor) + ")";
+}
+
 void EncodeHeader(uint8_t out[kHeaderSize]) {
   PutLe(out, kSkippableMagic, 4);
   PutLe(out + 4, kHeaderSize - 8, 4);

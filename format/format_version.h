@@ -1,4 +1,5 @@
-// The trace format's identity: file magic and version numbers.
+// The trace format's identity: file magic and version numbers; and the
+// tools' own version.
 //
 // A trace starts with a 24-byte header that is itself a zstd skippable frame,
 // so a whole trace is a valid zstd stream (format/FORMAT.md, "File layout"):
@@ -13,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace heaprec::format {
 
@@ -22,6 +24,13 @@ namespace heaprec::format {
 // it (Chunk.ref_form, ref_thread_v). 3.1: leak scans (Chunk.leak_scans).
 inline constexpr uint16_t kFormatMajor = 3;
 inline constexpr uint16_t kFormatMinor = 1;
+
+// The tools' release (heaprec, heapreplay, and the recorder named in every
+// trace), stated once, here beside the trace format it writes and reads.
+inline constexpr char kToolsVersion[] = "0.1";
+
+// What `tool --version` prints: "heapreplay 0.1 (trace format 3.1)".
+std::string VersionLine(const std::string& tool);
 
 inline constexpr size_t kHeaderSize = 24;
 inline constexpr uint32_t kSkippableMagic = 0x184D2A5E;

@@ -38,7 +38,7 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   const bool drawn = o.folded || !o.flamegraph.empty();
   peak_run = want.peak || want.overview;
   hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() ||
-            (drawn && !want.leaks && !want.peak);
+            (drawn && !want.leaks && !want.peak && o.at.empty());
   analysis.Add(&summary);
   if (peak_run) analysis.Add(&peak);
   if (hot_run) analysis.Add(&hot);

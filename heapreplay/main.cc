@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analyzers/report.h"
+#include "format/format_version.h"
 #include "heapreplay/analysis_plan.h"
 #include "heapreplay/bench_command.h"
 #include "heapreplay/html_output.h"
@@ -51,9 +52,16 @@ int main(int argc, char** argv) {
   }
   heapreplay::Options o;
   std::string error;
-  if (!heapreplay::ParseOptions(argc, argv, &o, &error)) return Usage(error);
+  if (!heapreplay::ParseOptions(argc, argv, &o, &error)) {
+    std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
+    return 2;
+  }
   if (o.help) {
     std::fputs(heapreplay::UsageText().c_str(), stdout);
+    return 0;
+  }
+  if (o.version) {
+    std::printf("%s\n", format::VersionLine("heapreplay").c_str());
     return 0;
   }
   if (o.bench && o.html.empty()) return heapreplay::RunBench(o);

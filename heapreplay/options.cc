@@ -145,8 +145,11 @@ base::CommandLine Table(Options* o) {
             &o->html),
       Value("--bench-json", "SAVED.json", "", &o->bench_json),  // explained by --html
       Text("--folded and --flamegraph draw the first named of --leaks, --peak,\n"
-           "--temporaries, --hot (default: --hot, i.e. every allocation)."),
+           "--temporaries, --hot (default: --hot, i.e. every allocation).\n"
+           "--html, --pprof and --flamegraph write only their file unless an analysis\n"
+           "or --json or --folded is named too."),
       base::FinalFlag("-h, --help", "this text", &o->help),
+      base::FinalFlag("--version", "heapreplay's version", &o->version),
       Heading("Allocator comparison (replays the trace's calls, thread by thread):"),
       Flag("--bench",
            "time, peak RSS and fragmentation per allocator, each in a\n"
@@ -176,6 +179,35 @@ base::CommandLine Table(Options* o) {
   return line;
 }
 
+bool EndsWith(const std::string& s, const std::string& end) {
+  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+
+// No trace was given: when an option took it as its value ("--html T.zst"),
+// what that option takes, else that a trace is missing.
+std::string MissingTrace(const Options& o) {
+  const struct {
+    const char* name;
+    const std::string& value;
+    const char* takes;
+    const char* example;
+  } files[] = {
+      {"--html", o.html, "the page to write", "--html OUT.html"},
+      {"--pprof", o.pprof, "the profile to write", "--pprof OUT.pb.gz"},
+      {"--flamegraph", o.flamegraph, "the SVG to write", "--flamegraph OUT.svg"},
+      {"--plot", o.plot, "the SVG to write", "--bench --plot OUT.svg"},
+      {"--bench-json", o.bench_json, "the saved --bench --json results",
+       "--html OUT.html --bench-json SAVED.json"},
+      {"--base", o.base, "the trace to compare with", "--base OLD.zst"},
+  };
+  for (const auto& f : files) {
+    if (!EndsWith(f.value, ".zst")) continue;
+    return std::string(f.name) + " takes " + f.takes + ", then the trace: heapreplay " + f.example +
+           " T.zst";
+  }
+  return "no trace given (usage: heapreplay [analyses] [output options] TRACE)";
+}
+
 }  // namespace
 
 std::string UsageText() {
@@ -186,15 +218,23 @@ std::string UsageText() {
 bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   base::ParseError e;
   if (!base::Parse(Table(o), argc, argv, &e)) {
-    *error = e.message;
+    // Where the line does not show the way itself, the help does.
+    const bool lost = e.kind == base::ParseError::Kind::kMissingValue ||
+                      (e.kind == base::ParseError::Kind::kUnknownOption && e.nearest.empty());
+    *error = e.message + (lost ? " (see heapreplay --help)" : "");
     return false;
   }
-  if (o->help) return true;
+  if (o->help || o->version) return true;
   analyzers::ReportOptions& r = o->report;
   if (o->trace.empty()) {
-    *error = "no trace given";
+    *error = MissingTrace(*o);
     return false;
   }
+  const bool analysis_named = r.leaks || r.peak || r.temporaries || r.hot || r.histogram ||
+                              r.mismatches || r.timeline || o->diff || !o->from.empty() ||
+                              !o->to.empty() || (!o->base.empty() && o->html.empty());
+  o->report_to_stdout = analysis_named || o->json || o->folded ||
+                        (o->html.empty() && o->pprof.empty() && o->flamegraph.empty());
   if ((!o->from.empty() || !o->to.empty() || !o->base.empty()) && !o->diff) o->diff = true;
   if (o->diff && !o->base.empty() && !o->from.empty()) {
     *error = "--diff takes --from/--to within one trace or --base, not both";

@@ -1,7 +1,9 @@
 // heapreplay's command line: which analyses, which outputs, which trace.
 // ParseOptions fills Options or returns false with one line in *error (the
-// caller prints it and exits 2); UsageText is the help, made from the same
-// table of options (base/command_line.h). Allocates; no other side effects.
+// caller prints it and exits 2): an unknown option names the nearest one (or
+// points to --help), a file option that took the trace as its value says so. UsageText is the
+// help, made from the same table of options (base/command_line.h).
+// Allocates; no other side effects.
 #ifndef HEAPREC_HEAPREPLAY_OPTIONS_H_
 #define HEAPREC_HEAPREPLAY_OPTIONS_H_
 
@@ -31,6 +33,13 @@ struct Options {
   // --debug-dir DIR (repeatable, or DIR:DIR...): searched before
   // /usr/lib/debug for modules' files and debug files (symbolize/debug_files.h).
   std::vector<std::string> debug_dirs;
+  bool version = false;  // --version
+  // Whether stdout gets the report (text, JSON, folded stacks or CSV): when an
+  // analysis (--leaks, --peak, --temporaries, --hot, --histogram,
+  // --mismatches, --timeline, --diff/--from/--to, --base without --html) or a
+  // stdout format (--json, --folded) is named, or no file is asked for. A
+  // file alone (--html, --pprof, --flamegraph) is written alone.
+  bool report_to_stdout = true;
   // The leak check (valgrind's spellings): --suppressions FILE (repeatable),
   // --error-exitcode N (exit N when a kind of errors_for has bytes after
   // suppressions; 0: never), --errors-for-leak-kinds SET.

@@ -51,6 +51,49 @@ TEST(ReplayOptionsTest, NoAnalysisIsTheOverview) {
   EXPECT_TRUE(o.report.overview);
 }
 
+TEST(ReplayOptionsTest, Version) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--version"}, &o, &error)) << error;
+  EXPECT_TRUE(o.version);
+}
+
+// A file alone is written alone; an analysis or a stdout format named also
+// prints the report.
+TEST(ReplayOptionsTest, WhenStdoutGetsTheReport) {
+  const struct {
+    std::vector<const char*> args;
+    bool to_stdout;
+  } cases[] = {
+      {{"t.zst"}, true},
+      {{"--html", "r.html", "t.zst"}, false},
+      {{"--pprof", "p.pb.gz", "t.zst"}, false},
+      {{"--flamegraph", "f.svg", "--metric", "count", "t.zst"}, false},
+      {{"--html", "r.html", "--pprof", "p.pb.gz", "--flamegraph", "f.svg", "t.zst"}, false},
+      {{"--html", "r.html", "--base", "old.zst", "t.zst"}, false},  // the base feeds the page
+      {{"--html", "r.html", "--bench-json", "b.json", "t.zst"}, false},
+      {{"--html", "r.html", "--bench", "t.zst"}, false},
+      {{"--html", "r.html", "--leak-kinds=all", "--top", "3", "t.zst"}, false},
+      {{"--pprof", "p.pb.gz", "--leaks", "t.zst"}, true},
+      {{"--flamegraph", "f.svg", "--peak", "t.zst"}, true},
+      {{"--flamegraph", "f.svg", "--hot", "t.zst"}, true},
+      {{"--html", "r.html", "--temporaries", "t.zst"}, true},
+      {{"--html", "r.html", "--histogram", "t.zst"}, true},
+      {{"--html", "r.html", "--mismatches", "t.zst"}, true},
+      {{"--pprof", "p.pb.gz", "--timeline", "t.zst"}, true},
+      {{"--pprof", "p.pb.gz", "--from", "a", "t.zst"}, true},
+      {{"--pprof", "p.pb.gz", "--base", "old.zst", "t.zst"}, true},
+      {{"--html", "r.html", "--json", "t.zst"}, true},
+      {{"--flamegraph", "f.svg", "--folded", "t.zst"}, true},
+  };
+  for (const auto& c : cases) {
+    Options o;
+    std::string error;
+    ASSERT_TRUE(Parse(c.args, &o, &error)) << error;
+    EXPECT_EQ(o.report_to_stdout, c.to_stdout) << c.args[0] << " " << c.args[1];
+  }
+}
+
 TEST(ReplayOptionsTest, FromOrBaseImpliesDiff) {
   Options o;
   std::string error;
@@ -99,13 +142,38 @@ TEST(ReplayOptionsTest, ErrorsAreOneLine) {
     std::vector<const char*> args;
     std::string error;
   } cases[] = {
-      {{}, "no trace given"},
+      {{}, "no trace given (usage: heapreplay [analyses] [output options] TRACE)"},
       {{"a.zst", "b.zst"}, "more than one trace given ('a.zst' and 'b.zst')"},
-      {{"--bogus", "t.zst"}, "unknown option '--bogus'"},
-      {{"--leaks=1", "t.zst"}, "unknown option '--leaks=1'"},
+      {{"--bogus", "t.zst"}, "unknown option '--bogus' (see heapreplay --help)"},
+      {{"--leaks=1", "t.zst"}, "--leaks takes no value ('--leaks=1')"},
+      // The nearest name: a letter off, two swapped, or the beginning of one.
+      {{"--leak-kind=all", "t.zst"},
+       "unknown option '--leak-kind=all'; did you mean '--leak-kinds'?"},
+      {{"--peek", "t.zst"}, "unknown option '--peek'; did you mean '--peak'?"},
+      {{"--tiemline", "t.zst"}, "unknown option '--tiemline'; did you mean '--timeline'?"},
+      {{"--temp", "t.zst"}, "unknown option '--temp'; did you mean '--temporaries'?"},
+      {{"--flame", "f.svg", "t.zst"}, "unknown option '--flame'; did you mean '--flamegraph'?"},
+      {{"--versoin"}, "unknown option '--versoin'; did you mean '--version'?"},
+      // A file option that took the trace as its value.
+      {{"--html", "t.zst"},
+       "--html takes the page to write, then the trace: heapreplay --html OUT.html T.zst"},
+      {{"--leaks", "--pprof", "t.zst"},
+       "--pprof takes the profile to write, then the trace: heapreplay --pprof OUT.pb.gz T.zst"},
+      {{"--peak", "--flamegraph", "t.zst"},
+       "--flamegraph takes the SVG to write, then the trace: heapreplay --flamegraph OUT.svg "
+       "T.zst"},
+      {{"--bench", "--plot", "t.zst"},
+       "--plot takes the SVG to write, then the trace: heapreplay --bench --plot OUT.svg T.zst"},
+      {{"--html", "r.html", "--bench-json", "t.zst"},
+       "--bench-json takes the saved --bench --json results, then the trace: heapreplay --html "
+       "OUT.html --bench-json SAVED.json T.zst"},
+      {{"--base", "old.zst"},
+       "--base takes the trace to compare with, then the trace: heapreplay --base OLD.zst T.zst"},
+      {{"--html", "r.html"},
+       "no trace given (usage: heapreplay [analyses] [output options] TRACE)"},
       {{"--top", "x", "t.zst"}, "--top needs a number, not 'x'"},
       {{"--top", "-1", "t.zst"}, "--top needs a number, not '-1'"},
-      {{"t.zst", "--at"}, "--at needs a value"},
+      {{"t.zst", "--at"}, "--at needs a value (see heapreplay --help)"},
       {{"--metric", "calls", "--folded", "t.zst"}, "--metric is bytes or count, not 'calls'"},
       {{"--metric", "count", "t.zst"}, "--metric is for --folded and --flamegraph"},
       {{"--diff", "t.zst"},

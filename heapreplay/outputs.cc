@@ -16,9 +16,18 @@ using analyzers::Site;
 
 std::vector<Site> DrawnSites(const Options& o, const analyzers::Report& r, std::string* title) {
   const analyzers::ReportOptions& w = o.report;
+  const analyzers::Analysis& a = *r.analysis;
   const bool bytes = o.metric == Metric::kBytes;
+  const std::string live = (bytes ? "Bytes live at " : "Blocks live at ") + a.LiveAt();
   if (w.leaks) {
-    *title = bytes ? "Leaked bytes" : "Leaked blocks";
+    // Before the end a block not freed yet is live, not leaked.
+    if (!a.stopped()) {
+      *title = bytes ? "Leaked bytes" : "Leaked blocks";
+    } else if (r.leak_report->no_scan.empty()) {
+      *title = live + " (" + w.leak_kinds.ToString() + ")";
+    } else {
+      *title = live;
+    }
     return r.leaks;
   }
   if (w.peak) {
@@ -28,6 +37,10 @@ std::vector<Site> DrawnSites(const Options& o, const analyzers::Report& r, std::
   if (w.temporaries) {
     *title = bytes ? "Bytes in temporary allocations" : "Temporary allocations";
     return r.hot->TemporarySites();
+  }
+  if (!o.at.empty() && !w.hot) {
+    *title = live;
+    return analyzers::LeakSites(a.heap());
   }
   *title = bytes ? "Allocated bytes" : "Allocation calls";
   return r.hot->HotSites();
@@ -66,12 +79,18 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
   if (!o.pprof.empty()) {
     analyzers::PprofInput in;
     in.allocated = r.hot->HotSites();
-    in.inuse = r.leaks;
+    // inuse: the peak's live set with --peak, else every block live at the
+    // end or --at (whatever leak kinds are shown).
+    const bool peak = o.report.peak && r.peak != nullptr;
+    in.inuse = peak ? r.peak->Sites() : analyzers::LeakSites(a.heap());
     if (a.process()) in.time_nanos = static_cast<int64_t>(a.process()->start_realtime_ns);
     in.duration_nanos = static_cast<int64_t>(r.summary->duration_ns());
     in.comments.push_back(a.CommandLine());
     in.comments.push_back("recorded by heaprec; inuse = live at " +
-                          (a.stop() ? a.stop()->moment().text : std::string("the end")));
+                          (peak ? "the peak (" + std::to_string(r.peak->peak_bytes()) +
+                                      " bytes at " + std::to_string(r.peak->peak_time_ns()) +
+                                      " ns, seq " + std::to_string(r.peak->peak_seq()) + ")"
+                                : a.LiveAt()));
     if (!analyzers::WritePprof(o.pprof, in, a.symbols(), error)) return false;
   }
   return true;

@@ -1,8 +1,11 @@
 // heapreplay's drawn outputs: which sites --folded, --flamegraph and --pprof
 // show, and writing the files. The profile drawn is the first named of
 // --leaks, --peak, --temporaries, --hot (default --hot: every allocation),
-// weighed by --metric. --pprof holds allocations (alloc_*) and what is live
-// at the end or at --at (inuse_*), whatever analyses are named.
+// weighed by --metric; with --at and none of them (or --hot) named, every
+// block live at that moment. Blocks not freed before the end are "live at T",
+// never "leaked". --pprof holds allocations (alloc_*) and what is live
+// (inuse_*): the peak's live set with --peak, else what is live at the end or
+// at --at, whatever leak kinds are shown.
 // Allocates; writes only the files named on the command line.
 #ifndef HEAPREC_HEAPREPLAY_OUTPUTS_H_
 #define HEAPREC_HEAPREPLAY_OUTPUTS_H_

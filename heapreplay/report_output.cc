@@ -32,7 +32,7 @@ bool WriteOutputs(const Options& o, const analyzers::Report& report, const Analy
       return false;
     }
   }
-  std::fputs(StdoutText(o, report, bench).c_str(), stdout);
+  if (o.report_to_stdout) std::fputs(StdoutText(o, report, bench).c_str(), stdout);
   return true;
 }
 

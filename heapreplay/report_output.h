@@ -26,8 +26,9 @@ struct BenchShown {
 // stacks, else --timeline's CSV, else the text report (and the bench table).
 std::string StdoutText(const Options& o, const analyzers::Report& report, const BenchShown& bench);
 
-// Writes the files, then prints StdoutText. False + one line in *error when
-// a file cannot be written (then nothing is printed).
+// Writes the files, then prints StdoutText if the options ask for a report
+// on stdout (Options::report_to_stdout). False + one line in *error when a
+// file cannot be written (then nothing is printed).
 bool WriteOutputs(const Options& o, const analyzers::Report& report, const AnalysisPlan& plan,
                   const BenchShown& bench, std::string* error);
 

@@ -2,8 +2,9 @@
 // per traced process. See options.cc for the command line and session.h for
 // how records travel from the program to the trace files.
 //
-// The launcher runs beside the program, on the other core: it creates a
-// session folder in /dev/shm, starts the program with the library preloaded,
+// The launcher runs beside the program, on the other core: it checks where
+// the traces go and creates a session folder in /dev/shm (preflight.h),
+// starts the program with the library preloaded,
 // and loops (drain regions, write traces) until every traced process is
 // gone. Its exit status is the program's (128+N if killed by signal N).
 #include <dirent.h>
@@ -30,6 +31,7 @@
 #include "recorder/launcher/leak_gate.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
+#include "recorder/launcher/preflight.h"
 #include "recorder/launcher/session.h"
 #include "recorder/launcher/traceable.h"
 #include "recorder/shared/region_layout.h"
@@ -75,17 +77,6 @@ void InstallSignals() {
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
-}
-
-std::string MakeSessionDir() {
-  std::vector<std::string> bases = {"/dev/shm"};
-  if (const char* tmp = getenv("TMPDIR")) bases.emplace_back(tmp);
-  bases.emplace_back("/tmp");
-  for (const std::string& base : bases) {
-    std::string templ = base + "/heaprec.XXXXXX";
-    if (mkdtemp(templ.data()) != nullptr) return templ;
-  }
-  return "";
 }
 
 void RemoveSessionDir(const std::string& dir) {
@@ -205,16 +196,20 @@ int Run(const Options& options) {
                  program.c_str(), why.c_str());
     return 2;
   }
-  const std::string session_dir = MakeSessionDir();
+  // Where traces go and the session's room, before anything runs (preflight.h).
+  std::string error;
+  if (const std::string why = OutputProblem(options.output, options.command[0]); !why.empty()) {
+    std::fprintf(stderr, "heaprec: %s; nothing was run\n", why.c_str());
+    return 2;
+  }
+  const std::string session_dir = MakeSessionDir(SessionBases(), &error);
   if (session_dir.empty()) {
-    std::fprintf(stderr, "heaprec: cannot create a session folder in /dev/shm or /tmp: %s\n",
-                 std::strerror(errno));
+    std::fprintf(stderr, "heaprec: %s; nothing was run\n", error.c_str());
     return 2;
   }
   // Orphaned descendants are re-parented to us, so their exits are seen.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   InstallSignals();
-  std::string error;
   const pid_t child = Spawn(options, library, session_dir, &error);
   if (child < 0) {
     RemoveSessionDir(session_dir);
@@ -307,8 +302,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.version) {
-    std::printf("heaprec 0.1 (trace format %u.%u)\n", heaprec::format::kFormatMajor,
-                heaprec::format::kFormatMinor);
+    std::printf("%s\n", heaprec::format::VersionLine("heaprec").c_str());
     return 0;
   }
   return Run(options);

@@ -170,7 +170,8 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   if (!base::Parse(Table(o), argc, argv, &e)) {
     switch (e.kind) {
       case base::ParseError::Kind::kUnknownOption:
-        *error = e.message + " (see heaprec --help)";
+        // With a name near it, the line shows the way itself.
+        *error = e.message + (e.nearest.empty() ? " (see heaprec --help)" : "");
         break;
       case base::ParseError::Kind::kMissingValue:
         *error = "option " + e.name + " needs a value (see heaprec --help)";

@@ -64,7 +64,12 @@ TEST(OptionsTest, ErrorsAreOneLine) {
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
       {{"heaprec"}, "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])"},
       {{"heaprec", "--bogus", "x"}, "unknown option '--bogus' (see heaprec --help)"},
-      {{"heaprec", "--quiet=1", "x"}, "unknown option '--quiet=1' (see heaprec --help)"},
+      {{"heaprec", "--quiet=1", "x"}, "--quiet takes no value ('--quiet=1')"},
+      {{"heaprec", "--leak-chek", "x"},
+       "unknown option '--leak-chek'; did you mean '--leak-check'?"},
+      {{"heaprec", "--free-stack", "x"},
+       "unknown option '--free-stack'; did you mean '--free-stacks'?"},
+      {{"heaprec", "--addr", "x"}, "unknown option '--addr'; did you mean '--addresses'?"},
       {{"heaprec", "-o=t.zst", "x"}, "unknown option '-o=t.zst' (see heaprec --help)"},
       {{"heaprec", "--output", ""}, "option --output needs a non-empty path"},
       {{"heaprec", "--depth", "0", "x"}, "--depth takes a number from 1 to 256, not '0'"},

@@ -10,11 +10,10 @@
 #include <cstring>
 
 #include "format/api.h"
+#include "format/format_version.h"
 
 namespace heaprec::recorder::launcher {
 namespace {
-
-constexpr char kRecorderName[] = "heaprec 0.1";
 
 std::string Name16(uint64_t a, uint64_t b) {
   char buf[17] = {};
@@ -38,7 +37,7 @@ format::ProcessInfo ProcessOf(const RegionHeader& h) {
   p.start_monotonic_ns = h.start_monotonic_ns;
   p.clock = "CLOCK_MONOTONIC";
   p.page_size = h.page_size;
-  p.recorder = kRecorderName;
+  p.recorder = std::string("heaprec ") + format::kToolsVersion;
   p.hostname = std::string(h.hostname, strnlen(h.hostname, sizeof(h.hostname)));
   p.parent_trace_seq = h.parent_fork_seq;
   return p;
