@@ -38,6 +38,7 @@
 
 #include <cstring>
 
+#include "recorder/preload/thread_block.h"
 #include "recorder/preload/unwind_learn.h"
 #include "recorder/preload/unwind_rules.h"
 
@@ -51,7 +52,7 @@ constexpr int kPrevFrames = 128;
 // and TLB miss each, most of them).
 constexpr uint32_t kRuleCacheSlots = 256;
 
-struct CachedRule {  // plain fields: the TLS stays zero-initialized
+struct CachedRule {  // plain fields: all zeros is the empty state
   uintptr_t ip;      // 0 = empty
   uint32_t gen;      // the rule's generation
   RuleKind kind;     // never kNone
@@ -63,8 +64,9 @@ struct CachedRule {  // plain fields: the TLS stays zero-initialized
 // the rule walk (deeper recursion on the same stack); beyond, libunwind.
 constexpr uintptr_t kStackSlack = 1u << 20;
 
-// Per-thread state. Zero-initialized TLS (initial-exec): no constructor runs.
-struct UnwindTls {
+// Per-thread state, in the thread's ThreadBlock (thread_block.h): all zeros
+// when the thread gets it, no constructor runs.
+struct UnwindState {
   uint32_t busy;                    // a capture runs on this thread (a signal nested in it)
   uint32_t prev_gen;                // rule generation of the previous capture
   int32_t prev_n;                   // frames kept; 0 = nothing to reuse
@@ -79,7 +81,12 @@ struct UnwindTls {
   FastUnwindStats stats;
 };
 
-__thread UnwindTls t_unwind __attribute__((tls_model("initial-exec")));
+static_assert(sizeof(UnwindState) <= sizeof(ThreadBlock::unwind) &&
+              alignof(UnwindState) <= alignof(ThreadBlock));
+
+inline UnwindState& UnwindOf(ThreadBlock& block) {
+  return *reinterpret_cast<UnwindState*>(block.unwind);
+}
 
 bool g_prefix_reuse = true;
 bool g_verify_prefix = true;
@@ -94,7 +101,7 @@ __attribute__((no_sanitize("address"))) inline uintptr_t Load(uintptr_t address)
 // LookupUnwindRule through the thread's cache. A rule, once published for a
 // generation, never changes (unwind_rules.h), so a cached one stays right
 // until the generation moves on.
-inline UnwindRule Rule(UnwindTls& t, uintptr_t ip, uint32_t gen) {
+inline UnwindRule Rule(UnwindState& t, uintptr_t ip, uint32_t gen) {
   CachedRule& c = t.rules[((ip >> 4) ^ (ip >> 12)) & (kRuleCacheSlots - 1)];
   UnwindRule r;
   if (c.ip == ip && c.gen == gen) {
@@ -112,7 +119,7 @@ inline UnwindRule Rule(UnwindTls& t, uintptr_t ip, uint32_t gen) {
 // Checks the previous capture's frames [from, n): the cells the rule walk
 // would read to reach each of them still hold what they held. Returns n if
 // all do, else the first frame that differs.
-int Verify(const UnwindTls& t, int from, int n) {
+int Verify(const UnwindState& t, int from, int n) {
   if (!g_verify_prefix) return n;
   for (int i = from; i < n; ++i) {
     const uintptr_t sp = t.prev_sp[i];
@@ -124,7 +131,7 @@ int Verify(const UnwindTls& t, int from, int n) {
 
 // The rule walk from FastBacktrace's frame at fp. Returns the frame count,
 // or -1 (then *missed is the IP without a rule, or 0) for libunwind to redo.
-int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
+int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
              uintptr_t* missed_sp, uintptr_t* missed_rbp) {
   // This capture's frames, kept for the next one.
   uintptr_t sps[kPrevFrames], rbps[kPrevFrames];
@@ -257,10 +264,11 @@ int FromStart(void** ips, int max, void* const* all, int n, uintptr_t start_fp) 
 // be called directly by the entry point. The walk's first frame is
 // start_fp's function, else the entry point; the slow path then asks
 // libunwind for kFromSlack more frames (into all, kFastUnwindMaxFrames long)
-// and drops those before it.
+// and drops those before it. Without a block (nullptr) libunwind answers,
+// learning nothing.
 __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr_t start_fp,
                                                     void** all, uintptr_t first_ip,
-                                                    uintptr_t own_fp) {
+                                                    uintptr_t own_fp, ThreadBlock* block) {
   if (max <= 0) return 0;
   const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
   void** slow_ips = start_fp != 0 ? all : ips;
@@ -268,12 +276,13 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   if (start_fp != 0) {
     slow_max = max + kFromSlack < kFastUnwindMaxFrames ? max + kFromSlack : kFastUnwindMaxFrames;
   }
-  UnwindTls& t = t_unwind;
-  if (t.busy != 0 || max > kFastUnwindMaxFrames) {
+  if (__builtin_expect(block == nullptr, 0) || UnwindOf(*block).busy != 0 ||
+      max > kFastUnwindMaxFrames) {
     const int n = SlowBacktrace(slow_ips, slow_max, first_ip, false, 0, 0, nullptr);
     asm volatile("" ::: "memory");  // keep the call out of tail position
     return start_fp != 0 ? FromStart(ips, max, all, n, start_fp) : n;
   }
+  UnwindState& t = UnwindOf(*block);
   t.busy = 1;
   ++t.stats.captures;
   const uint32_t gen = UnwindGeneration();
@@ -311,14 +320,14 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
 
 int FastBacktrace(void** ips, int max) {
   return Backtrace(ips, max, 0, nullptr, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), ThisThreadBlock());
 }
 
-int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp) {
+int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* block) {
   void* all[kFastUnwindMaxFrames];
   return Backtrace(ips, max, start_fp, all,
                    reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block);
 }
 
 void BlockFastUnwindForFork() { BlockUnwindForFork(); }
@@ -326,11 +335,14 @@ void BlockFastUnwindForFork() { BlockUnwindForFork(); }
 void UnblockFastUnwindAfterFork() { UnblockUnwindAfterFork(); }
 
 void ResetFastUnwindAfterFork() {
-  t_unwind.busy = 0;
+  if (ThreadBlock* block = PeekThreadBlock()) UnwindOf(*block).busy = 0;
   ResetUnwindLearnAfterFork();
 }
 
-FastUnwindStats FastUnwindThreadStats() { return t_unwind.stats; }
+FastUnwindStats FastUnwindThreadStats() {
+  ThreadBlock* block = PeekThreadBlock();
+  return block != nullptr ? UnwindOf(*block).stats : FastUnwindStats{};
+}
 
 void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix) {
   g_prefix_reuse = prefix_reuse;

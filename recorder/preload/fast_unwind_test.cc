@@ -119,7 +119,7 @@ TEST(FastUnwindTest, RecursionDepths0To100) {
 // Middle, which has a frame pointer), started at Middle's frame, against
 // libunwind's frames from Middle's caller on.
 __attribute__((noinline)) int Inner(Pair* p, uintptr_t start_fp) {
-  const int n = FastBacktraceFrom(p->ips[0], p->max, start_fp);
+  const int n = FastBacktraceFrom(p->ips[0], p->max, start_fp, ThisThreadBlock());
   asm volatile("" ::: "memory");
   return n;
 }

@@ -15,7 +15,9 @@
 #include "recorder/preload/recorder_state.h"
 #include "recorder/preload/seq_counter.h"
 #include "recorder/preload/stack_cache.h"
+#include "recorder/preload/stack_interner.h"
 #include "recorder/preload/stack_scrub.h"
+#include "recorder/preload/thread_block.h"
 #include "recorder/preload/unwind_learn.h"
 #include "recorder/preload/unwind_rules.h"
 
@@ -26,8 +28,13 @@ constinit RecorderState g_recorder;
 
 namespace {
 
-// The thread's previous stack (stack_cache.h), keyed by t_thread_state.generation.
-__thread StackCache t_stack_cache __attribute__((tls_model("initial-exec")));
+// The thread's previous stacks (stack_cache.h), keyed by
+// t_thread_state.generation, in its ThreadBlock (all zeros = empty).
+static_assert(sizeof(StackCache) <= sizeof(ThreadBlock::stack_cache) &&
+              alignof(StackCache) <= alignof(ThreadBlock));
+inline StackCache& StackCacheOf(ThreadBlock& block) {
+  return *reinterpret_cast<StackCache*>(block.stack_cache);
+}
 
 // Gives this thread a ring in the current region and writes its start record.
 void ClaimThreadRing(ThreadState& ts) {
@@ -37,7 +44,9 @@ void ClaimThreadRing(ThreadState& ts) {
   // A second claimer ends solo seq counting before its first seq.
   if (Header().claims.fetch_add(1, std::memory_order_acq_rel) > 0) SwitchToSharedSeq(Header());
   ts.ring = ClaimRing(g_recorder.region, tid, /*shared_only=*/ts.exiting != 0);
-  if (ts.ring.slot != 0) pthread_setspecific(g_recorder.exit_key, reinterpret_cast<void*>(1));
+  // OnThreadExit releases the ring and the ThreadBlock the thread takes on
+  // its first capture (also with the shared ring: the block still goes back).
+  if (ts.exiting == 0) pthread_setspecific(g_recorder.exit_key, reinterpret_cast<void*>(1));
   WriteThreadStart(ts, tid);
 }
 
@@ -51,6 +60,9 @@ void AnnounceOwnMemory() {
     h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
   }
   if (const void* p = UnwindScratchMemory(&bytes)) {
+    h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
+  }
+  if (const void* p = ThreadBlocksMemory(&bytes)) {
     h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
   }
   h.own_memory_count = n;
@@ -68,6 +80,9 @@ void OnThreadExit(void*) {
     ReleaseRing(g_recorder.region, ts.ring);
   }
   ts.ring = {};
+  // For the next thread to start; what this one records from here on goes
+  // without (libunwind, no stack cache).
+  ReleaseThreadBlock();
 }
 
 }  // namespace
@@ -152,9 +167,12 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
   const uint32_t max_depth = g_recorder.config.max_depth;
   void* ips[kMaxDepth + 16];
   const int want = static_cast<int>(max_depth) + 8;
+  // The unwinder's state and the stack cache; taken on the thread's first
+  // capture, nullptr only if none could be had (thread_block.h).
+  ThreadBlock* const block = ThisThreadBlock();
   // The same frames as unw_backtrace(ips, want) from the hook's caller on,
   // mostly without libunwind.
-  const int n = FastBacktraceFrom(ips, want, hook_frame);
+  const int n = FastBacktraceFrom(ips, want, hook_frame, block);
   int skip = 0;
   while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_recorder.own_start &&
          reinterpret_cast<uintptr_t>(ips[skip]) < g_recorder.own_end) {
@@ -179,9 +197,11 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
     Count().truncated_stacks.fetch_add(1, std::memory_order_relaxed);
   }
   bool inserted = false;
-  const uint32_t id =
-      InternStackCached(t_stack_cache, t_thread_state.generation, g_recorder.region,
-                        reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
+  const auto* frames = reinterpret_cast<const uint64_t*>(ips + skip);
+  const uint32_t id = __builtin_expect(block != nullptr, 1)
+                          ? InternStackCached(StackCacheOf(*block), t_thread_state.generation,
+                                              g_recorder.region, frames, depth, &inserted)
+                          : InternStack(g_recorder.region, frames, depth, &inserted);
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.
   if (inserted) ScanModulesIfChanged(g_recorder.region);

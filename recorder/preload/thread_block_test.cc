@@ -1,0 +1,225 @@
+// ThreadBlock (thread_block.h): a thread gets one zeroed block on its first
+// call and keeps it; threads alive at once have distinct blocks; a released
+// block goes to the next thread, wiped; threads started and ended by the
+// thousand use as many blocks as were alive at once; a thread that released
+// its block, or is in the middle of taking one, gets none; a thread whose
+// acquisition failed asks again only every kThreadBlockRetry calls; a fork
+// child keeps its thread's block and frees every other. Each test runs its
+// threads as std::threads and ends with every block back in the pool.
+#include "recorder/preload/thread_block.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <barrier>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "recorder/preload/block_pool.h"
+
+namespace heaprec::recorder::preload {
+namespace {
+
+BlockPool& Pool() { return ThreadBlockPoolForTesting(); }
+
+bool AllZero(const ThreadBlock* b) {
+  const auto* p = reinterpret_cast<const unsigned char*>(b);
+  for (size_t i = 0; i < sizeof(ThreadBlock); ++i) {
+    if (p[i] != 0) return false;
+  }
+  return true;
+}
+
+// No block lost: every carved one is back on the free list.
+void ExpectAllBack() { EXPECT_EQ(Pool().CountFreeForTesting(), Pool().carved()); }
+
+TEST(ThreadBlockTest, StaticTlsIsSmall) {
+  // The pointer and its state: what libheaprec.so's static TLS pays for all this.
+  EXPECT_LE(sizeof(ThreadBlockSlot), 16u);
+  EXPECT_EQ(BlockPool(sizeof(ThreadBlock), 1).stride(), 7 * 4096u);
+}
+
+TEST(ThreadBlockTest, OneZeroedBlockForTheThreadsLife) {
+  std::thread([] {
+    EXPECT_EQ(PeekThreadBlock(), nullptr);
+    ThreadBlock* b = ThisThreadBlock();
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(AllZero(b));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 64, 0u);
+    memset(b, 0x33, sizeof(ThreadBlock));
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(ThisThreadBlock(), b);
+    EXPECT_EQ(PeekThreadBlock(), b);
+    ReleaseThreadBlock();
+    // Exiting: no block from here on, however often it asks.
+    EXPECT_EQ(PeekThreadBlock(), nullptr);
+    for (int i = 0; i < 3 * static_cast<int>(kThreadBlockRetry); ++i) {
+      ASSERT_EQ(ThisThreadBlock(), nullptr);
+    }
+    ReleaseThreadBlock();  // twice is harmless
+  }).join();
+  ExpectAllBack();
+}
+
+TEST(ThreadBlockTest, ThreadsAliveAtOnceHaveDistinctBlocks) {
+  constexpr int kThreads = 8;
+  std::barrier all_have_one(kThreads);
+  ThreadBlock* got[kThreads] = {};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      got[i] = ThisThreadBlock();
+      if (got[i] != nullptr) memset(got[i]->stack_cache, i + 1, sizeof(got[i]->stack_cache));
+      all_have_one.arrive_and_wait();
+      const auto* p = got[i]->stack_cache;
+      for (size_t j = 0; j < sizeof(got[i]->stack_cache); ++j) {
+        ASSERT_EQ(p[j], i + 1) << "thread " << i << " byte " << j;
+      }
+      ReleaseThreadBlock();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const std::set<ThreadBlock*> distinct(got, got + kThreads);
+  EXPECT_EQ(distinct.size(), static_cast<size_t>(kThreads));
+  EXPECT_EQ(distinct.count(nullptr), 0u);
+  ExpectAllBack();
+}
+
+TEST(ThreadBlockTest, AReleasedBlockGoesToTheNextThreadWiped) {
+  ThreadBlock* first = nullptr;
+  std::thread([&] {
+    first = ThisThreadBlock();
+    ASSERT_NE(first, nullptr);
+    memset(first, 0x77, sizeof(ThreadBlock));
+    ReleaseThreadBlock();
+  }).join();
+  ThreadBlock* second = nullptr;
+  bool zero = false;
+  std::thread([&] {
+    second = ThisThreadBlock();
+    zero = second != nullptr && AllZero(second);
+    ReleaseThreadBlock();
+  }).join();
+  EXPECT_EQ(second, first);  // the free list's top
+  EXPECT_TRUE(zero);
+  ExpectAllBack();
+}
+
+// A program that starts and ends threads by the thousand does not grow.
+TEST(ThreadBlockTest, ThreadsByTheThousandUseWhatIsAliveAtOnce) {
+  constexpr int kAtOnce = 4;
+  constexpr int kBatches = 500;
+  const uint32_t carved_before = Pool().carved();
+  std::mutex mu;
+  std::set<ThreadBlock*> seen;
+  for (int batch = 0; batch < kBatches; ++batch) {
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kAtOnce; ++i) {
+      threads.emplace_back([&] {
+        ThreadBlock* b = ThisThreadBlock();
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          seen.insert(b);
+        }
+        ReleaseThreadBlock();
+      });
+    }
+    for (std::thread& t : threads) t.join();
+  }
+  EXPECT_EQ(seen.count(nullptr), 0u);
+  EXPECT_LE(seen.size(), static_cast<size_t>(carved_before) + kAtOnce);
+  EXPECT_LE(Pool().carved(), carved_before + kAtOnce);
+  ExpectAllBack();
+}
+
+// A signal handler that interrupts the thread's own acquisition gets no
+// block (it would otherwise take a second one, or the same one twice).
+TEST(ThreadBlockTest, ACallDuringTheAcquisitionGetsNone) {
+  std::thread([] {
+    t_thread_block.state = kBlockAcquiring;
+    EXPECT_EQ(ThisThreadBlock(), nullptr);
+    t_thread_block.state = kBlockNone;
+    EXPECT_NE(ThisThreadBlock(), nullptr);
+    ReleaseThreadBlock();
+  }).join();
+  ExpectAllBack();
+}
+
+// After a failure the pool is asked again every kThreadBlockRetry calls,
+// not on each (a failing mmap would otherwise cost a system call per call).
+TEST(ThreadBlockTest, AFailedThreadRetriesNowAndThen) {
+  std::thread([] {
+    t_thread_block.state = kBlockFailed;  // as TryAcquire returning nullptr leaves it
+    t_thread_block.misses = 0;
+    for (uint32_t i = 1; i < kThreadBlockRetry; ++i) ASSERT_EQ(ThisThreadBlock(), nullptr) << i;
+    ThreadBlock* b = ThisThreadBlock();
+    EXPECT_NE(b, nullptr);
+    EXPECT_EQ(ThisThreadBlock(), b);
+    ReleaseThreadBlock();
+  }).join();
+  ExpectAllBack();
+}
+
+TEST(ThreadBlockTest, ForkChildKeepsItsBlockAndFreesTheOthers) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool holding = false, done = false;
+  ThreadBlock* held = nullptr;
+  // Another thread holds a block across the fork: in the child it is free.
+  std::thread other([&] {
+    ThreadBlock* b = ThisThreadBlock();
+    std::unique_lock<std::mutex> lock(mu);
+    held = b;
+    holding = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return done; });
+    lock.unlock();
+    ReleaseThreadBlock();
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return holding; });
+  }
+  ASSERT_NE(held, nullptr);
+  int status = -1;
+  std::thread forker([&] {
+    ThreadBlock* mine = ThisThreadBlock();
+    if (mine == nullptr) return;
+    memset(mine->unwind, 0x42, sizeof(mine->unwind));
+    const pid_t pid = fork();
+    if (pid == 0) {
+      ResetThreadBlocksAfterFork();
+      int code = 0;
+      if (PeekThreadBlock() != mine || ThisThreadBlock() != mine) code |= 1;
+      if (mine->unwind[sizeof(mine->unwind) - 1] != 0x42) code |= 2;
+      const uint32_t free_count = Pool().CountFreeForTesting();
+      if (free_count != Pool().carved() - 1) code |= 4;
+      // The other thread's block is among the free ones.
+      std::set<void*> free_blocks;
+      for (uint32_t i = 0; i < free_count; ++i) free_blocks.insert(Pool().TryAcquire());
+      if (free_blocks.count(held) != 1 || free_blocks.count(mine) != 0) code |= 8;
+      _exit(code);
+    }
+    if (pid > 0) waitpid(pid, &status, 0);
+    ReleaseThreadBlock();
+  });
+  forker.join();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  other.join();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "1: own block, 2: its contents, 4: free count, 8: the other thread's block (bits)";
+  ExpectAllBack();
+}
+
+}  // namespace
+}  // namespace heaprec::recorder::preload
