@@ -19,8 +19,8 @@ uint64_t NextHead(uint64_t head, uint64_t top) { return ((head >> 32) + 1) << 32
 bool BlockPool::Reserve() {
   uintptr_t base = base_.load(std::memory_order_acquire);
   if (base != 0) return true;
-  void* p = mmap(nullptr, reserved_bytes(), PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* p = mmap(nullptr, reserved_bytes(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
   if (p == MAP_FAILED) return false;
   if (!base_.compare_exchange_strong(base, reinterpret_cast<uintptr_t>(p),
                                      std::memory_order_acq_rel)) {
@@ -36,7 +36,7 @@ void* BlockPool::TryAcquire() {
     base = base_.load(std::memory_order_acquire);
   }
   if (void* block = TryPop(base)) {
-    memset(block, 0, bytes_);  // as a fresh one: what its previous thread left is gone
+    memset(block, 0, wiped_bytes_);  // as a fresh one: what its previous user left is gone
     return block;
   }
   return TryCarve(base);
@@ -49,6 +49,7 @@ void* BlockPool::TryPop(uintptr_t base) {
     // May be stale if another thread takes this block meanwhile: then the
     // head's generation has moved and the exchange fails.
     const uint32_t next = HeaderOf(base, index).next.load(std::memory_order_relaxed);
+    if (__builtin_expect(pop_hook_ != nullptr, 0)) pop_hook_(pop_hook_arg_);
     if (head_.compare_exchange_weak(head, NextHead(head, next), std::memory_order_acquire,
                                     std::memory_order_acquire)) {
       return BlockAt(base, index);
@@ -81,8 +82,8 @@ void BlockPool::Push(uintptr_t base, uint32_t index) {
   uint64_t head = head_.load(std::memory_order_relaxed);
   do {
     h.next.store(static_cast<uint32_t>(head & kIndexMask), std::memory_order_relaxed);
-  } while (!head_.compare_exchange_weak(head, NextHead(head, index + 1u),
-                                        std::memory_order_release, std::memory_order_relaxed));
+  } while (!head_.compare_exchange_weak(head, NextHead(head, index + 1u), std::memory_order_release,
+                                        std::memory_order_relaxed));
 }
 
 void BlockPool::Release(void* block) {
@@ -95,21 +96,24 @@ void BlockPool::Release(void* block) {
   Push(base, static_cast<uint32_t>((at - base) / stride_));
 }
 
-void BlockPool::ResetAfterFork(const void* keep) {
+void BlockPool::ResetAfterFork(const void* const* keep, int keep_count) {
   const uintptr_t base = base_.load(std::memory_order_acquire);
   head_.store(head_.load(std::memory_order_relaxed) & ~kIndexMask, std::memory_order_relaxed);
   if (base == 0) return;
   const uint32_t carved = carved_.load(std::memory_order_acquire);
   // Pushed from the last so that the first blocks are handed out first.
   for (uint32_t i = carved; i-- > 0;) {
-    if (BlockAt(base, i) != keep) Push(base, i);
+    bool kept = false;
+    for (int k = 0; k < keep_count; ++k) kept = kept || BlockAt(base, i) == keep[k];
+    if (!kept) Push(base, i);
   }
 }
 
 uint32_t BlockPool::CountFreeForTesting() const {
   const uintptr_t base = base_.load(std::memory_order_acquire);
   uint32_t n = 0;
-  for (uint64_t top = head_.load(std::memory_order_acquire) & kIndexMask; top != 0 && n <= capacity_;
+  for (uint64_t top = head_.load(std::memory_order_acquire) & kIndexMask;
+       top != 0 && n <= capacity_;
        top = HeaderOf(base, static_cast<uint32_t>(top - 1)).next.load(std::memory_order_relaxed)) {
     ++n;
   }

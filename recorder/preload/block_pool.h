@@ -8,7 +8,8 @@
 // (mprotect) the first time it is handed out ("carved"); every index below
 // carved() is, so the pool's blocks are always [start, start + carved *
 // stride). Blocks are never unmapped: a released block goes onto a free list
-// and is handed out again, zeroed, so a program that starts and ends
+// and is handed out again, zeroed (all of it, or the part its user asks
+// for), so a program that starts and ends
 // millions of threads uses as many blocks as it had threads alive at once,
 // and pays a system call only for each block's first use.
 //
@@ -40,11 +41,15 @@ class BlockPool {
   static constexpr size_t kHeaderBytes = 64;
   static constexpr size_t kPageBytes = 4096;
 
-  // Blocks of `bytes` bytes (64-byte aligned), at most `capacity` of them.
-  constexpr BlockPool(size_t bytes, uint32_t capacity)
+  // Blocks of `bytes` bytes (64-byte aligned), at most `capacity` of them;
+  // the first wiped_bytes of a block are zero whenever it is handed out, the
+  // rest only the first time (scratch its user need not have cleared).
+  constexpr BlockPool(size_t bytes, uint32_t capacity, size_t wiped_bytes)
       : bytes_(bytes),
+        wiped_bytes_(wiped_bytes < bytes ? wiped_bytes : bytes),
         stride_((kHeaderBytes + bytes + kPageBytes - 1) / kPageBytes * kPageBytes),
         capacity_(capacity) {}
+  constexpr BlockPool(size_t bytes, uint32_t capacity) : BlockPool(bytes, capacity, bytes) {}
   BlockPool(const BlockPool&) = delete;
   BlockPool& operator=(const BlockPool&) = delete;
 
@@ -52,7 +57,7 @@ class BlockPool {
   // one; a loser unmaps its own). False if mmap failed.
   bool Reserve();
 
-  // A block of bytes() zero bytes, or nullptr: the reservation or the
+  // A block of bytes() bytes (zero as the constructor says), or nullptr: the reservation or the
   // mprotect failed, or capacity blocks are in use. A free block is taken
   // first; else the next one is carved (reserving first if need be).
   void* TryAcquire();
@@ -61,9 +66,11 @@ class BlockPool {
   void Release(void* block);
 
   // In a fork child, where only the calling thread lives: every carved block
-  // but keep (this thread's, or nullptr) is free again, whatever other
-  // threads held or were doing when the parent forked.
-  void ResetAfterFork(const void* keep);
+  // but the keep_count in keep (this thread's, blocks held for all; nullptr
+  // entries are ignored) is free again, whatever other threads held or were
+  // doing when the parent forked.
+  void ResetAfterFork(const void* const* keep, int keep_count);
+  void ResetAfterFork(const void* keep) { ResetAfterFork(&keep, 1); }
 
   // The reservation: [start, start + reserved_bytes()), or 0 before Reserve().
   uintptr_t start() const { return base_.load(std::memory_order_acquire); }
@@ -78,6 +85,13 @@ class BlockPool {
   uint32_t CountFreeForTesting() const;
   // Unmaps the reservation and empties the pool. Tests only, no block in use.
   void UnmapForTesting();
+  // Calls hook(arg) in every pop between reading the top's link and the
+  // compare-and-swap: a test makes the ABA interleaving happen there.
+  // Tests only; set while no other thread uses the pool.
+  void SetPopHookForTesting(void (*hook)(void*), void* arg) {
+    pop_hook_ = hook;
+    pop_hook_arg_ = arg;
+  }
 
  private:
   struct Header {
@@ -96,12 +110,15 @@ class BlockPool {
   void* TryCarve(uintptr_t base);
 
   const size_t bytes_;
+  const size_t wiped_bytes_;
   const size_t stride_;  // header + block, whole pages
   const uint32_t capacity_;
   std::atomic<uintptr_t> base_{0};
   std::atomic<uint32_t> carved_{0};
   // The free list: generation << 32 | (top block's index + 1); low half 0 = empty.
   std::atomic<uint64_t> head_{0};
+  void (*pop_hook_)(void*) = nullptr;
+  void* pop_hook_arg_ = nullptr;
 };
 
 }  // namespace heaprec::recorder::preload

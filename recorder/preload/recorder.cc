@@ -163,13 +163,20 @@ void Leave(ThreadState& ts) {
 
 uint64_t TakeSeq() { return preload::TakeSeq(Header()); }
 
-uint32_t CaptureStack(uintptr_t hook_frame) {
+namespace {
+
+// Frames CaptureStack asks for at most (max_depth + 8, and room to spare).
+constexpr int kCaptureFrames = kMaxDepth + 16;
+static_assert(sizeof(ThreadBlock::capture) >= sizeof(void*) * kCaptureFrames);
+
+// CaptureStack with ips (kCaptureFrames long) for the frames, block (the
+// unwinder's state and spare stack) or nullptr, cache (the thread's own
+// block's stack cache) or nullptr.
+__attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlock* block,
+                                                           ThreadBlock* cache,
+                                                           uintptr_t hook_frame) {
   const uint32_t max_depth = g_recorder.config.max_depth;
-  void* ips[kMaxDepth + 16];
   const int want = static_cast<int>(max_depth) + 8;
-  // The unwinder's state and the stack cache; taken on the thread's first
-  // capture, nullptr only if none could be had (thread_block.h).
-  ThreadBlock* const block = ThisThreadBlock();
   // The same frames as unw_backtrace(ips, want) from the hook's caller on,
   // mostly without libunwind.
   const int n = FastBacktraceFrom(ips, want, hook_frame, block);
@@ -198,14 +205,44 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
   }
   bool inserted = false;
   const auto* frames = reinterpret_cast<const uint64_t*>(ips + skip);
-  const uint32_t id = __builtin_expect(block != nullptr, 1)
-                          ? InternStackCached(StackCacheOf(*block), t_thread_state.generation,
+  const uint32_t id = __builtin_expect(cache != nullptr, 1)
+                          ? InternStackCached(StackCacheOf(*cache), t_thread_state.generation,
                                               g_recorder.region, frames, depth, &inserted)
                           : InternStack(g_recorder.region, frames, depth, &inserted);
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.
   if (inserted) ScanModulesIfChanged(g_recorder.region);
   return id;
+}
+
+// The frames on this stack (ips too), libunwind in place.
+__attribute__((noinline, cold)) uint32_t CaptureInPlace(uintptr_t hook_frame) {
+  void* ips[kCaptureFrames];
+  return CaptureInto(ips, nullptr, nullptr, hook_frame);
+}
+
+// Without a block of its own (none could be had, or the thread is exiting:
+// thread_block.h): the shared block borrowed for this capture, stacks
+// interned without the cache; if another thread has it, the frames on this
+// stack (libunwind in place).
+__attribute__((noinline, cold)) uint32_t CaptureWithoutBlock(uintptr_t hook_frame) {
+  if (ThreadBlock* shared = BorrowSharedBlock()) {
+    const uint32_t id =
+        CaptureInto(reinterpret_cast<void**>(shared->capture), shared, nullptr, hook_frame);
+    ReturnSharedBlock();
+    return id;
+  }
+  return CaptureInPlace(hook_frame);
+}
+
+}  // namespace
+
+uint32_t CaptureStack(uintptr_t hook_frame) {
+  // The unwinder's state, the stack cache and the frames' scratch, off the
+  // program's stack; taken on the thread's first capture (thread_block.h).
+  ThreadBlock* const block = ThisThreadBlock();
+  if (__builtin_expect(block == nullptr, 0)) return CaptureWithoutBlock(hook_frame);
+  return CaptureInto(reinterpret_cast<void**>(block->capture), block, block, hook_frame);
 }
 
 void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,

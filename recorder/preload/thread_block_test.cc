@@ -1,10 +1,13 @@
-// ThreadBlock (thread_block.h): a thread gets one zeroed block on its first
-// call and keeps it; threads alive at once have distinct blocks; a released
+// ThreadBlock (thread_block.h): a thread gets one block (its state zeroed)
+// on its first call and keeps it; threads alive at once have distinct blocks; a released
 // block goes to the next thread, wiped; threads started and ended by the
 // thousand use as many blocks as were alive at once; a thread that released
 // its block, or is in the middle of taking one, gets none; a thread whose
 // acquisition failed asks again only every kThreadBlockRetry calls; a fork
-// child keeps its thread's block and frees every other. Each test runs its
+// child keeps its thread's block and frees every other; a thread without a
+// block borrows the shared one, one thread at a time, and finds its own
+// unwinder state there or none, never another thread's; a fork child may
+// borrow it whoever had it in the parent. Each test runs its
 // threads as std::threads and ends with every block back in the pool.
 #include "recorder/preload/thread_block.h"
 
@@ -28,29 +31,39 @@ namespace {
 
 BlockPool& Pool() { return ThreadBlockPoolForTesting(); }
 
-bool AllZero(const ThreadBlock* b) {
+// The block's state (its scratch and spare stack are not wiped).
+bool StateIsZero(const ThreadBlock* b) {
   const auto* p = reinterpret_cast<const unsigned char*>(b);
-  for (size_t i = 0; i < sizeof(ThreadBlock); ++i) {
+  for (size_t i = 0; i < kThreadBlockStateBytes; ++i) {
     if (p[i] != 0) return false;
   }
   return true;
 }
 
-// No block lost: every carved one is back on the free list.
-void ExpectAllBack() { EXPECT_EQ(Pool().CountFreeForTesting(), Pool().carved()); }
+// The shared block is held for good once taken (by the last test).
+uint32_t SharedHeld() {
+  ThreadBlock* shared = BorrowSharedBlock();
+  if (shared != nullptr) ReturnSharedBlock();
+  return shared != nullptr ? 1 : 0;
+}
+
+// No block lost: every carved one (but the shared one) is back on the free list.
+void ExpectAllBack() { EXPECT_EQ(Pool().CountFreeForTesting(), Pool().carved() - SharedHeld()); }
 
 TEST(ThreadBlockTest, StaticTlsIsSmall) {
   // The pointer and its state: what libheaprec.so's static TLS pays for all this.
-  EXPECT_LE(sizeof(ThreadBlockSlot), 16u);
-  EXPECT_EQ(BlockPool(sizeof(ThreadBlock), 1).stride(), 7 * 4096u);
+  EXPECT_LE(sizeof(ThreadBlockSlot), 24u);
+  // A block and the pool's header take 64 KiB exactly.
+  EXPECT_EQ(BlockPool(sizeof(ThreadBlock), 1).stride(), 65536u);
+  EXPECT_GE(sizeof(ThreadBlock::spare_stack), 32000u);
 }
 
-TEST(ThreadBlockTest, OneZeroedBlockForTheThreadsLife) {
+TEST(ThreadBlockTest, OneBlockForTheThreadsLife) {
   std::thread([] {
     EXPECT_EQ(PeekThreadBlock(), nullptr);
     ThreadBlock* b = ThisThreadBlock();
     ASSERT_NE(b, nullptr);
-    EXPECT_TRUE(AllZero(b));
+    EXPECT_TRUE(StateIsZero(b));
     EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 64, 0u);
     memset(b, 0x33, sizeof(ThreadBlock));
     for (int i = 0; i < 100; ++i) ASSERT_EQ(ThisThreadBlock(), b);
@@ -102,7 +115,7 @@ TEST(ThreadBlockTest, AReleasedBlockGoesToTheNextThreadWiped) {
   bool zero = false;
   std::thread([&] {
     second = ThisThreadBlock();
-    zero = second != nullptr && AllZero(second);
+    zero = second != nullptr && StateIsZero(second);
     ReleaseThreadBlock();
   }).join();
   EXPECT_EQ(second, first);  // the free list's top
@@ -198,7 +211,7 @@ TEST(ThreadBlockTest, ForkChildKeepsItsBlockAndFreesTheOthers) {
       if (PeekThreadBlock() != mine || ThisThreadBlock() != mine) code |= 1;
       if (mine->unwind[sizeof(mine->unwind) - 1] != 0x42) code |= 2;
       const uint32_t free_count = Pool().CountFreeForTesting();
-      if (free_count != Pool().carved() - 1) code |= 4;
+      if (free_count != Pool().carved() - 1 - SharedHeld()) code |= 4;
       // The other thread's block is among the free ones.
       std::set<void*> free_blocks;
       for (uint32_t i = 0; i < free_count; ++i) free_blocks.insert(Pool().TryAcquire());
@@ -218,6 +231,71 @@ TEST(ThreadBlockTest, ForkChildKeepsItsBlockAndFreesTheOthers) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0)
       << "1: own block, 2: its contents, 4: free count, 8: the other thread's block (bits)";
+  ExpectAllBack();
+}
+
+TEST(ThreadBlockTest, TheSharedBlockGoesToOneThreadAtATime) {
+  size_t bytes = 0;
+  ASSERT_NE(ThreadBlocksMemory(&bytes), nullptr);
+  ThreadBlock* shared = nullptr;
+  std::thread([&] {
+    ThreadBlock* own = ThisThreadBlock();  // one thread's block is not the shared one
+    ReleaseThreadBlock();
+    ASSERT_EQ(PeekThreadBlock(), nullptr);  // an exiting thread: none of its own
+    shared = BorrowSharedBlock();
+    ASSERT_NE(shared, nullptr);
+    EXPECT_NE(shared, own);
+    memset(shared->unwind, 0x5a, sizeof(shared->unwind));
+    std::thread([] { EXPECT_EQ(BorrowSharedBlock(), nullptr); }).join();  // held
+    ReturnSharedBlock();
+    // The same thread again: its state is still there.
+    ASSERT_EQ(BorrowSharedBlock(), shared);
+    EXPECT_EQ(shared->unwind[sizeof(shared->unwind) - 1], 0x5a);
+    ReturnSharedBlock();
+  }).join();
+  std::thread([&] {
+    // Another thread: the state is wiped for it.
+    ASSERT_EQ(BorrowSharedBlock(), shared);
+    for (unsigned char c : shared->unwind) ASSERT_EQ(c, 0);
+    ReturnSharedBlock();
+  }).join();
+  ExpectAllBack();
+}
+
+TEST(ThreadBlockTest, ForkChildMayBorrowTheSharedBlockAnotherThreadHeld) {
+  size_t bytes = 0;
+  ASSERT_NE(ThreadBlocksMemory(&bytes), nullptr);
+  std::atomic<bool> held{false}, done{false};
+  std::thread other([&] {
+    if (BorrowSharedBlock() == nullptr) return;
+    held = true;
+    while (!done) std::this_thread::yield();
+    ReturnSharedBlock();
+  });
+  while (!held) std::this_thread::yield();
+  int status = -1;
+  std::thread([&] {
+    EXPECT_EQ(BorrowSharedBlock(), nullptr);  // the other thread has it
+    const pid_t pid = fork();
+    if (pid == 0) {
+      ResetThreadBlocksAfterFork();
+      int code = 0;
+      ThreadBlock* shared = BorrowSharedBlock();
+      if (shared == nullptr) code |= 1;
+      // Not handed out as a thread's block either.
+      std::set<void*> free_blocks;
+      for (uint32_t i = Pool().CountFreeForTesting(); i > 0; --i) {
+        free_blocks.insert(Pool().TryAcquire());
+      }
+      if (shared != nullptr && free_blocks.count(shared) != 0) code |= 2;
+      _exit(code);
+    }
+    if (pid > 0) waitpid(pid, &status, 0);
+  }).join();
+  done = true;
+  other.join();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: not borrowable, 2: also on the free list (bits)";
   ExpectAllBack();
 }
 

@@ -5,9 +5,13 @@
 // out of that stack, so a preloaded library with kilobytes of TLS made
 // pthread_create fail with EINVAL. Thread i calls small_alloc(i) 5 times
 // (malloc(40 + 8 * i), each freed with small_free) and small_leak() once
-// (calloc(1, 100), kept), all from a few frames down its stack. So:
+// (calloc(1, 100), kept), all from a few frames down its stack; as it
+// exits, a destructor of a thread-specific key (created in main, so after
+// heaprec's own, whose destructor gives the thread's block back) calls
+// small_exit (malloc(24), freed), one thread at a time (a mutex). So:
 //   small_alloc  40 allocations, 5 * (8 * 40 + 8 * 28) = 2720 bytes, all freed
 //   small_leak    8 allocations, 800 bytes, all leaked
+//   small_exit    8 allocations, 192 bytes, all freed
 // It prints how many threads started and ran, and exits 0 only if all did
 // (the failing pthread_create's error on stderr otherwise).
 #include <limits.h>
@@ -38,12 +42,26 @@ __attribute__((noinline)) void work(int i) {
   g_ran[i] = g_kept[i] != NULL;
 }
 
+static pthread_key_t g_key;
+static pthread_mutex_t g_exit_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+__attribute__((noinline)) void* small_exit(void) { return malloc(24); }
+
+static void AtThreadExit(void* value) {
+  (void)value;
+  pthread_mutex_lock(&g_exit_mutex);
+  free(small_exit());
+  pthread_mutex_unlock(&g_exit_mutex);
+}
+
 static void* Thread(void* arg) {
   work((int)(long)arg);
+  pthread_setspecific(g_key, arg == NULL ? (void*)1 : arg);
   return NULL;
 }
 
 int main(void) {
+  if (pthread_key_create(&g_key, AtThreadExit) != 0) return 2;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   int rc = pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN);
