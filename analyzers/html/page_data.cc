@@ -155,6 +155,7 @@ std::vector<std::string> PageWarnings(const PageInputs& in) {
       {"unreadable_stacks", "call stacks could not be read back"},
       {"stack_table_full", "allocations lost their call stack: the stack table was full"},
       {"unwind_failures", "call stacks could not be unwound"},
+      {"unwind_skipped", "allocations have no call stack: their thread had no unwinder memory"},
       {"truncated_stacks",
        "call stacks were deeper than the recorder keeps: only their "
        "innermost frames are shown"},

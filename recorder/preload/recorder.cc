@@ -215,24 +215,20 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
   return id;
 }
 
-// The frames on this stack (ips too), libunwind in place.
-__attribute__((noinline, cold)) uint32_t CaptureInPlace(uintptr_t hook_frame) {
-  void* ips[kCaptureFrames];
-  return CaptureInto(ips, nullptr, nullptr, hook_frame);
-}
-
 // Without a block of its own (none could be had, or the thread is exiting:
-// thread_block.h): the shared block borrowed for this capture, stacks
-// interned without the cache; if another thread has it, the frames on this
-// stack (libunwind in place).
+// thread_block.h): a block borrowed for this capture, the stack interned
+// without the cache. With none to borrow, no stack (counted): libunwind on
+// the program's stack could overflow a small one.
 __attribute__((noinline, cold)) uint32_t CaptureWithoutBlock(uintptr_t hook_frame) {
-  if (ThreadBlock* shared = BorrowSharedBlock()) {
-    const uint32_t id =
-        CaptureInto(reinterpret_cast<void**>(shared->capture), shared, nullptr, hook_frame);
-    ReturnSharedBlock();
-    return id;
+  ThreadBlock* const borrowed = BorrowThreadBlock();
+  if (borrowed == nullptr) {
+    Count().unwind_skipped.fetch_add(1, std::memory_order_relaxed);
+    return 0;
   }
-  return CaptureInPlace(hook_frame);
+  const uint32_t id =
+      CaptureInto(reinterpret_cast<void**>(borrowed->capture), borrowed, nullptr, hook_frame);
+  ReturnThreadBlock(borrowed);
+  return id;
 }
 
 }  // namespace

@@ -107,15 +107,42 @@ ThreadBlock* BorrowSharedBlock() {
 
 void ReturnSharedBlock() { g_shared_holder.store(0, std::memory_order_release); }
 
+ThreadBlock* BorrowThreadBlock() {
+  ThreadBlockSlot& slot = t_thread_block;
+  if (slot.borrowed != nullptr) return nullptr;  // nested in this thread's capture
+  if (ThreadBlock* shared = BorrowSharedBlock()) return shared;
+  slot.borrowed = reinterpret_cast<ThreadBlock*>(1);  // taken, for a handler from here on
+  SignalFence();
+  auto* block = static_cast<ThreadBlock*>(g_thread_blocks.TryAcquire());
+  SignalFence();
+  slot.borrowed = block;
+  return block;
+}
+
+void ReturnThreadBlock(ThreadBlock* block) {
+  if (block == nullptr) return;
+  if (block == g_shared_block.load(std::memory_order_relaxed)) {
+    ReturnSharedBlock();
+    return;
+  }
+  ThreadBlockSlot& slot = t_thread_block;
+  slot.borrowed = nullptr;
+  SignalFence();
+  g_thread_blocks.Release(block);
+}
+
 void ResetThreadBlocksAfterFork() {
   const uint32_t me = t_thread_block.borrower;
   ThreadBlock* const shared = g_shared_block.load(std::memory_order_relaxed);
   // A fork from a handler that interrupted this thread's acquisition: the
   // block being taken is in no slot, so the pool stays as the parent left it
   // (the parent's other threads' blocks stay taken in this child; no harm).
-  if (t_thread_block.state != kBlockAcquiring) {
-    const void* keep[2] = {t_thread_block.block, shared};
-    g_thread_blocks.ResetAfterFork(keep, 2);
+  // Likewise a fork from a handler that interrupted a borrow's acquisition.
+  // A block this thread borrowed stays this thread's.
+  const ThreadBlock* borrowed = t_thread_block.borrowed;
+  if (t_thread_block.state != kBlockAcquiring && borrowed != reinterpret_cast<ThreadBlock*>(1)) {
+    const void* keep[3] = {t_thread_block.block, shared, borrowed};
+    g_thread_blocks.ResetAfterFork(keep, 3);
   }
   // A thread of the parent's that had it borrowed is not in the child.
   // Its unwinder state may be mid-capture (busy): wiped at the next borrow.

@@ -19,22 +19,24 @@
 // - nullptr means "no block": the pool could not map memory, its capacity
 //   (kThreadBlockCapacity threads alive at once) is used up, the thread has
 //   released its block (it is exiting), or the call interrupted this
-//   thread's own acquisition (a signal handler). Such a thread borrows the
-//   shared block for one capture (BorrowSharedBlock: the unwinder's state
-//   and spare stack, not the stack cache); if another thread has it, the
-//   capture asks libunwind on the thread's own stack (slower, and deep: a
-//   small stack's thread meets that only when two threads without a block
-//   capture at once). Never wrong either way. A thread that failed to get
-//   one tries again every kThreadBlockRetry calls, not on each.
+//   thread's own acquisition (a signal handler). Such a thread borrows a
+//   block for each capture (BorrowThreadBlock: the unwinder's state and
+//   spare stack, not the stack cache): the shared block, taken when the
+//   recorder starts, or if another thread has it a free block of the
+//   pool's. Never libunwind on the thread's own stack: ~10 KiB deep, which
+//   overflows a PTHREAD_STACK_MIN stack even as the thread exits. With
+//   nothing to borrow, the capture records no stack and counts it. A thread
+//   that failed to get one tries again every kThreadBlockRetry calls, not
+//   on each.
 // - ReleaseThreadBlock() at thread exit (the recorder's thread-exit
 //   destructor, recorder.cc, registered for every thread that records): the
 //   block goes back to the pool for the next thread; the thread takes none
 //   again (what it records later, as it exits, goes without).
 // - fork: the child's thread keeps its block (the memory is copied); every
 //   other block the parent's threads held is free again in the child after
-//   ResetThreadBlocksAfterFork() (the child's atfork handler), and the shared
-//   block is the child's to borrow unless its thread was borrowing it (it
-//   gives it back). exec: nothing.
+//   ResetThreadBlocksAfterFork() (the child's atfork handler), and so are
+//   the blocks they had borrowed; the shared block is the child's to borrow
+//   unless its thread was borrowing it (it gives it back). exec: nothing.
 // - The block also holds scratch that need not be cleared (the frames of
 //   the capture under way) and the spare stack on which the unwinder's slow
 //   path runs (spare_stack.h), so that the recorder's own stack use on the
@@ -87,10 +89,11 @@ inline constexpr uint32_t kThreadBlockRetry = 1024;
 
 // The thread's TLS: its block and where it stands (zero-initialized).
 struct ThreadBlockSlot {
-  ThreadBlock* block;  // nullptr until acquired, after release or failure
-  uint32_t state;      // kBlockNone, kBlockAcquiring, kBlockReleased, kBlockFailed
-  uint32_t misses;     // calls without a block since a failure
-  uint32_t borrower;   // the thread's number as a borrower of the shared block; 0 = none yet
+  ThreadBlock* block;     // nullptr until acquired, after release or failure
+  uint32_t state;         // kBlockNone, kBlockAcquiring, kBlockReleased, kBlockFailed
+  uint32_t misses;        // calls without a block since a failure
+  uint32_t borrower;      // the thread's number as a borrower of the shared block; 0 = none yet
+  ThreadBlock* borrowed;  // a pool block borrowed for the capture under way (BorrowThreadBlock)
 };
 inline constexpr uint32_t kBlockNone = 0;
 inline constexpr uint32_t kBlockAcquiring = 1;
@@ -125,6 +128,14 @@ void ReleaseThreadBlock();
 // ReturnSharedBlock() as soon as the capture is done.
 ThreadBlock* BorrowSharedBlock();
 void ReturnSharedBlock();
+
+// For a thread without a block, one capture's: the shared block if it is
+// free, else a free block of the pool's (its state zeroed); nullptr if
+// neither can be had, or this thread already has one borrowed (a handler
+// nested in the capture). Lock-free, async-signal-safe. Give it back with
+// ReturnThreadBlock(block) when the capture is done.
+ThreadBlock* BorrowThreadBlock();
+void ReturnThreadBlock(ThreadBlock* block);
 
 // In the fork child's handler: see the contract above.
 void ResetThreadBlocksAfterFork();
