@@ -12,6 +12,7 @@ std::vector<RecordingLoss> RecordingLosses(const std::optional<format::EndRecord
       {"unreadable_stacks", "call stacks could not be read back"},
       {"stack_table_full", "allocations lost their call stack: the stack table was full"},
       {"unwind_failures", "call stacks could not be unwound"},
+      {"unwind_skipped", "allocations have no call stack: their thread had no unwinder memory"},
       {"truncated_stacks",
        "allocations had call stacks deeper than the recorder keeps (heaprec --depth, at most "
        "256): their outermost frames are cut, and the cut stacks are grouped under "

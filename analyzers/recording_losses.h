@@ -16,9 +16,9 @@
 namespace heaprec::analyzers {
 
 struct RecordingLoss {
-  std::string name;   // the counter's name, e.g. "truncated_stacks"
+  std::string name;  // the counter's name, e.g. "truncated_stacks"
   uint64_t value = 0;
-  const char* what;   // "call stacks were deeper than ...": follows the value
+  const char* what;  // "call stacks were deeper than ...": follows the value
 };
 
 // Every loss counter the reports know, in a fixed order, with its value in

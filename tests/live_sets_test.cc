@@ -175,12 +175,11 @@ TEST(LiveSetsTest, DrawingsFollowAt) {
 TEST(LiveSetsTest, LeaksAtTSaysLiveNeverLeaked) {
   const std::string at = InThePause();
   const std::string text = Replay({"--leaks", "--at", at}).out;
-  EXPECT_NE(text.find("live at " + at + ": 29.3 KiB in 3 blocks; kinds unknown: no leak scan by " +
-                      at),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("live at " + at + ": 29.3 KiB in 3 blocks; kinds unknown: no leak scan by " + at),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("29.3 KiB in 3 blocks, live, kind unknown, allocated at:"),
-            std::string::npos)
+  EXPECT_NE(text.find("29.3 KiB in 3 blocks, live, kind unknown, allocated at:"), std::string::npos)
       << text;
   EXPECT_NE(text.find("live then 29.3 KiB in 3 blocks"), std::string::npos) << text;
   for (const char* word : {"leaked", "Leaked", "not freed", "lost"}) {

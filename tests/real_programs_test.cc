@@ -31,8 +31,9 @@ const char kSql[] =
     "create table t(a, b); with recursive c(x) as (select 1 union all select x + 1 from c "
     "where x < 3000) insert into t select x, printf('%040d', x) from c; create index i on "
     "t(b); delete from t where a % 3 = 0; select count(*), sum(length(b)) from t;";
-const char kJq[] = "[range(0; 3000)] | map({a: ., b: (. | tostring)}) | group_by(.a % 7) | "
-                   "map(length)";
+const char kJq[] =
+    "[range(0; 3000)] | map({a: ., b: (. | tostring)}) | group_by(.a % 7) | "
+    "map(length)";
 
 struct HeapUsage {
   uint64_t allocations = 0, frees = 0, bytes_allocated = 0, in_use_bytes = 0, in_use_blocks = 0;
@@ -135,12 +136,12 @@ Calls Heaptrack(const std::string& name, const std::vector<std::string>& argv) {
   c.all_calls = m.size() == 2 ? Number(m[1]) : 0;
   EXPECT_TRUE(std::regex_search(printed.out, m, temps_line)) << printed.out;
   c.all_temporaries = m.size() == 2 ? Number(m[1]) : 0;
-  for (const auto& [type, out] : {std::pair{"allocations", &c.calls},
-                                  std::pair{"temporary", &c.temporaries}}) {
+  for (const auto& [type, out] :
+       {std::pair{"allocations", &c.calls}, std::pair{"temporary", &c.temporaries}}) {
     const std::string folded = dir + "/" + type + ".folded";
     const ProcessResult f =
-        RunProgram({"/usr/bin/heaptrack_print", "-f", data, "--flamegraph-cost-type", type,
-                    "-F", folded, "-p", "0", "-a", "0", "-T", "0", "-l", "0"});
+        RunProgram({"/usr/bin/heaptrack_print", "-f", data, "--flamegraph-cost-type", type, "-F",
+                    folded, "-p", "0", "-a", "0", "-T", "0", "-l", "0"});
     EXPECT_EQ(f.exit_code, 0) << f.err;
     *out = FoldedTotal(ReadFile(folded));
   }

@@ -296,6 +296,7 @@ format::EndRecord TraceBuilder::EndWithCounters(int exit_status) const {
   add("fork_window_calls", c.fork_window_calls.load());
   add("module_log_full", c.module_log_full.load());
   add("label_log_full", c.label_log_full.load());
+  add("unwind_skipped", c.unwind_skipped.load());
   add("skipped_seqs", region_->skipped_seqs());
   add("unreadable_stacks", dropped_stacks_);
   end.symbols_complete = true;  // AddSymbols ran before

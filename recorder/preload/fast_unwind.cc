@@ -38,6 +38,9 @@
 
 #include <cstring>
 
+#include "recorder/preload/signal_hold.h"
+#include "recorder/preload/spare_stack.h"
+#include "recorder/preload/thread_block.h"
 #include "recorder/preload/unwind_learn.h"
 #include "recorder/preload/unwind_rules.h"
 
@@ -51,7 +54,7 @@ constexpr int kPrevFrames = 128;
 // and TLB miss each, most of them).
 constexpr uint32_t kRuleCacheSlots = 256;
 
-struct CachedRule {  // plain fields: the TLS stays zero-initialized
+struct CachedRule {  // plain fields: all zeros is the empty state
   uintptr_t ip;      // 0 = empty
   uint32_t gen;      // the rule's generation
   RuleKind kind;     // never kNone
@@ -63,8 +66,9 @@ struct CachedRule {  // plain fields: the TLS stays zero-initialized
 // the rule walk (deeper recursion on the same stack); beyond, libunwind.
 constexpr uintptr_t kStackSlack = 1u << 20;
 
-// Per-thread state. Zero-initialized TLS (initial-exec): no constructor runs.
-struct UnwindTls {
+// Per-thread state, in the thread's ThreadBlock (thread_block.h): all zeros
+// when the thread gets it, no constructor runs.
+struct UnwindState {
   uint32_t busy;                    // a capture runs on this thread (a signal nested in it)
   uint32_t prev_gen;                // rule generation of the previous capture
   int32_t prev_n;                   // frames kept; 0 = nothing to reuse
@@ -77,9 +81,19 @@ struct UnwindTls {
   int32_t prev_cell[kPrevFrames];   // RBP was read at [sp + cell]; 0 = unchanged
   CachedRule rules[kRuleCacheSlots];
   FastUnwindStats stats;
+  // The capture under way's frames, kept for the next one (RuleWalk's
+  // scratch: here rather than on the program's stack, which may be small).
+  uintptr_t walk_sp[kPrevFrames];
+  uintptr_t walk_rbp[kPrevFrames];
+  int32_t walk_cell[kPrevFrames];
 };
 
-__thread UnwindTls t_unwind __attribute__((tls_model("initial-exec")));
+static_assert(sizeof(UnwindState) <= sizeof(ThreadBlock::unwind) &&
+              alignof(UnwindState) <= alignof(ThreadBlock));
+
+inline UnwindState& UnwindOf(ThreadBlock& block) {
+  return *reinterpret_cast<UnwindState*>(block.unwind);
+}
 
 bool g_prefix_reuse = true;
 bool g_verify_prefix = true;
@@ -94,7 +108,7 @@ __attribute__((no_sanitize("address"))) inline uintptr_t Load(uintptr_t address)
 // LookupUnwindRule through the thread's cache. A rule, once published for a
 // generation, never changes (unwind_rules.h), so a cached one stays right
 // until the generation moves on.
-inline UnwindRule Rule(UnwindTls& t, uintptr_t ip, uint32_t gen) {
+inline UnwindRule Rule(UnwindState& t, uintptr_t ip, uint32_t gen) {
   CachedRule& c = t.rules[((ip >> 4) ^ (ip >> 12)) & (kRuleCacheSlots - 1)];
   UnwindRule r;
   if (c.ip == ip && c.gen == gen) {
@@ -112,7 +126,7 @@ inline UnwindRule Rule(UnwindTls& t, uintptr_t ip, uint32_t gen) {
 // Checks the previous capture's frames [from, n): the cells the rule walk
 // would read to reach each of them still hold what they held. Returns n if
 // all do, else the first frame that differs.
-int Verify(const UnwindTls& t, int from, int n) {
+int Verify(const UnwindState& t, int from, int n) {
   if (!g_verify_prefix) return n;
   for (int i = from; i < n; ++i) {
     const uintptr_t sp = t.prev_sp[i];
@@ -124,11 +138,12 @@ int Verify(const UnwindTls& t, int from, int n) {
 
 // The rule walk from FastBacktrace's frame at fp. Returns the frame count,
 // or -1 (then *missed is the IP without a rule, or 0) for libunwind to redo.
-int RuleWalk(UnwindTls& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
+int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
              uintptr_t* missed_sp, uintptr_t* missed_rbp) {
   // This capture's frames, kept for the next one.
-  uintptr_t sps[kPrevFrames], rbps[kPrevFrames];
-  int32_t cells[kPrevFrames];
+  uintptr_t* const sps = t.walk_sp;
+  uintptr_t* const rbps = t.walk_rbp;
+  int32_t* const cells = t.walk_cell;
 
   // FastBacktrace keeps a frame pointer: its caller's state is at hand.
   uintptr_t sp = fp + 16;
@@ -252,28 +267,76 @@ int FromStart(void** ips, int max, void* const* all, int n, uintptr_t start_fp) 
   return m;
 }
 
+// The slow path's question and answer, so that it can run on the spare
+// stack (one pointer through CallOnStack).
+struct SlowCall {
+  void** ips;
+  int max;
+  uintptr_t start_fp;  // 0: from FastBacktrace's caller
+  uintptr_t first_ip;  // the entry point's return address
+  bool learn;
+  uint32_t gen;
+  uintptr_t missed;
+  LearnOutcome outcome;
+  int n;  // the answer: frames in ips
+};
+
+// libunwind's answer (SlowBacktrace). From start_fp's caller on when
+// start_fp is set: libunwind is asked for kFromSlack more frames, into all,
+// and those before it are dropped. Not inlined: its arrays (~4.5 KiB) live
+// on whichever stack it runs on.
+__attribute__((noinline)) void Slow(SlowCall* c) {
+  if (c->start_fp == 0) {
+    c->n = SlowBacktrace(c->ips, c->max, c->first_ip, c->learn, c->gen, c->missed, &c->outcome);
+    return;
+  }
+  void* all[kFastUnwindMaxFrames];
+  const int slow_max =
+      c->max + kFromSlack < kFastUnwindMaxFrames ? c->max + kFromSlack : kFastUnwindMaxFrames;
+  const int n = SlowBacktrace(all, slow_max, c->first_ip, c->learn, c->gen, c->missed, &c->outcome);
+  c->n = FromStart(c->ips, c->max, all, n, c->start_fp);
+}
+
+void SlowOnSpareStack(void* c) { Slow(static_cast<SlowCall*>(c)); }
+
+// LearnAt's question and answer, for the spare stack.
+struct LearnCall {
+  uintptr_t ip, sp, rbp;
+  uint32_t gen;
+  bool learned;
+};
+
+void LearnOnSpareStack(void* p) {
+  auto* c = static_cast<LearnCall*>(p);
+  c->learned = LearnAt(c->ip, c->sp, c->rbp, c->gen);
+}
+
+// Runs fn(arg) on the block's spare stack, every signal blocked meanwhile
+// (no handler of the program may run there; libunwind takes a hold anyway).
+void OnSpareStack(ThreadBlock& block, void (*fn)(void*), void* arg) {
+  const SignalHold hold;
+  CallOnStack(fn, arg, SpareStackTop(block));
+}
+
 // FastBacktrace and FastBacktraceFrom, inlined into each: first_ip and
-// own_fp are the entry point's return address and frame; SlowBacktrace must
-// be called directly by the entry point. The walk's first frame is
-// start_fp's function, else the entry point; the slow path then asks
-// libunwind for kFromSlack more frames (into all, kFastUnwindMaxFrames long)
-// and drops those before it.
+// own_fp are the entry point's return address and frame. The walk's first
+// frame is start_fp's function, else the entry point. With a block, the
+// rule walk uses its state and the slow path (libunwind, learning) runs on
+// its spare stack; without one (nullptr), or nested in a handler that
+// interrupted a capture, libunwind answers in place, learning nothing.
 __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr_t start_fp,
-                                                    void** all, uintptr_t first_ip,
-                                                    uintptr_t own_fp) {
+                                                    uintptr_t first_ip, uintptr_t own_fp,
+                                                    ThreadBlock* block) {
   if (max <= 0) return 0;
   const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
-  void** slow_ips = start_fp != 0 ? all : ips;
-  int slow_max = max;
-  if (start_fp != 0) {
-    slow_max = max + kFromSlack < kFastUnwindMaxFrames ? max + kFromSlack : kFastUnwindMaxFrames;
-  }
-  UnwindTls& t = t_unwind;
-  if (t.busy != 0 || max > kFastUnwindMaxFrames) {
-    const int n = SlowBacktrace(slow_ips, slow_max, first_ip, false, 0, 0, nullptr);
+  SlowCall slow = {ips, max, start_fp, first_ip, false, 0, 0, {}, 0};
+  if (__builtin_expect(block == nullptr, 0) || UnwindOf(*block).busy != 0 ||
+      max > kFastUnwindMaxFrames) {
+    Slow(&slow);
     asm volatile("" ::: "memory");  // keep the call out of tail position
-    return start_fp != 0 ? FromStart(ips, max, all, n, start_fp) : n;
+    return slow.n;
   }
+  UnwindState& t = UnwindOf(*block);
   t.busy = 1;
   ++t.stats.captures;
   const uint32_t gen = UnwindGeneration();
@@ -284,7 +347,9 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   // An IP without a rule on a stack already walked: learn that frame's rule
   // alone and walk again (a few times at most), rather than the whole stack.
   for (int i = 0; n < 0 && missed != 0 && i < kLearnAtMost && !UnwindRulesFull(); ++i) {
-    if (!LearnAt(missed, missed_sp, missed_rbp, gen)) break;
+    LearnCall learn = {missed, missed_sp, missed_rbp, gen, false};
+    OnSpareStack(*block, LearnOnSpareStack, &learn);
+    if (!learn.learned) break;
     ++t.stats.frames_learned;
     missed = 0;
     n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp);
@@ -293,15 +358,16 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
     ++t.stats.fast;
   } else {
     t.prev_n = 0;
-    const bool learn = (!in_range || missed != 0) && !UnwindRulesFull();
-    LearnOutcome outcome;
-    n = SlowBacktrace(slow_ips, slow_max, first_ip, learn, gen, missed, &outcome);
-    if (outcome.covered) {
-      if (outcome.stack_hi > t.stack_hi) t.stack_hi = outcome.stack_hi;
+    slow.learn = (!in_range || missed != 0) && !UnwindRulesFull();
+    slow.gen = gen;
+    slow.missed = missed;
+    OnSpareStack(*block, SlowOnSpareStack, &slow);
+    n = slow.n;
+    if (slow.outcome.covered) {
+      if (slow.outcome.stack_hi > t.stack_hi) t.stack_hi = slow.outcome.stack_hi;
       if (t.stack_lo == 0 || own_fp < t.stack_lo) t.stack_lo = own_fp;
     }
-    ++(learn ? t.stats.learned : t.stats.fallback);
-    if (start_fp != 0) n = FromStart(ips, max, all, n, start_fp);
+    ++(slow.learn ? t.stats.learned : t.stats.fallback);
   }
   t.busy = 0;
   return n;
@@ -310,15 +376,13 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
 }  // namespace
 
 int FastBacktrace(void** ips, int max) {
-  return Backtrace(ips, max, 0, nullptr, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  return Backtrace(ips, max, 0, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), ThisThreadBlock());
 }
 
-int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp) {
-  void* all[kFastUnwindMaxFrames];
-  return Backtrace(ips, max, start_fp, all,
-                   reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* block) {
+  return Backtrace(ips, max, start_fp, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block);
 }
 
 void BlockFastUnwindForFork() { BlockUnwindForFork(); }
@@ -326,11 +390,14 @@ void BlockFastUnwindForFork() { BlockUnwindForFork(); }
 void UnblockFastUnwindAfterFork() { UnblockUnwindAfterFork(); }
 
 void ResetFastUnwindAfterFork() {
-  t_unwind.busy = 0;
+  if (ThreadBlock* block = PeekThreadBlock()) UnwindOf(*block).busy = 0;
   ResetUnwindLearnAfterFork();
 }
 
-FastUnwindStats FastUnwindThreadStats() { return t_unwind.stats; }
+FastUnwindStats FastUnwindThreadStats() {
+  ThreadBlock* block = PeekThreadBlock();
+  return block != nullptr ? UnwindOf(*block).stats : FastUnwindStats{};
+}
 
 void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix) {
   g_prefix_reuse = prefix_reuse;

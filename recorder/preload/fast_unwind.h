@@ -21,16 +21,19 @@
 //      would read still holds what it held (so the copy is what the rule
 //      walk would return, exactly).
 //
-// Thread-safe (per-thread state in zero-initialized initial-exec TLS, shared
-// rules lock-free); async-signal-safe to the extent libunwind's local
-// unwinding is (a capture nested in a signal handler on the same thread goes
-// straight to libunwind); fork-safe (call the fork handlers below). Never
-// allocates from the heap. FastBacktraceFrom is called by CaptureStack() in
-// recorder.cc; both by tests and benchmarks.
+// Thread-safe (per-thread state in the thread's ThreadBlock, thread_block.h,
+// taken on its first capture; shared rules lock-free); a thread without a
+// block gets libunwind's answer, learning nothing. Async-signal-safe to the
+// extent libunwind's local unwinding is (a capture nested in a signal
+// handler on the same thread goes straight to libunwind); fork-safe (call
+// the fork handlers below). Never allocates from the heap. FastBacktraceFrom
+// is called by CaptureStack() in recorder.cc; both by tests and benchmarks.
 #ifndef HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
 #define HEAPREC_RECORDER_PRELOAD_FAST_UNWIND_H_
 
 #include <cstdint>
+
+#include "recorder/preload/thread_block.h"
 
 namespace heaprec::recorder::preload {
 
@@ -46,7 +49,10 @@ __attribute__((noinline)) int FastBacktrace(void** ips, int max);
 // that function's caller: unw_backtrace's answer without the frames before
 // it. The recorder passes its hook's frame, so that its own frames
 // (CaptureStack, RecordAlloc, the hook) are neither walked nor returned.
-__attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp);
+// block: ThisThreadBlock(), which the caller has at hand (CaptureStack uses
+// it too), or nullptr (libunwind answers).
+__attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp,
+                                                ThreadBlock* block);
 
 // Fork handlers: BlockFastUnwindForFork() in the prepare handler (waits
 // until no other thread is inside libunwind, whose locks would stay held in
@@ -58,7 +64,8 @@ void BlockFastUnwindForFork();
 void UnblockFastUnwindAfterFork();
 void ResetFastUnwindAfterFork();
 
-// What the calling thread's captures did so far (tests, benchmarks).
+// What the calling thread's captures did so far (tests, benchmarks); zeros
+// before its first capture and after it released its block.
 struct FastUnwindStats {
   uint64_t captures;        // FastBacktrace calls
   uint64_t fast;            // answered by the rule walk (with or without reuse)

@@ -3,13 +3,16 @@
 // stacks built to break each part of it: recursion 0..100 deep, call chains
 // that differ only in a middle frame (prefix reuse must reject the stale
 // one), RBP-based frames (VLAs), frames without frame pointers, signal
-// handlers (also on an alternate stack), many threads, and code that is
-// dlopen'ed and dlclose'd. A test also shows that it fails when the prefix
+// handlers (also on an alternate stack), many threads, the smallest thread
+// stacks (the slow path runs on the thread block's spare stack), and code
+// that is dlopen'ed and dlclose'd. A test also shows that it fails when the prefix
 // check is switched off.
 #include "recorder/preload/fast_unwind.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 
@@ -25,6 +28,7 @@
 #include <libunwind.h>
 
 #include "recorder/preload/fast_unwind_test_frames.h"
+#include "recorder/preload/thread_block.h"
 #include "recorder/preload/unwind_rules.h"
 
 namespace heaprec::recorder::preload {
@@ -51,6 +55,7 @@ __attribute__((noinline)) int LibunwindBacktrace(void** ips, int max) {
 
 // Both captures of one comparison, and how many frames were asked for.
 struct Pair {
+  bool fast_only = false;  // FastBacktrace alone (a stack too small for unw_backtrace)
   int max = 72;
   int n[2] = {0, 0};
   void* ips[2][kMax];
@@ -68,7 +73,7 @@ volatile int g_two = 2;  // a trip count the compiler cannot see: one call site
 
 __attribute__((noinline)) void CaptureBoth(void* arg) {
   Pair* p = static_cast<Pair*>(arg);
-  const int count = g_two;
+  const int count = p->fast_only ? 1 : g_two;
 #pragma GCC unroll 1
   for (int v = 0; v < count; ++v) {
     p->n[v] = Via(v == 0 ? &FastBacktrace : &LibunwindBacktrace, p->ips[v], p->max);
@@ -119,7 +124,7 @@ TEST(FastUnwindTest, RecursionDepths0To100) {
 // Middle, which has a frame pointer), started at Middle's frame, against
 // libunwind's frames from Middle's caller on.
 __attribute__((noinline)) int Inner(Pair* p, uintptr_t start_fp) {
-  const int n = FastBacktraceFrom(p->ips[0], p->max, start_fp);
+  const int n = FastBacktraceFrom(p->ips[0], p->max, start_fp, ThisThreadBlock());
   asm volatile("" ::: "memory");
   return n;
 }
@@ -376,6 +381,93 @@ TEST(FastUnwindTest, ManyThreads) {
   for (std::thread& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0) << first_failure;
   EXPECT_EQ(slow_threads.load(), 0);
+}
+
+// Small stacks --------------------------------------------------------------
+
+// The lowest byte of the spare stack that no longer holds the paint: how
+// deep the slow path went, counted from the top.
+size_t SpareStackUsed(const ThreadBlock& b) {
+  size_t i = 0;
+  while (i < sizeof(b.spare_stack) && b.spare_stack[i] == 0xA5) ++i;
+  return sizeof(b.spare_stack) - i;
+}
+
+// A new thread's first captures take the slow path (libunwind, learning):
+// on its block's spare stack, not its own, with room to spare there, and
+// still what unw_backtrace returns.
+TEST(FastUnwindTest, SlowPathRunsOnTheSpareStack) {
+  std::thread([] {
+    ThreadBlock* b = ThisThreadBlock();
+    ASSERT_NE(b, nullptr);
+    memset(b->spare_stack, 0xA5, sizeof(b->spare_stack));
+    for (int depth = 0; depth < 30; depth += 3) {
+      Pair p;
+      NoFpRecurse(depth % 5, FpRecurse, depth, CaptureBoth, &p);
+      ASSERT_EQ(Diff(p), "") << "depth " << depth;
+    }
+    const FastUnwindStats s = FastUnwindThreadStats();
+    EXPECT_GT(s.learned + s.fallback, 0u);  // not vacuous: the slow path ran
+    const size_t used = SpareStackUsed(*b);
+    ::testing::Test::RecordProperty("spare_stack_used", static_cast<int>(used));
+    EXPECT_GT(used, 1024u) << "the slow path did not run on the spare stack";
+    EXPECT_LT(used, sizeof(b->spare_stack) / 2) << "little room left on the spare stack";
+    ReleaseThreadBlock();
+  }).join();
+}
+
+// The frames FastBacktrace returns for chains 0..24 deep, run as a thread's
+// body: on an ordinary stack (checked against unw_backtrace there) and on
+// the smallest stack glibc allows, where unw_backtrace itself would not fit
+// under the recorder's frames. Both must give the same frames.
+struct SmallStackRun {
+  bool fast_only = false;
+  Pair pairs[25];
+  bool ok = false;
+};
+
+void* SmallStackBody(void* arg) {
+  auto* run = static_cast<SmallStackRun*>(arg);
+  for (int depth = 0; depth < 25; ++depth) {
+    run->pairs[depth].fast_only = run->fast_only;
+    FpRecurse(depth, CaptureBoth, &run->pairs[depth]);
+  }
+  run->ok = true;
+  ReleaseThreadBlock();
+  return nullptr;
+}
+
+bool RunThread(size_t stack_bytes, SmallStackRun* run) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (stack_bytes != 0 && pthread_attr_setstacksize(&attr, stack_bytes) != 0) return false;
+  pthread_t t;
+  const int rc = pthread_create(&t, &attr, SmallStackBody, run);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) return false;
+  pthread_join(t, nullptr);
+  return run->ok;
+}
+
+TEST(FastUnwindTest, SmallThreadStacks) {
+  static SmallStackRun ordinary, small;
+  ASSERT_TRUE(RunThread(0, &ordinary));
+  for (int depth = 0; depth < 25; ++depth) {
+    ASSERT_EQ(Diff(ordinary.pairs[depth]), "") << "depth " << depth;
+  }
+  small.fast_only = true;
+#if defined(__SANITIZE_ADDRESS__)
+  const size_t bytes = 4 * PTHREAD_STACK_MIN;  // ASan's own frames are larger
+#else
+  const size_t bytes = PTHREAD_STACK_MIN;
+#endif
+  ASSERT_TRUE(RunThread(bytes, &small));
+  for (int depth = 0; depth < 25; ++depth) {
+    const Pair& a = ordinary.pairs[depth];
+    const Pair& b = small.pairs[depth];
+    ASSERT_EQ(b.n[0], a.n[0]) << "depth " << depth;
+    ASSERT_EQ(memcmp(a.ips[0], b.ips[0], sizeof(void*) * a.n[0]), 0) << "depth " << depth;
+  }
 }
 
 // dlopen / dlclose ----------------------------------------------------------

@@ -10,6 +10,7 @@
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/recorder_state.h"
 #include "recorder/preload/seq_counter.h"
+#include "recorder/preload/thread_block.h"
 
 namespace heaprec::recorder::preload {
 namespace {
@@ -32,6 +33,7 @@ void ForkParent() {
 void ForkChild() {
   ThreadState& ts = t_thread_state;
   ts.ring = {};
+  ResetThreadBlocksAfterFork();  // this thread keeps its block; the others' are free
   ResetFastUnwindAfterFork();
   if (g_recorder.mode.load(std::memory_order_acquire) == kOn) {
     const RegionView parent = g_recorder.region;

@@ -15,7 +15,9 @@
 #include "recorder/preload/recorder_state.h"
 #include "recorder/preload/seq_counter.h"
 #include "recorder/preload/stack_cache.h"
+#include "recorder/preload/stack_interner.h"
 #include "recorder/preload/stack_scrub.h"
+#include "recorder/preload/thread_block.h"
 #include "recorder/preload/unwind_learn.h"
 #include "recorder/preload/unwind_rules.h"
 
@@ -26,8 +28,13 @@ constinit RecorderState g_recorder;
 
 namespace {
 
-// The thread's previous stack (stack_cache.h), keyed by t_thread_state.generation.
-__thread StackCache t_stack_cache __attribute__((tls_model("initial-exec")));
+// The thread's previous stacks (stack_cache.h), keyed by
+// t_thread_state.generation, in its ThreadBlock (all zeros = empty).
+static_assert(sizeof(StackCache) <= sizeof(ThreadBlock::stack_cache) &&
+              alignof(StackCache) <= alignof(ThreadBlock));
+inline StackCache& StackCacheOf(ThreadBlock& block) {
+  return *reinterpret_cast<StackCache*>(block.stack_cache);
+}
 
 // Gives this thread a ring in the current region and writes its start record.
 void ClaimThreadRing(ThreadState& ts) {
@@ -37,7 +44,9 @@ void ClaimThreadRing(ThreadState& ts) {
   // A second claimer ends solo seq counting before its first seq.
   if (Header().claims.fetch_add(1, std::memory_order_acq_rel) > 0) SwitchToSharedSeq(Header());
   ts.ring = ClaimRing(g_recorder.region, tid, /*shared_only=*/ts.exiting != 0);
-  if (ts.ring.slot != 0) pthread_setspecific(g_recorder.exit_key, reinterpret_cast<void*>(1));
+  // OnThreadExit releases the ring and the ThreadBlock the thread takes on
+  // its first capture (also with the shared ring: the block still goes back).
+  if (ts.exiting == 0) pthread_setspecific(g_recorder.exit_key, reinterpret_cast<void*>(1));
   WriteThreadStart(ts, tid);
 }
 
@@ -51,6 +60,9 @@ void AnnounceOwnMemory() {
     h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
   }
   if (const void* p = UnwindScratchMemory(&bytes)) {
+    h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
+  }
+  if (const void* p = ThreadBlocksMemory(&bytes)) {
     h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
   }
   h.own_memory_count = n;
@@ -68,6 +80,9 @@ void OnThreadExit(void*) {
     ReleaseRing(g_recorder.region, ts.ring);
   }
   ts.ring = {};
+  // For the next thread to start; what this one records from here on goes
+  // without (libunwind, no stack cache).
+  ReleaseThreadBlock();
 }
 
 }  // namespace
@@ -148,13 +163,23 @@ void Leave(ThreadState& ts) {
 
 uint64_t TakeSeq() { return preload::TakeSeq(Header()); }
 
-uint32_t CaptureStack(uintptr_t hook_frame) {
+namespace {
+
+// Frames CaptureStack asks for at most (max_depth + 8, and room to spare).
+constexpr int kCaptureFrames = kMaxDepth + 16;
+static_assert(sizeof(ThreadBlock::capture) >= sizeof(void*) * kCaptureFrames);
+
+// CaptureStack with ips (kCaptureFrames long) for the frames, block (the
+// unwinder's state and spare stack) or nullptr, cache (the thread's own
+// block's stack cache) or nullptr.
+__attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlock* block,
+                                                           ThreadBlock* cache,
+                                                           uintptr_t hook_frame) {
   const uint32_t max_depth = g_recorder.config.max_depth;
-  void* ips[kMaxDepth + 16];
   const int want = static_cast<int>(max_depth) + 8;
   // The same frames as unw_backtrace(ips, want) from the hook's caller on,
   // mostly without libunwind.
-  const int n = FastBacktraceFrom(ips, want, hook_frame);
+  const int n = FastBacktraceFrom(ips, want, hook_frame, block);
   int skip = 0;
   while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_recorder.own_start &&
          reinterpret_cast<uintptr_t>(ips[skip]) < g_recorder.own_end) {
@@ -182,13 +207,41 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
     ++depth;
   }
   bool inserted = false;
-  const uint32_t id =
-      InternStackCached(t_stack_cache, t_thread_state.generation, g_recorder.region,
-                        reinterpret_cast<const uint64_t*>(ips + skip), depth, &inserted);
+  const auto* frames = reinterpret_cast<const uint64_t*>(ips + skip);
+  const uint32_t id = __builtin_expect(cache != nullptr, 1)
+                          ? InternStackCached(StackCacheOf(*cache), t_thread_state.generation,
+                                              g_recorder.region, frames, depth, &inserted)
+                          : InternStack(g_recorder.region, frames, depth, &inserted);
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.
   if (inserted) ScanModulesIfChanged(g_recorder.region);
   return id;
+}
+
+// Without a block of its own (none could be had, or the thread is exiting:
+// thread_block.h): a block borrowed for this capture, the stack interned
+// without the cache. With none to borrow, no stack (counted): libunwind on
+// the program's stack could overflow a small one.
+__attribute__((noinline, cold)) uint32_t CaptureWithoutBlock(uintptr_t hook_frame) {
+  ThreadBlock* const borrowed = BorrowThreadBlock();
+  if (borrowed == nullptr) {
+    Count().unwind_skipped.fetch_add(1, std::memory_order_relaxed);
+    return 0;
+  }
+  const uint32_t id =
+      CaptureInto(reinterpret_cast<void**>(borrowed->capture), borrowed, nullptr, hook_frame);
+  ReturnThreadBlock(borrowed);
+  return id;
+}
+
+}  // namespace
+
+uint32_t CaptureStack(uintptr_t hook_frame) {
+  // The unwinder's state, the stack cache and the frames' scratch, off the
+  // program's stack; taken on the thread's first capture (thread_block.h).
+  ThreadBlock* const block = ThisThreadBlock();
+  if (__builtin_expect(block == nullptr, 0)) return CaptureWithoutBlock(hook_frame);
+  return CaptureInto(reinterpret_cast<void**>(block->capture), block, block, hook_frame);
 }
 
 void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,

@@ -12,7 +12,8 @@ __thread uint32_t t_held __attribute__((tls_model("initial-exec")));
 
 }  // namespace
 
-SignalHold::SignalHold() {
+SignalHold::SignalHold() : outer_(t_held == 0) {
+  if (!outer_) return;
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &saved_);  // returns an error code: errno untouched
@@ -20,6 +21,7 @@ SignalHold::SignalHold() {
 }
 
 SignalHold::~SignalHold() {
+  if (!outer_) return;
   t_held = 0;  // before unblocking: a handler that runs then is outside the hold
   pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
 }

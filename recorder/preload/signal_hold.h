@@ -12,8 +12,10 @@
 //
 // Nesting: signals are blocked while held, so no handler runs in a hold on
 // the same thread; a capture in a handler that interrupted code outside a
-// hold takes its own. Async-signal-safe, never allocates, per thread
-// (initial-exec TLS). Used by SlowBacktrace (unwind_learn.cc).
+// hold takes its own. A hold taken inside another does nothing (the outer
+// one restores the mask). Async-signal-safe, never allocates, per thread
+// (initial-exec TLS). Used by the unwinder's slow path (fast_unwind.cc
+// around its switch to the spare stack, unwind_learn.cc).
 #ifndef HEAPREC_RECORDER_PRELOAD_SIGNAL_HOLD_H_
 #define HEAPREC_RECORDER_PRELOAD_SIGNAL_HOLD_H_
 
@@ -30,6 +32,7 @@ class SignalHold {
 
  private:
   sigset_t saved_;
+  bool outer_;  // this hold blocked the signals (not nested in another)
 };
 
 // Whether the calling thread is inside a SignalHold.

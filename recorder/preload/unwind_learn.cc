@@ -403,23 +403,30 @@ bool LearnAt(uintptr_t ip, uintptr_t sp, uintptr_t rbp, uint32_t gen) {
 
 int SlowBacktrace(void** ips, int max, uintptr_t first_ip, bool learn, uint32_t gen,
                   uintptr_t missed_ip, LearnOutcome* outcome) {
-  // raw[0] is where this function resumes, raw[1] FastBacktrace, raw[2] its
-  // caller: the first frame asked for.
-  constexpr int kSkip = 2;
+  // raw[0] is where this function resumes, then the fast_unwind.cc frames
+  // up to FastBacktrace's (through the switch to the spare stack, or not),
+  // then first_ip, FastBacktrace's caller: the first frame asked for. It
+  // cannot come earlier: those frames are all between SlowBacktrace and
+  // FastBacktrace, and first_ip is a return address outside them.
+  constexpr int kMaxSkip = 8;
   const SignalHold hold;  // libunwind's own sigprocmask pairs cost no system call
   const LibunwindUse use;
-  void* raw[kFastUnwindMaxFrames + kSkip];
+  void* raw[kFastUnwindMaxFrames + kMaxSkip];
   if (max > kFastUnwindMaxFrames) max = kFastUnwindMaxFrames;
-  const int got = unw_backtrace(raw, max + kSkip);
-  if (got <= kSkip || reinterpret_cast<uintptr_t>(raw[kSkip]) != first_ip) return 0;
-  const int n = got - kSkip;
-  memcpy(ips, raw + kSkip, sizeof(void*) * n);
+  const int got = unw_backtrace(raw, max + kMaxSkip);
+  int skip = 1;
+  while (skip < got && skip < kMaxSkip && reinterpret_cast<uintptr_t>(raw[skip]) != first_ip) {
+    ++skip;
+  }
+  if (skip >= got || reinterpret_cast<uintptr_t>(raw[skip]) != first_ip) return 0;
+  const int n = got - skip < max ? got - skip : max;
+  memcpy(ips, raw + skip, sizeof(void*) * n);
   if (!learn) return n;
   uint32_t expected = 0;
   if (!g_learning.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return n;
   uintptr_t stack_hi = 0;
-  // The walk starts in LearnWalk: then this function, FastBacktrace, its caller.
-  const bool covered = LearnWalk(ips, n, max, gen, kSkip + 1, &stack_hi);
+  // The walk starts in LearnWalk: then this function and the others skipped.
+  const bool covered = LearnWalk(ips, n, max, gen, skip + 1, &stack_hi);
   if (missed_ip != 0 && LookupUnwindRule(missed_ip, gen).kind == RuleKind::kNone) {
     InsertUnwindRule(missed_ip, gen, Uncacheable());  // no verdict: never try again
   }

@@ -34,8 +34,9 @@ struct LearnOutcome {
 };
 
 // Fills ips like unw_backtrace called by FastBacktrace's caller, where
-// first_ip is FastBacktrace's return address. Must be called directly by
-// FastBacktrace (it skips its own and FastBacktrace's frames). With learn,
+// first_ip is FastBacktrace's return address. Called from FastBacktrace
+// with at most a few frames between (fast_unwind.cc's slow path, on the
+// spare stack or not): it skips every frame before first_ip. With learn,
 // also learns rules of generation gen; missed_ip, if not 0, is the IP the
 // rule walk had no rule for: it gets a verdict (a rule or uncacheable).
 // max must be at most kFastUnwindMaxFrames.

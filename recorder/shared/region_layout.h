@@ -30,7 +30,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 8;
+inline constexpr uint32_t kRegionVersion = 9;
 
 inline constexpr uint32_t kSlots = 512;  // rings (ring.h); slot 0 is shared
 // The stack index (stack_interner.cc) grows by levels: level k is a table of
@@ -96,6 +96,7 @@ struct Counters {
   std::atomic<uint64_t> fork_window_calls;
   std::atomic<uint64_t> module_log_full;
   std::atomic<uint64_t> label_log_full;
+  std::atomic<uint64_t> unwind_skipped;
 };
 
 struct RegionHeader {
