@@ -4,7 +4,8 @@
 // for anything unreadable; 2 for usage errors.
 // The steps: options (options.h), the analyzers they need (analysis_plan.h),
 // the pass over the traces (run_analysis.h), the files and stdout
-// (report_output.h); --bench alone is bench_command.h's.
+// (report_output.h); --bench alone is bench_command.h's; several traces or a
+// folder, process_table_command.h's.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "heapreplay/bench_command.h"
 #include "heapreplay/html_output.h"
 #include "heapreplay/options.h"
+#include "heapreplay/process_table_command.h"
 #include "heapreplay/report_output.h"
 #include "heapreplay/run_analysis.h"
 #include "replay/bench_worker.h"
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
     std::fputs(heapreplay::UsageText().c_str(), stdout);
     return 0;
   }
+  if (heapreplay::WantsProcessTable(o)) return heapreplay::RunProcessTable(o);
   if (o.bench && o.html.empty()) return heapreplay::RunBench(o);
   heapreplay::BenchShown bench;
   if (const int status = GatherBench(o, &bench); status != 0) return status;

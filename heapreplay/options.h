@@ -23,10 +23,11 @@ struct Options {
   std::string bench_json;  // --bench-json SAVED.json: earlier --bench --json results for --html
   analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
   bool metric_given = false;
-  std::string at;              // --at MOMENT
-  bool diff = false;           // --diff
-  std::string from, to, base;  // --from, --to, --base
-  std::string trace;
+  std::string at;                   // --at MOMENT
+  bool diff = false;                // --diff
+  std::string from, to, base;       // --from, --to, --base
+  std::string trace;                // the first TRACE
+  std::vector<std::string> traces;  // every TRACE: several, or a folder, give the process table
   bool help = false;
   // The leak check (valgrind's spellings): --suppressions FILE (repeatable),
   // --error-exitcode N (exit N when a kind of errors_for has bytes after
