@@ -21,7 +21,7 @@ base::CommandLine Table(Options* o) {
   base::CommandLine line;
   line.usage =
       "usage: heapreplay [analyses] [output options] TRACE\n"
-      "       heapreplay [--json] [--top N] TRACE TRACE... | FOLDER  (one line per process)";
+      "       heapreplay [--json] TRACE TRACE... | FOLDER  (one line per process)";
   line.min_help_column = 19;
   line.positional = [o](const std::string& arg, std::string* error) {
     if (o->trace.empty()) o->trace = arg;

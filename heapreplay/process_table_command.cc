@@ -92,7 +92,14 @@ bool WantsProcessTable(const Options& o) {
 }
 
 int RunProcessTable(const Options& o) {
-  if (const std::string one = OneTraceOption(o); !one.empty()) {
+  if (const std::string one = OneTraceOption(o); !one.empty() && o.traces.size() == 1) {
+    // A folder where a trace was expected: the file's error, as before.
+    std::fprintf(stderr,
+                 "heapreplay: %s: cannot open: is a directory (%s takes one trace; a folder "
+                 "alone gives the process table)\n",
+                 o.traces[0].c_str(), one.c_str());
+    return 1;
+  } else if (!one.empty()) {
     std::fprintf(stderr,
                  "heapreplay: %s takes one trace; several traces or a folder give the process "
                  "table only (see heapreplay --help)\n",

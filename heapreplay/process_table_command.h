@@ -17,8 +17,9 @@ namespace heaprec::heapreplay {
 bool WantsProcessTable(const Options& o);
 
 // Prints the table; returns heapreplay's exit status (2 for options that
-// take one trace, 1 with one line naming the file for an unreadable trace
-// or a folder without traces).
+// take one trace with several traces; 1 with one line naming the file for
+// an unreadable trace, a folder without traces, or a folder alone given to
+// an analysis).
 int RunProcessTable(const Options& o);
 
 }  // namespace heaprec::heapreplay

@@ -48,7 +48,7 @@ struct Tree {
   ProcessResult run;
   std::string dir;
   std::vector<std::string> traces;
-  std::map<std::string, json> objects;  // by path
+  std::map<std::string, json> objects;       // by path
   std::map<std::string, std::string> child;  // "exit11" -> its trace
 };
 
@@ -154,8 +154,8 @@ TEST(ProcessTreeTest, ShellChildrenNameTheirParentsAndEnds) {
   for (size_t at = header; at < err.find("heaprec: next:"); at = err.find('\n', at) + 1) {
     closing_rows += err.substr(at + 2, err.find('\n', at) + 1 - (at + 2));
   }
-  EXPECT_EQ(text.out, std::to_string(t.traces.size()) + " traces, largest peak first:\n" +
-                          closing_rows);
+  EXPECT_EQ(text.out,
+            std::to_string(t.traces.size()) + " traces, largest peak first:\n" + closing_rows);
   for (const auto& [how, path] : t.child) {
     EXPECT_NE(text.out.find(path), std::string::npos) << text.out;
   }
@@ -223,12 +223,9 @@ TEST(ProcessTreeTest, NoFollowShellTracesItsChildrenOnly) {
 TEST(ProcessTreeTest, GccCompileNamesItsParents) {
   if (access("/usr/bin/gcc", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/gcc";
   const std::string dir = MakeTempDir("gcc");
-  {
-    std::ofstream(dir + "/x.c") << "int twice(int x) { return 2 * x; }\n";
-  }
-  const ProcessResult run =
-      RunProgram({Runfile("recorder/heaprec"), "-q", "-o", dir + "/%n.%p.zst", "/usr/bin/gcc",
-                  "-c", dir + "/x.c", "-o", dir + "/x.o"});
+  { std::ofstream(dir + "/x.c") << "int twice(int x) { return 2 * x; }\n"; }
+  const ProcessResult run = RunProgram({Runfile("recorder/heaprec"), "-q", "-o", dir + "/%n.%p.zst",
+                                        "/usr/bin/gcc", "-c", dir + "/x.c", "-o", dir + "/x.o"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(access((dir + "/x.o").c_str(), F_OK), 0);
   const std::vector<std::string> traces = ListFiles(dir, ".zst");

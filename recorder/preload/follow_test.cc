@@ -13,8 +13,8 @@ const char* const kPython[] = {"python3", "python3.11", "python3"};
 const char* const kCc1[] = {"cc1", "cc1", "/usr/lib/gcc/x86_64-linux-gnu/12/cc1"};
 
 TEST(FollowTest, PatternsMatchAnyNameByGlob) {
-  EXPECT_TRUE(AnyPatternMatches("sh", kScript, 3));     // argv[0]
-  EXPECT_TRUE(AnyPatternMatches("dash", kScript, 3));   // the executable
+  EXPECT_TRUE(AnyPatternMatches("sh", kScript, 3));    // argv[0]
+  EXPECT_TRUE(AnyPatternMatches("dash", kScript, 3));  // the executable
   EXPECT_TRUE(AnyPatternMatches("python3.*", kPython, 3));
   EXPECT_TRUE(AnyPatternMatches("py*", kPython, 3));
   EXPECT_TRUE(AnyPatternMatches("cc?", kCc1, 3));
