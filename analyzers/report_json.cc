@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/human_bytes.h"
+#include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
 
@@ -129,11 +130,17 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
   const SummaryAnalyzer& s = *r.summary;
   const SymbolTable& sym = a.symbols();
   json j;
-  j["trace"] = {{"path", r.trace.path},
-                {"program", a.process() ? a.process()->program : ""},
-                {"pid", a.process() ? a.process()->pid : 0},
-                {"format_version", r.trace.version.major},
-                {"truncated", r.trace.truncated}};
+  j["trace"] = {
+      {"path", r.trace.path},
+      {"program", a.process() ? a.process()->program : ""},
+      {"pid", a.process() ? a.process()->pid : 0},
+      {"format_version", r.trace.version.major},
+      {"truncated", r.trace.truncated},
+      {"ppid", a.process() ? a.process()->ppid : 0},
+      {"parent", a.process() && !a.process()->parent_trace.empty() ? json(a.process()->parent_trace)
+                                                                   : json(nullptr)},
+      {"replaced_by_exec", a.end() && a.end()->replaced_by_exec}};
+  AddExitJson(a.end() ? a.end()->exit_status : -1, &j["trace"]);
   j["summary"] = SummaryJson(a, s);
   if (!r.notes.empty()) j["notes"] = r.notes;
   json losses = json::object();

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "analyzers/human_bytes.h"
+#include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
 #include "analyzers/top_table.h"
@@ -318,6 +319,19 @@ void AppendMismatches(std::string* out, const Report& r, size_t top) {
   }
 }
 
+// "pid 12, exited 11; started by pid 10, trace heaprec.sh.10.zst".
+std::string ProcessWords(const format::ProcessInfo& p,
+                         const std::optional<format::EndRecord>& end) {
+  std::string words = "pid " + std::to_string(p.pid);
+  if (end) {
+    const std::string exit = ExitWords(end->exit_status, end->replaced_by_exec);
+    words += ", " + (exit == "unknown" ? "exit unknown" : exit);
+  }
+  if (p.ppid != 0) words += "; started by pid " + std::to_string(p.ppid);
+  if (!p.parent_trace.empty()) words += ", trace " + p.parent_trace;
+  return words;
+}
+
 }  // namespace
 
 std::string TextReport(const Report& r, const ReportOptions& o) {
@@ -325,7 +339,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   const SummaryAnalyzer& s = *r.summary;
   std::string out;
   out += "trace " + r.trace.path + ": " + a.CommandLine();
-  if (a.process()) out += " (pid " + std::to_string(a.process()->pid) + ")";
+  if (a.process()) out += " (" + ProcessWords(*a.process(), a.end()) + ")";
   out += r.trace.truncated ? " [truncated]\n" : "\n";
   if (a.stop()) {
     const MomentWatch& w = *a.stop();

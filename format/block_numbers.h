@@ -45,6 +45,11 @@ class BlockNumbers {
   // Blocks made so far.
   uint64_t made() const { return made_; }
   size_t live() const { return live_.size(); }
+  // Bytes of the live blocks (as made), and the most there were after any
+  // event so far: the launcher's per-process peak and "not freed", the same
+  // numbers heapreplay's live heap gives.
+  uint64_t live_bytes() const { return live_bytes_; }
+  uint64_t peak_bytes() const { return peak_bytes_; }
   // Calls f(address, block, size) for every live block, in no order (the
   // launcher's leak scan: size is the size the block was made with).
   template <typename F>
@@ -74,6 +79,8 @@ class BlockNumbers {
   base::OpenTable<Live, 4> live_;  // address -> live block; nearby addresses share lines
   std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
   uint64_t made_ = 0;
+  uint64_t live_bytes_ = 0;
+  uint64_t peak_bytes_ = 0;
 };
 
 }  // namespace heaprec::format

@@ -88,5 +88,27 @@ TEST(BlockNumbersTest, LiveBlocksKeepTheirSizes) {
             (std::map<uint64_t, std::pair<uint64_t, uint64_t>>{{0x40, {4, 8}}, {0x80, {3, 48}}}));
 }
 
+// The running live bytes and their peak, as heapreplay's live heap counts
+// them: a moved realloc holds only the new block, a realloc in place the new
+// size, a failed one and a free of an unknown address change nothing.
+TEST(BlockNumbersTest, LiveBytesAndTheirPeak) {
+  BlockNumbers b;
+  const auto step = [&](Event e) {
+    b.Assign(&e);
+    return std::pair<uint64_t, uint64_t>{b.live_bytes(), b.peak_bytes()};
+  };
+  using P = std::pair<uint64_t, uint64_t>;
+  EXPECT_EQ(step({.api = Api::kMalloc, .address = 0x10, .size = 24}), P(24, 24));
+  EXPECT_EQ(step({.api = Api::kCalloc, .address = 0x40, .size = 100}), P(124, 124));
+  EXPECT_EQ(step({.api = Api::kMalloc, .address = 0, .size = 1 << 30}), P(124, 124));
+  EXPECT_EQ(step(Realloc(0x10, 0x80, 48)), P(148, 148));  // moved: 24 out, 48 in
+  EXPECT_EQ(step(Realloc(0x40, 0x40, 8)), P(56, 148));    // in place, smaller
+  EXPECT_EQ(step(Realloc(0x80, 0, 4096)), P(56, 148));    // failed: keeps its block
+  EXPECT_EQ(step(Free(0x999)), P(56, 148));               // never made
+  EXPECT_EQ(step(Free(0x80)), P(8, 148));
+  EXPECT_EQ(step(Realloc(0x40, 0, 0)), P(0, 148));  // realloc(p, 0) frees
+  EXPECT_EQ(step(Free(0x40)), P(0, 148));           // double free
+}
+
 }  // namespace
 }  // namespace heaprec::format

@@ -281,7 +281,7 @@ flatbuffers::Offset<fb::Process> BuildProcess(flatbuffers::FlatBufferBuilder& b,
   return fb::CreateProcess(b, b.CreateString(p.program), b.CreateVector(args), p.pid, p.ppid,
                            p.start_realtime_ns, p.start_monotonic_ns, b.CreateString(p.clock),
                            p.page_size, b.CreateString(p.recorder), b.CreateString(p.hostname),
-                           p.parent_trace_seq);
+                           p.parent_trace_seq, b.CreateString(p.parent_trace));
 }
 
 flatbuffers::Offset<fb::Module> BuildModule(flatbuffers::FlatBufferBuilder& b, const Module& m) {
@@ -312,7 +312,7 @@ flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const E
   }
   return fb::CreateEnd(b, e.events, e.allocations, e.frees, e.reallocs, e.bytes_allocated,
                        e.stack_nodes, e.chunks, e.end_time_ns, e.exit_status,
-                       b.CreateVector(counters), e.symbols_complete);
+                       b.CreateVector(counters), e.symbols_complete, e.replaced_by_exec);
 }
 
 }  // namespace

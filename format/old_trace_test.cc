@@ -3,7 +3,9 @@
 // the sample of test_traces.h (60 events, a flush every 7, seed 11, no block
 // reuse; blocks are numbered from their addresses, as for format 2), and by
 // format 2.1 (200 events, a flush every 7, seed 11, with block reuse: frees
-// name blocks by global block refs, three threads free each other's blocks).
+// name blocks by global block refs, three threads free each other's blocks),
+// and by format 3.1 (the same sample: refs by the thread that made a block;
+// no Process.parent_trace, no End.replaced_by_exec).
 // Never regenerate them; add a new file for a new version instead.
 #include <gtest/gtest.h>
 
@@ -76,6 +78,22 @@ TEST(OldTraceTest, Version2Dot1ReadsAsWritten) {
   }
   EXPECT_GT(frees, 30u);
   EXPECT_GT(cross, 10u);
+}
+
+TEST(OldTraceTest, Version3Dot1ReadsAsWritten) {
+  testing::Records want;
+  testing::SampleTraceBytes(200, 7, 11, &want);
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceFile("format/testdata/trace_v3_1.zst", v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.major, 3);
+  EXPECT_EQ(r.version.minor, 1);
+  testing::ExpectSameRecords(want, v.r);
+  ASSERT_EQ(v.r.processes.size(), 1u);
+  EXPECT_EQ(v.r.processes[0].parent_trace, "");
+  ASSERT_EQ(v.r.ends.size(), 1u);
+  EXPECT_FALSE(v.r.ends[0].replaced_by_exec);
+  EXPECT_EQ(v.r.ends[0].exit_status, 0);
 }
 
 }  // namespace

@@ -184,6 +184,9 @@ struct ProcessInfo {
   std::string recorder;
   std::string hostname;
   uint64_t parent_trace_seq = 0;
+  // 3.2: the trace of the image that started this one, as heaprec named it
+  // (FORMAT.md, "Process"); empty for the first process or an untraced parent.
+  std::string parent_trace;
   friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
 };
 
@@ -279,8 +282,23 @@ struct EndRecord {
   // The writer symbolized every return address of the stack table and wrote
   // a Symbol for each it could name: the others have no known name (2.1).
   bool symbols_complete = false;
+  // 3.2: the image did not end: it exec'd another program (exit_status -1).
+  bool replaced_by_exec = false;
   friend bool operator==(const EndRecord&, const EndRecord&) = default;
 };
+
+// How a process image ended, decoded from EndRecord::exit_status (a wait
+// status; -1 unknown): the code it exited with, or -1 if it did not exit...
+inline int ExitCodeOf(int32_t wait_status) {
+  if (wait_status < 0 || (wait_status & 0x7f) != 0) return -1;
+  return (wait_status >> 8) & 0xff;
+}
+// ... and the signal that killed it, or 0 if none did.
+inline int TermSignalOf(int32_t wait_status) {
+  if (wait_status < 0) return 0;
+  const int sig = wait_status & 0x7f;
+  return sig != 0 && sig != 0x7f ? sig : 0;
+}
 
 }  // namespace heaprec::format
 

@@ -20,8 +20,9 @@ class Dumper : public TraceVisitor {
   void OnProcess(const ProcessInfo& p) override {
     std::printf("process pid=%d ppid=%d program=%s args=", p.pid, p.ppid, p.program.c_str());
     for (const std::string& a : p.args) std::printf("[%s]", a.c_str());
-    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64 "\n", p.page_size,
-                p.recorder.c_str(), p.hostname.c_str(), p.parent_trace_seq);
+    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64 " parent_trace=%s\n",
+                p.page_size, p.recorder.c_str(), p.hostname.c_str(), p.parent_trace_seq,
+                p.parent_trace.c_str());
   }
   void OnModule(const Module& m) override {
     std::printf("module %u %s load=0x%" PRIx64 " ranges=%zu build_id_bytes=%zu seq=%" PRIu64 "\n",
@@ -81,9 +82,10 @@ class Dumper : public TraceVisitor {
   }
   void OnEnd(const EndRecord& e) override {
     std::printf("end events=%" PRIu64 " allocations=%" PRIu64 " frees=%" PRIu64 " reallocs=%" PRIu64
-                " bytes=%" PRIu64 " stack_nodes=%" PRIu64 " chunks=%" PRIu64 " exit_status=%d\n",
+                " bytes=%" PRIu64 " stack_nodes=%" PRIu64 " chunks=%" PRIu64
+                " exit_status=%d replaced_by_exec=%d\n",
                 e.events, e.allocations, e.frees, e.reallocs, e.bytes_allocated, e.stack_nodes,
-                e.chunks, e.exit_status);
+                e.chunks, e.exit_status, e.replaced_by_exec ? 1 : 0);
     for (const auto& [name, value] : e.counters) {
       std::printf("counter %s=%" PRIu64 "\n", name.c_str(), value);
     }

@@ -114,6 +114,45 @@ TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
   EXPECT_TRUE(e.symbols_complete);
 }
 
+// 3.2: the parent's trace and an image replaced by exec; the writer's live
+// bytes and peak follow the events.
+TEST(TraceRoundTripTest, ParentTraceAndReplacedByExec) {
+  StringSink sink;
+  ProcessInfo process = testing::SampleProcess();
+  process.ppid = 41;
+  process.parent_trace = "traces/heaprec.sh.41.zst";
+  TraceWriter w(&sink, process);
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x1000, .size = 100});
+  w.AddEvent({.seq = 2, .api = Api::kMalloc, .address = 0x2000, .size = 50});
+  w.AddEvent({.seq = 3, .api = Api::kFree, .address = 0x1000});
+  EXPECT_EQ(w.live_bytes(), 50u);
+  EXPECT_EQ(w.peak_bytes(), 150u);
+  ASSERT_TRUE(w.Finish({.exit_status = -1, .replaced_by_exec = true}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.minor, kFormatMinor);
+  ASSERT_EQ(v.r.processes.size(), 1u);
+  EXPECT_EQ(v.r.processes[0], process);
+  ASSERT_EQ(v.r.ends.size(), 1u);
+  EXPECT_TRUE(v.r.ends[0].replaced_by_exec);
+  EXPECT_EQ(v.r.ends[0].exit_status, -1);
+}
+
+// Wait statuses as waitpid gives them, decoded.
+TEST(TraceRoundTripTest, ExitStatusDecoding) {
+  EXPECT_EQ(ExitCodeOf(0), 0);
+  EXPECT_EQ(ExitCodeOf(11 << 8), 11);  // exit(11): 2816
+  EXPECT_EQ(TermSignalOf(11 << 8), 0);
+  EXPECT_EQ(ExitCodeOf(11), -1);  // SIGSEGV
+  EXPECT_EQ(TermSignalOf(11), 11);
+  EXPECT_EQ(TermSignalOf(11 | 0x80), 11);  // with a core dump
+  EXPECT_EQ(ExitCodeOf(-1), -1);           // unknown
+  EXPECT_EQ(TermSignalOf(-1), 0);
+  EXPECT_EQ(TermSignalOf(0x137f), 0);  // stopped by SIGSTOP: not an end
+  EXPECT_EQ(ExitCodeOf(0x137f), -1);
+}
+
 TEST(TraceRoundTripTest, HugeSequenceGapStartsAFreshChunk) {
   StringSink sink;
   TraceWriter w(&sink, testing::SampleProcess());

@@ -102,6 +102,10 @@ class TraceWriter {
   void ForEachLiveBlock(F&& f) const {
     chunk_->blocks().ForEachLive(f);
   }
+  // Bytes of the blocks live after the events added so far, and the most
+  // there were after any of them (same condition as ForEachLiveBlock).
+  uint64_t live_bytes() const { return chunk_->blocks().live_bytes(); }
+  uint64_t peak_bytes() const { return chunk_->blocks().peak_bytes(); }
 
  private:
   void MaybeFlush();

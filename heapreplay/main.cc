@@ -4,7 +4,8 @@
 // for anything unreadable; 2 for usage errors.
 // The steps: options (options.h), the analyzers they need (analysis_plan.h),
 // the pass over the traces (run_analysis.h), the files and stdout
-// (report_output.h); --bench alone is bench_command.h's.
+// (report_output.h); --bench alone is bench_command.h's; several traces or a
+// folder, process_table_command.h's.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "heapreplay/bench_command.h"
 #include "heapreplay/html_output.h"
 #include "heapreplay/options.h"
+#include "heapreplay/process_table_command.h"
 #include "heapreplay/report_output.h"
 #include "heapreplay/run_analysis.h"
 #include "replay/bench_worker.h"
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     std::printf("%s\n", format::VersionLine("heapreplay").c_str());
     return 0;
   }
+  if (heapreplay::WantsProcessTable(o)) return heapreplay::RunProcessTable(o);
   if (o.bench && o.html.empty()) return heapreplay::RunBench(o);
   heapreplay::BenchShown bench;
   if (const int status = GatherBench(o, &bench); status != 0) return status;

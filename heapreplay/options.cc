@@ -20,14 +20,13 @@ base::CommandLine Table(Options* o) {
   using base::Flag, base::Heading, base::Text, base::Value;
   analyzers::ReportOptions& r = o->report;
   base::CommandLine line;
-  line.usage = "usage: heapreplay [analyses] [output options] TRACE";
+  line.usage =
+      "usage: heapreplay [analyses] [output options] TRACE\n"
+      "       heapreplay [--json] TRACE TRACE... | FOLDER  (one line per process)";
   line.min_help_column = 19;
   line.positional = [o](const std::string& arg, std::string* error) {
-    if (!o->trace.empty()) {
-      *error = "more than one trace given ('" + o->trace + "' and '" + arg + "')";
-      return false;
-    }
-    o->trace = arg;
+    if (o->trace.empty()) o->trace = arg;
+    o->traces.push_back(arg);
     return true;
   };
   line.rows = {

@@ -25,10 +25,11 @@ struct Options {
   std::string bench_json;  // --bench-json SAVED.json: earlier --bench --json results for --html
   analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
   bool metric_given = false;
-  std::string at;              // --at MOMENT
-  bool diff = false;           // --diff
-  std::string from, to, base;  // --from, --to, --base
-  std::string trace;
+  std::string at;                   // --at MOMENT
+  bool diff = false;                // --diff
+  std::string from, to, base;       // --from, --to, --base
+  std::string trace;                // the first TRACE
+  std::vector<std::string> traces;  // every TRACE: several, or a folder, give the process table
   bool help = false;
   // --debug-dir DIR (repeatable, or DIR:DIR...): searched before
   // /usr/lib/debug for modules' files and debug files (symbolize/debug_files.h).

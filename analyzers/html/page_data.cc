@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "analyzers/html/page_stacks.h"
+#include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 
 namespace heaprec::analyzers::html {
@@ -26,7 +27,9 @@ json TraceJson(const PageInputs& in) {
             {"format_version",
              std::to_string(in.trace.version.major) + "." + std::to_string(in.trace.version.minor)},
             {"truncated", in.trace.truncated},
-            {"exit_status", nullptr}};
+            {"ppid", 0},
+            {"parent", nullptr},
+            {"exit", "unknown"}};
   if (a.process()) {
     const format::ProcessInfo& p = *a.process();
     t["program"] = p.program;
@@ -34,8 +37,12 @@ json TraceJson(const PageInputs& in) {
     t["pid"] = p.pid;
     t["hostname"] = p.hostname;
     t["start_realtime_ns"] = p.start_realtime_ns;
+    t["ppid"] = p.ppid;
+    if (!p.parent_trace.empty()) t["parent"] = p.parent_trace;
   }
-  if (a.end() && a.end()->exit_status != -1) t["exit_status"] = a.end()->exit_status;
+  // Decoded (process_end.h), never the raw wait status.
+  if (a.end()) t["exit"] = ExitWords(a.end()->exit_status, a.end()->replaced_by_exec);
+  AddExitJson(a.end() ? a.end()->exit_status : -1, &t);
   return t;
 }
 

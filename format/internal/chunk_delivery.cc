@@ -28,6 +28,7 @@ void DeliverProcess(const fb::Process& p, TraceVisitor& v) {
   info.recorder = Str(p.recorder());
   info.hostname = Str(p.hostname());
   info.parent_trace_seq = p.parent_trace_seq();
+  info.parent_trace = Str(p.parent_trace());
   v.OnProcess(info);
 }
 
@@ -96,6 +97,7 @@ void DeliverEnd(const fb::End& e, TraceVisitor& v) {
   r.end_time_ns = e.end_time_ns();
   r.exit_status = e.exit_status();
   r.symbols_complete = e.symbols_complete();
+  r.replaced_by_exec = e.replaced_by_exec();
   if (e.counters()) {
     for (const fb::Counter* c : *e.counters()) {
       r.counters.emplace_back(Str(c->name()), c->value());

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,8 @@
 #include <vector>
 
 #include "analyzers/human_bytes.h"
+#include "analyzers/process_end.h"
+#include "analyzers/process_table.h"
 #include "format/format_version.h"
 #include "recorder/launcher/leak_gate.h"
 #include "recorder/launcher/library_path.h"
@@ -91,6 +94,20 @@ void RemoveSessionDir(const std::string& dir) {
   rmdir(dir.c_str());
 }
 
+std::string JoinPatterns(const std::vector<std::string>& patterns) {
+  std::string joined;
+  for (const std::string& p : patterns) joined += (joined.empty() ? "" : ",") + p;
+  return joined;
+}
+
+void SetOrUnset(const char* name, const std::string& value) {
+  if (value.empty()) {
+    unsetenv(name);
+  } else {
+    setenv(name, value.c_str(), 1);
+  }
+}
+
 // Starts the program; returns its pid, or -1 with *error set (exec failure
 // reported back through a close-on-exec pipe).
 pid_t Spawn(const Options& o, const std::string& library, const std::string& session,
@@ -120,6 +137,8 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     setenv(kLauncherPidEnv, std::to_string(getppid()).c_str(), 1);
     setenv(kDepthEnv, std::to_string(o.depth).c_str(), 1);
     setenv(kFollowEnv, o.follow ? "1" : "0", 1);
+    SetOrUnset(kFollowOnlyEnv, JoinPatterns(o.follow_only));
+    SetOrUnset(kFollowSkipEnv, JoinPatterns(o.follow_skip));
     setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
     setenv(kFreeStacksEnv, o.free_stacks ? "1" : "0", 1);
     setenv(kLeakScanEnv, o.leak_scan ? "1" : "0", 1);
@@ -147,21 +166,42 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
   return pid;
 }
 
-void PrintSummary(const std::vector<TraceResult>& results) {
+// The closing lines on stderr: one process on one line; several as a table
+// (analyzers/process_table.h), largest peak first, at most a screenful.
+void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
   if (results.empty()) {
-    std::fprintf(stderr, "heaprec: no trace written (the program never started recording)\n");
+    const bool patterns = !o.follow_only.empty() || !o.follow_skip.empty();
+    std::fprintf(stderr, "heaprec: no trace written (%s)\n",
+                 patterns ? "no program of the run matched the --follow=/--no-follow= patterns"
+                          : "the program never started recording");
     return;
   }
-  std::string line = "heaprec: wrote ";
-  for (size_t i = 0; i < results.size(); ++i) {
-    const TraceResult& r = results[i];
-    if (i > 0) line += "; ";
-    line += r.path + " (" + std::to_string(r.allocations) + " allocations, " +
-            std::to_string(r.frees) + " frees, " + std::to_string(r.stacks) + " stacks, " +
-            analyzers::HumanBytes(r.bytes) + ")";
+  std::vector<analyzers::ProcessRow> rows;
+  for (const TraceResult& r : results) {
+    rows.push_back({r.path, r.process, r.exit_status, r.replaced_by_exec, false, r.allocations,
+                    r.peak_bytes, r.leaked_bytes});
   }
-  line += "; next: heapreplay --leaks " + results[0].path;
-  std::fprintf(stderr, "%s\n", line.c_str());
+  analyzers::SortLargestFirst(&rows);
+  if (rows.size() == 1) {
+    const TraceResult& r = results[0];
+    std::fprintf(stderr,
+                 "heaprec: wrote %s (%s): pid %d %s, %" PRIu64 " allocations, %" PRIu64
+                 " frees, peak %s, leaked %s, %" PRIu64 " stacks; next: heapreplay --leaks %s\n",
+                 r.path.c_str(), analyzers::HumanBytes(r.bytes).c_str(), r.pid,
+                 analyzers::ExitWords(r.exit_status, r.replaced_by_exec).c_str(), r.allocations,
+                 r.frees, analyzers::HumanBytes(r.peak_bytes).c_str(),
+                 analyzers::HumanBytes(r.leaked_bytes).c_str(), r.stacks, r.path.c_str());
+    return;
+  }
+  uint64_t bytes = 0;
+  for (const TraceResult& r : results) bytes += r.bytes;
+  std::fprintf(stderr, "heaprec: wrote %zu traces (%s), largest peak first:\n%s", rows.size(),
+               analyzers::HumanBytes(bytes).c_str(),
+               analyzers::ProcessTableText(rows, analyzers::kScreenfulRows, "  ").c_str());
+  std::fprintf(stderr,
+               "heaprec: next: heapreplay --leaks %s (the table again: heapreplay with "
+               "every trace)\n",
+               rows[0].path.c_str());
 }
 
 int ExitCode(int status) {
@@ -270,7 +310,7 @@ int Run(const Options& options) {
   for (const TraceResult& r : session.results()) {
     if (!r.error.empty()) std::fprintf(stderr, "heaprec: %s\n", r.error.c_str());
   }
-  if (!options.quiet) PrintSummary(session.results());
+  if (!options.quiet) PrintSummary(session.results(), options);
   if (options.leak_check != Options::LeakCheck::kNo) {
     std::string error;
     const int64_t errors = RunLeakGate(session.results(), options, suppressions, &error);

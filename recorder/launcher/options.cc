@@ -60,8 +60,27 @@ base::CommandLine Table(Options* o) {
               }
               return true;
             }),
-      Flag("--no-follow", "do not trace child processes or exec'd programs",
-           [o] { o->follow = false; }),
+      base::OptionalValue("--follow", "PATTERN",
+                          "trace only the programs whose file name matches a\n"
+                          "glob of PATTERN (comma-separated, repeatable; default:\n"
+                          "every process of the tree, fork children and exec'd\n"
+                          "programs)",
+                          [o](const std::string&, const std::string& v, std::string*) {
+                            if (!v.empty()) o->follow_only.push_back(v);
+                            return true;
+                          }),
+      base::OptionalValue("--no-follow", "PATTERN",
+                          "alone: trace the first process only; with PATTERN:\n"
+                          "not the programs matching it (e.g. sh,env,readlink);\n"
+                          "their children still are",
+                          [o](const std::string&, const std::string& v, std::string*) {
+                            if (v.empty()) {
+                              o->follow = false;
+                            } else {
+                              o->follow_skip.push_back(v);
+                            }
+                            return true;
+                          }),
       Value("--mark-signal", "N",
             "signal that records a marker (default 12, SIGUSR2;\n"
             "0 = none); programs can call heaprec_mark(\"label\")",
@@ -184,6 +203,12 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   if (o->help || o->version) return true;
   if (o->command.empty()) {
     *error = "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])";
+    return false;
+  }
+  if (!o->follow && (!o->follow_only.empty() || !o->follow_skip.empty())) {
+    *error =
+        "--no-follow alone traces the first process only: it does not mix with "
+        "--follow=PATTERN or --no-follow=PATTERN";
     return false;
   }
   return true;

@@ -14,7 +14,12 @@ namespace heaprec::recorder::launcher {
 struct Options {
   std::string output;  // -o; empty = heaprec.%n.%p.zst in the current folder
   unsigned depth = 256;
-  bool follow = true;
+  bool follow = true;  // --no-follow alone: only the first process is traced
+  // --follow=PATTERN, --no-follow=PATTERN (each comma-separated globs,
+  // repeatable): the programs traced are those matching one of follow_only
+  // (all if empty) and none of follow_skip (recorder/preload/follow.h).
+  std::vector<std::string> follow_only;
+  std::vector<std::string> follow_skip;
   bool quiet = false;
   bool addresses = false;    // --addresses: keep every block's address in the trace
   bool free_stacks = false;  // --free-stacks: record the call stack of frees too

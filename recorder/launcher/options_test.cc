@@ -55,9 +55,30 @@ TEST(OptionsTest, HelpAndVersionNeedNoProgram) {
 TEST(OptionsTest, UsageListsTheOptions) {
   const std::string usage = UsageText();
   EXPECT_EQ(usage.rfind("usage: heaprec [options] [--] PROGRAM [ARGS...]\n", 0), 0u);
-  for (const char* listed : {"  -o, --output PATH  ", "      --no-follow  ", "      --version  "}) {
+  for (const char* listed : {"  -o, --output PATH  ", "      --no-follow[=PATTERN]  ",
+                             "      --follow[=PATTERN]  ", "      --version  "}) {
     EXPECT_NE(usage.find(listed), std::string::npos) << listed;
   }
+}
+
+// --follow=/--no-follow= collect patterns; --no-follow alone keeps its
+// meaning; neither takes the next argument as its value.
+TEST(OptionsTest, FollowPatterns) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"heaprec", "--no-follow=sh,env", "--no-follow=readlink", "--follow=py*",
+                     "--follow", "python3", "p.py"},
+                    &o, &error))
+      << error;
+  EXPECT_TRUE(o.follow);
+  EXPECT_EQ(o.follow_skip, (std::vector<std::string>{"sh,env", "readlink"}));
+  EXPECT_EQ(o.follow_only, (std::vector<std::string>{"py*"}));
+  EXPECT_EQ(o.command, (std::vector<std::string>{"python3", "p.py"}));
+  Options bare;
+  ASSERT_TRUE(Parse({"heaprec", "--no-follow", "./app"}, &bare, &error)) << error;
+  EXPECT_FALSE(bare.follow);
+  EXPECT_TRUE(bare.follow_skip.empty());
+  EXPECT_EQ(bare.command, (std::vector<std::string>{"./app"}));
 }
 
 TEST(OptionsTest, ErrorsAreOneLine) {
@@ -77,6 +98,9 @@ TEST(OptionsTest, ErrorsAreOneLine) {
       {{"heaprec", "-o"}, "option -o needs a value (see heaprec --help)"},
       {{"heaprec", "--mark-signal", "99", "x"},
        "--mark-signal takes a signal number from 0 to 64, not '99'"},
+      {{"heaprec", "--no-follow", "--no-follow=sh", "x"},
+       "--no-follow alone traces the first process only: it does not mix with "
+       "--follow=PATTERN or --no-follow=PATTERN"},
   };
   for (const auto& [args, message] : cases) {
     std::vector<char*> argv;

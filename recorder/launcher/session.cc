@@ -116,7 +116,8 @@ bool Session::NewerImageWaiting(pid_t pid) const {
   return false;
 }
 
-std::string Session::TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder) {
+std::string Session::TracePath(const RegionReader& reader, const std::string& parent,
+                               std::unique_ptr<TraceBuilder>* builder) {
   const RegionHeader& h = reader.header();
   const std::string path = ExpandPattern(options_.output, h.pid, ProgramName(h));
   std::string error;
@@ -124,7 +125,7 @@ std::string Session::TracePath(const RegionReader& reader, std::unique_ptr<Trace
     const std::string candidate = Alternative(path, n);
     if (access(candidate.c_str(), F_OK) == 0) continue;
     *builder = TraceBuilder::Create(const_cast<RegionReader*>(&reader), candidate,
-                                    options_.addresses, &error);
+                                    options_.addresses, parent, &error);
     if (*builder != nullptr) return candidate;
     if (error.find("File exists") == std::string::npos) break;
   }
@@ -132,19 +133,37 @@ std::string Session::TracePath(const RegionReader& reader, std::unique_ptr<Trace
   return "";
 }
 
+std::string Session::ParentTrace(const RegionHeader& h, const Entry* replaced) const {
+  if (replaced != nullptr) return replaced->trace;
+  const Entry* parent = nullptr;
+  for (const auto& other : entries_) {
+    if (other->pid != h.ppid) continue;
+    if (h.parent_start_ns != 0) {
+      // A fork child: exactly the image that forked.
+      if (other->start_ns == h.parent_start_ns) parent = other.get();
+    } else if (other->start_ns <= h.start_monotonic_ns &&
+               (parent == nullptr || other->start_ns > parent->start_ns)) {
+      parent = other.get();  // the parent's image that had started by then
+    }
+  }
+  return parent != nullptr ? parent->trace : "";
+}
+
 void Session::Adopt(const std::string& name, std::unique_ptr<RegionReader> reader) {
   auto e = std::make_unique<Entry>();
   e->pid = reader->header().pid;
   e->start_ns = reader->header().start_monotonic_ns;
   // A newer image of a known pid means the older one exec'd away.
+  const Entry* replaced = nullptr;
   for (auto& other : entries_) {
     if (other->pid == e->pid && other->reader != nullptr && other->start_ns <= e->start_ns) {
       Finish(*other, /*replaced=*/true);
+      replaced = other.get();
     }
   }
   e->pidfd = PidfdOpen(e->pid);
   e->reader = std::move(reader);
-  TracePath(*e->reader, &e->builder);
+  e->trace = TracePath(*e->reader, ParentTrace(e->reader->header(), replaced), &e->builder);
   entries_.push_back(std::move(e));
 }
 
@@ -161,17 +180,31 @@ void Session::Finish(Entry& e, bool replaced) {
   if (e.builder != nullptr) {
     e.builder->PollModules();
     e.reader->Emit(*e.builder, /*final=*/true, 0);
-    // An image replaced by exec did not exit: its status is unknown (-1).
-    const auto status = exit_status_.find(e.pid);
-    const int code = status != exit_status_.end() && !replaced ? status->second : -1;
+    // An image replaced by exec did not exit: its status is -1. Else the
+    // status waitpid gave, or the one the process announced as it ended.
+    int code = -1;
+    const RegionHeader& h = e.reader->header();
+    if (const auto status = exit_status_.find(e.pid); status != exit_status_.end()) {
+      code = status->second;
+    } else if (h.exit_announced.load(std::memory_order_acquire) != 0) {
+      code = h.exit_wait_status.load(std::memory_order_relaxed);
+    }
+    if (replaced) code = -1;
     TraceResult r;
     r.path = e.builder->path();
     r.pid = e.pid;
-    if (!e.builder->Finish(code, options_.leak_scan)) r.error = r.path + ": " + e.builder->error();
-    r.allocations = e.builder->totals().allocations;
+    r.process = e.builder->process();
+    r.exit_status = code;
+    r.replaced_by_exec = replaced;
+    if (!e.builder->Finish(code, replaced, options_.leak_scan)) {
+      r.error = r.path + ": " + e.builder->error();
+    }
+    r.allocations = e.builder->allocations();
     r.frees = e.builder->totals().frees;
     r.stacks = e.builder->distinct_stacks();
     r.bytes = e.builder->bytes_written();
+    r.peak_bytes = e.builder->peak_bytes();
+    r.leaked_bytes = e.builder->live_bytes();
     results_.push_back(r);
     e.builder.reset();
   } else {

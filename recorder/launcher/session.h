@@ -4,6 +4,14 @@
 // from regions to traces as they come, and finishes a trace when its process
 // is gone (exited, killed, or replaced by exec).
 //
+// Each trace names its parent's (format::ProcessInfo::parent_trace): for an
+// exec'd image, the traced image it replaced (same pid); for a fork child,
+// the image that forked it (the region says which); else (a vfork or
+// posix_spawn child's exec'd image) the image of its parent process that had
+// started by then. How each process ended: the wait status when the launcher
+// reaped it (its child, orphans), else what the process announced
+// (RegionHeader::exit_wait_status), else unknown.
+//
 // Not thread-safe; allocates; driven by the launcher's main loop.
 #ifndef HEAPREC_RECORDER_LAUNCHER_SESSION_H_
 #define HEAPREC_RECORDER_LAUNCHER_SESSION_H_
@@ -27,11 +35,16 @@ namespace heaprec::recorder::launcher {
 struct TraceResult {
   std::string path;
   int pid = 0;
+  format::ProcessInfo process;  // as written: ppid, parent_trace, args...
+  int exit_status = -1;         // wait status; -1 unknown
+  bool replaced_by_exec = false;
   uint64_t allocations = 0;
   uint64_t frees = 0;
   uint64_t stacks = 0;
-  uint64_t bytes = 0;
-  std::string error;  // non-empty if the trace could not be written
+  uint64_t bytes = 0;         // the trace file's size
+  uint64_t peak_bytes = 0;    // live bytes at their highest
+  uint64_t leaked_bytes = 0;  // live bytes at the end
+  std::string error;          // non-empty if the trace could not be written
 };
 
 class Session {
@@ -66,6 +79,7 @@ class Session {
     pid_t pid = 0;
     int pidfd = -1;
     uint64_t start_ns = 0;
+    std::string trace;  // the trace file; "" if it could not be made
     bool gone = false;
   };
   void Discover();
@@ -73,11 +87,15 @@ class Session {
   bool Gone(const Entry& e) const;
   bool ProcessGone(pid_t pid) const;
   bool NewerImageWaiting(pid_t pid) const;
+  // The trace of the image that started the one with this header ("" none);
+  // replaced: the image it replaced by exec, if traced.
+  std::string ParentTrace(const RegionHeader& h, const Entry* replaced) const;
   // Answers the leak scans e's process asked for (leak_scanner.h).
   void AnswerScans(Entry& e);
   // replaced: the image exec'd another program (its exit status is unknown).
   void Finish(Entry& e, bool replaced);
-  std::string TracePath(const RegionReader& reader, std::unique_ptr<TraceBuilder>* builder);
+  std::string TracePath(const RegionReader& reader, const std::string& parent,
+                        std::unique_ptr<TraceBuilder>* builder);
 
   std::string dir_;
   Options options_;

@@ -46,19 +46,27 @@ format::ProcessInfo ProcessOf(const RegionHeader& h) {
 }  // namespace
 
 std::unique_ptr<TraceBuilder> TraceBuilder::Create(RegionReader* region, const std::string& path,
-                                                   bool keep_addresses, std::string* error) {
+                                                   bool keep_addresses,
+                                                   const std::string& parent_trace,
+                                                   std::string* error) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     *error = path + ": cannot create: " + std::strerror(errno);
     return nullptr;
   }
-  return std::unique_ptr<TraceBuilder>(
-      new TraceBuilder(region, path, std::make_unique<format::FdSink>(fd), keep_addresses));
+  return std::unique_ptr<TraceBuilder>(new TraceBuilder(
+      region, path, std::make_unique<format::FdSink>(fd), keep_addresses, parent_trace));
 }
 
 TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
-                           std::unique_ptr<format::FdSink> sink, bool keep_addresses)
-    : region_(region), path_(std::move(path)), sink_(std::move(sink)), slot_thread_(kSlots, 0) {
+                           std::unique_ptr<format::FdSink> sink, bool keep_addresses,
+                           const std::string& parent_trace)
+    : region_(region),
+      path_(std::move(path)),
+      process_(ProcessOf(region->header())),
+      sink_(std::move(sink)),
+      slot_thread_(kSlots, 0) {
+  process_.parent_trace = parent_trace;
   format::TraceWriter::Options options;
   // Milliseconds: plenty for timelines (heaptrack keeps 10 ms); order comes
   // from seq, not time. Finer times cost trace bytes on every event.
@@ -73,8 +81,7 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
   // 1004 -> 898 KB; the recorded programs' wall time did not move (the
   // launcher compresses on its own core; docs/BENCHMARKS.md).
   options.zstd_level = 7;
-  writer_ =
-      std::make_unique<format::TraceWriter>(sink_.get(), ProcessOf(region->header()), options);
+  writer_ = std::make_unique<format::TraceWriter>(sink_.get(), process_, options);
 }
 
 void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
@@ -135,6 +142,9 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
   e.old_address = format::HasOldAddress(api) ? r.extra : 0;
   e.stack = r.stack != 0 ? StackNode(r.stack, r.seq) : 0;
   writer_->AddEvent(e);
+  if (e.kind() == format::EventKind::kRealloc && e.address != 0 && e.old_address == 0) {
+    ++reallocs_of_null_;
+  }
 }
 
 void TraceBuilder::Prefetch(const RawRecord& r) {
@@ -327,11 +337,14 @@ std::string TraceBuilder::ThreadName(uint32_t thread) const {
 
 namespace {
 
-// Why a process's end was not scanned, from its wait status (-1: its image
-// was replaced by exec).
-std::string NoScanReason(int exit_status, bool scans_on) {
+// Why a process's end was not scanned, from its wait status (-1: unknown).
+std::string NoScanReason(int exit_status, bool replaced_by_exec, bool scans_on) {
   if (!scans_on) return "leak scans are off (heaprec --no-leak-scan)";
-  if (exit_status == -1) return "the program replaced itself (exec) or could not be waited for";
+  if (replaced_by_exec) return "the program replaced itself (exec)";
+  if (exit_status == -1) {
+    return "its end is unknown: it ended without passing heaprec's exit hooks (SIGKILL, a "
+           "direct exit_group system call) and another process reaped it";
+  }
   if (WIFSIGNALED(exit_status)) {
     const char* name = sigabbrev_np(WTERMSIG(exit_status));
     return std::string("killed by SIG") + (name != nullptr ? name : "?") + " (signal " +
@@ -343,14 +356,14 @@ std::string NoScanReason(int exit_status, bool scans_on) {
 
 }  // namespace
 
-bool TraceBuilder::Finish(int exit_status, bool scans_on) {
+bool TraceBuilder::Finish(int exit_status, bool replaced_by_exec, bool scans_on) {
   if (!final_scan_written_) {
     format::LeakScan none;
     none.seq = last_seq_ + 1;
     none.time_ns = last_time_ns_;
     none.reason = format::LeakScan::Reason::kExit;
     none.status = format::LeakScan::Status::kNotDone;
-    none.note = NoScanReason(exit_status, scans_on);
+    none.note = NoScanReason(exit_status, replaced_by_exec, scans_on);
     AddLeakScan(none);
   }
   PollModules();
@@ -359,7 +372,9 @@ bool TraceBuilder::Finish(int exit_status, bool scans_on) {
   // its end always keeps every event.
   writer_->Flush();
   AddSymbols();
-  const bool ok = writer_->Finish(EndWithCounters(exit_status));
+  format::EndRecord end = EndWithCounters(exit_status);
+  end.replaced_by_exec = replaced_by_exec;
+  const bool ok = writer_->Finish(end);
   return sink_->Close() && ok;
 }
 

@@ -41,10 +41,12 @@ struct ScanRequest {
 class TraceBuilder : public RecordSink {
  public:
   // Creates the trace file at path (which must not exist); keep_addresses:
-  // store every block's address (else frees name blocks only). On failure
+  // store every block's address (else frees name blocks only); parent_trace:
+  // the trace of the image that started this one ("" none). On failure
   // returns nullptr with *error set.
   static std::unique_ptr<TraceBuilder> Create(RegionReader* region, const std::string& path,
-                                              bool keep_addresses, std::string* error);
+                                              bool keep_addresses, const std::string& parent_trace,
+                                              std::string* error);
 
   void OnRecord(uint32_t slot, const RawRecord& record) override;
   void Prefetch(const RawRecord& record) override;
@@ -52,10 +54,11 @@ class TraceBuilder : public RecordSink {
   void PollModules();
   // Writes what is buffered if the last flush is older than a second.
   void MaybeFlush(uint64_t now_ns);
-  // Symbols and End; closes the file. exit_status: wait status or -1.
-  // Without a scan at the process's end, a LeakScan that says why comes
-  // first (scans_on: heaprec scans at all).
-  bool Finish(int exit_status, bool scans_on = true);
+  // Symbols and End; closes the file. exit_status: wait status or -1;
+  // replaced_by_exec: the image exec'd another program. Without a scan at
+  // the process's end, a LeakScan that says why comes first (scans_on:
+  // heaprec scans at all).
+  bool Finish(int exit_status, bool replaced_by_exec, bool scans_on = true);
 
   // Leak scans: the requests not yet answered, oldest first.
   bool has_scan_request() const { return !scan_requests_.empty(); }
@@ -75,14 +78,21 @@ class TraceBuilder : public RecordSink {
   uint64_t last_seq() const { return last_seq_; }
 
   const std::string& path() const { return path_; }
+  const format::ProcessInfo& process() const { return process_; }
   const format::EndRecord& totals() const { return writer_->totals(); }
+  // Allocations as heapreplay's summary counts them (valgrind's way): the
+  // End record's and each realloc(NULL, n).
+  uint64_t allocations() const { return writer_->totals().allocations + reallocs_of_null_; }
+  // Bytes live after the events so far, and their peak (TraceWriter's).
+  uint64_t live_bytes() const { return writer_->live_bytes(); }
+  uint64_t peak_bytes() const { return writer_->peak_bytes(); }
   uint64_t bytes_written() const { return writer_->bytes_written(); }
   size_t distinct_stacks() const { return distinct_stacks_; }
   const std::string& error() const { return writer_->error(); }
 
  private:
   TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink,
-               bool keep_addresses);
+               bool keep_addresses, const std::string& parent_trace);
   uint32_t StackNode(uint32_t shared_id, uint64_t seq);
   // The module an address first seen at seq belongs to (see the .cc); with
   // settled = false only a module loaded by then and not unloaded, the one
@@ -94,6 +104,7 @@ class TraceBuilder : public RecordSink {
 
   RegionReader* region_;
   std::string path_;
+  format::ProcessInfo process_;
   std::unique_ptr<format::FdSink> sink_;
   std::unique_ptr<format::TraceWriter> writer_;
 
@@ -107,6 +118,7 @@ class TraceBuilder : public RecordSink {
   // cost cppcheck's launcher 7% of its time in copies and page faults).
   static constexpr size_t kStackIdPage = 4096;
   std::vector<std::unique_ptr<uint32_t[]>> stack_ids_;
+  uint64_t reallocs_of_null_ = 0;
   size_t distinct_stacks_ = 0;
   std::vector<uint8_t> counted_;  // by node: a stack ending there was counted
   NodeTable nodes_;               // (parent, return address) -> node

@@ -23,6 +23,8 @@ Config ReadConfig() {
   if (c.max_depth == 0) c.max_depth = 1;
   if (c.max_depth > kMaxDepth) c.max_depth = kMaxDepth;
   c.follow = ParseUint(getenv(kFollowEnv), 1) != 0;
+  c.follow_only = getenv(kFollowOnlyEnv);
+  c.follow_skip = getenv(kFollowSkipEnv);
   c.free_stacks = ParseUint(getenv(kFreeStacksEnv), 0) != 0;
   c.mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
   c.leak_scan = ParseUint(getenv(kLeakScanEnv), 1) != 0;

@@ -18,10 +18,14 @@ struct Config {
   int32_t launcher_pid = 0;       // to check that the launcher lives
   uint32_t max_depth = 256;       // frames per stack, 1..kMaxDepth (--depth)
   bool follow = true;             // record fork children and exec'd images
-  bool free_stacks = false;       // capture the stack of every free too
-  int mark_signal = SIGUSR2;      // the signal that records a marker; 0 = none
-  bool leak_scan = true;          // a leak scan at the end of the process
-  int scan_signal = 0;            // the signal that asks for a leak scan; 0 = none
+  // heaprec --follow=, --no-follow=: which programs record (follow.h);
+  // nullptr = no patterns.
+  const char* follow_only = nullptr;
+  const char* follow_skip = nullptr;
+  bool free_stacks = false;   // capture the stack of every free too
+  int mark_signal = SIGUSR2;  // the signal that records a marker; 0 = none
+  bool leak_scan = true;      // a leak scan at the end of the process
+  int scan_signal = 0;        // the signal that asks for a leak scan; 0 = none
 };
 
 Config ReadConfig();

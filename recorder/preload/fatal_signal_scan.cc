@@ -8,6 +8,7 @@
 
 #include <cerrno>
 
+#include "recorder/preload/exit_announce.h"
 #include "recorder/preload/leak_scan_request.h"
 #include "recorder/preload/recorder_state.h"
 
@@ -35,6 +36,7 @@ bool InOwnCode(const void* context) {
 
 void OnFatalSignal(int sig, siginfo_t* info, void* context) {
   const int saved = errno;
+  AnnounceFatalSignal(sig);
   if (Tls().guard == 0) {
     FinalLeakScan(sig);
   } else if (Synchronous(sig, info) && !InOwnCode(context)) {

@@ -40,8 +40,8 @@ void ForkChild() {
     const Config& c = g_recorder.config;
     RegionView child;
     if (c.follow) {
-      child = CreateRegion(
-          {c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq, RegisterMembarrier()});
+      child = CreateRegion({c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq,
+                            RegisterMembarrier(), parent.header()->start_monotonic_ns});
     }
     g_recorder.mode.store(child.base != nullptr ? kOn : kOff, std::memory_order_release);
     if (child.base != nullptr) {

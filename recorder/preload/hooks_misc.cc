@@ -3,7 +3,8 @@
 // without atexit handlers, so they ask for the leak scan at the end first
 // (leak_scan_request.h); exit and __libc_start_main's call of main, after
 // which the stack below is dead and is cleared for the leak scan
-// (stack_scrub.h); and sigprocmask, which answers
+// (stack_scrub.h), and which with _exit tell the launcher the exit code
+// (exit_announce.h); and sigprocmask, which answers
 // libunwind's calls without a system call inside a slow capture
 // (signal_hold.h) and otherwise is glibc's. dlopen is deliberately not wrapped: glibc
 // resolves a relative name against the RUNPATH of dlopen's caller, which a
@@ -16,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "recorder/preload/exit_announce.h"
 #include "recorder/preload/export.h"
 #include "recorder/preload/leak_scan_request.h"
 #include "recorder/preload/module_scan.h"
@@ -79,6 +81,7 @@ HEAPREC_EXPORT_C int pthread_setname_np(pthread_t thread, const char* name) {
 namespace {
 
 [[noreturn]] void ExitGroup(int status) {
+  pre::AnnounceExitCode(status);
   pre::FinalLeakScan();
   for (;;) syscall(SYS_exit_group, status);  // what glibc's _exit does
 }
@@ -96,13 +99,15 @@ int (*g_main)(int, char**, char**);
 // handlers over it.
 int MainThenScrub(int argc, char** argv, char** envp) {
   const int status = g_main(argc, argv, envp);
-  pre::ScrubStackBelowHere();
+  pre::AnnounceExitCode(status);  // libc's exit(status) does not pass through our exit
+  if (pre::LeakScansOn()) pre::ScrubStackBelowHere();
   return status;
 }
 
 }  // namespace
 
 HEAPREC_EXPORT_C [[noreturn]] void exit(int status) {
+  pre::AnnounceExitCode(status);
   if (pre::LeakScansOn()) pre::ScrubStackBelowHere();
   const pre::ExitFn real = pre::RealExit();
   if (real != nullptr) real(status);
@@ -116,7 +121,6 @@ HEAPREC_EXPORT_C int __libc_start_main(int (*main)(int, char**, char**), int arg
   if (real == nullptr) {
     for (;;) syscall(SYS_exit_group, 127);  // cannot happen: glibc defines it
   }
-  if (!pre::LeakScansOn()) return real(main, argc, argv, init, fini, rtld_fini, stack_end);
   g_main = main;
   return real(MainThenScrub, argc, argv, init, fini, rtld_fini, stack_end);
 }

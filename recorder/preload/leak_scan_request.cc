@@ -128,12 +128,23 @@ void FinalLeakScan(int fatal_signal, bool guard_held) {
 }
 
 bool LeakScansOn() { return g_recorder.config.leak_scan; }
-ExitFn RealExit() { return g_exit; }
-StartMainFn RealStartMain() { return g_start_main; }
+// Resolved on first use too: an image that does not record (not run by
+// heaprec, or not followed) never calls InstallLeakScans, and its
+// __libc_start_main and exit still pass through the hooks.
+ExitFn RealExit() {
+  if (g_exit == nullptr) g_exit = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
+  return g_exit;
+}
+StartMainFn RealStartMain() {
+  if (g_start_main == nullptr) {
+    g_start_main = reinterpret_cast<StartMainFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
+  }
+  return g_start_main;
+}
 
 void InstallLeakScans() {
-  g_exit = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
-  g_start_main = reinterpret_cast<StartMainFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
+  RealExit();
+  RealStartMain();
   if (!g_recorder.config.leak_scan) return;
   __cxa_atexit(AtExit, nullptr, nullptr);
   InstallFatalSignalScans();

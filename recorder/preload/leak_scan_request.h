@@ -45,7 +45,8 @@ void InstallLeakScans();
 bool LeakScansOn();
 
 // The real exit() and __libc_start_main (nullptr if not found), for the
-// hooks that scrub dead stack (stack_scrub.h) before calling them.
+// hooks that scrub dead stack (stack_scrub.h) before calling them; found on
+// first use in an image that does not record.
 using ExitFn = void (*)(int);
 using StartMainFn = int (*)(int (*)(int, char**, char**), int, char**, void (*)(), void (*)(),
                             void (*)(), void*);

@@ -102,6 +102,7 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->start_realtime_ns = Now(CLOCK_REALTIME);
   h->start_monotonic_ns = start_monotonic;
   h->parent_fork_seq = settings.parent_fork_seq;
+  h->parent_start_ns = settings.parent_start_ns;
   h->next_seq.store(1, std::memory_order_relaxed);
   h->solo_seq.store(1, std::memory_order_relaxed);
   h->seq_mode.store(settings.solo_seq ? kSeqSolo : kSeqShared, std::memory_order_relaxed);

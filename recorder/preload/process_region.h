@@ -22,6 +22,8 @@ struct RegionSettings {
   // The first thread may count seqs alone (RegionHeader::seq_mode): only
   // where the switch to shared counting can fence it (membarrier).
   bool solo_seq;
+  // A fork child: the forking image's start_monotonic_ns; 0 otherwise.
+  uint64_t parent_start_ns = 0;
 };
 
 // Returns a view with base == nullptr if the region could not be made.

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "recorder/preload/fast_unwind.h"
+#include "recorder/preload/follow.h"
 #include "recorder/preload/leak_scan_request.h"
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
@@ -98,7 +99,9 @@ void Initialize() {
   ResolveRealAllocator();
   g_recorder.config = ReadConfig();
   const Config& c = g_recorder.config;
-  if (c.session != nullptr) {
+  // A program not followed records nothing but keeps the session in the
+  // environment: the programs it starts decide for themselves.
+  if (c.session != nullptr && ThisProgramFollowed(c.follow_only, c.follow_skip)) {
     OwnTextRange(&g_recorder.own_start, &g_recorder.own_end);
     g_recorder.region =
         CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, RegisterMembarrier()});

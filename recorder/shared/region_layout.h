@@ -112,6 +112,9 @@ struct RegionHeader {
   uint64_t start_realtime_ns;
   uint64_t start_monotonic_ns;
   uint64_t parent_fork_seq;  // fork child: the parent's next seq when it forked
+  // Fork child: start_monotonic_ns of the image that forked it (with ppid,
+  // which region that was); 0 otherwise.
+  uint64_t parent_start_ns;
   // The total order. While one thread alone has claimed a ring
   // (seq_mode kSeqSolo), it counts in solo_seq with plain loads and stores
   // (no locked instruction per record); the second thread to claim one
@@ -129,8 +132,14 @@ struct RegionHeader {
   // take event times from it (record_clock.h NowNs); it shares its line with
   // launcher_gone, which they read on every call anyway.
   alignas(64) std::atomic<uint64_t> launcher_clock_ns;
-  std::atomic<uint32_t> launcher_gone;                 // producers stop recording when set
-  std::atomic<uint32_t> exited;                        // set by the process's exit path
+  std::atomic<uint32_t> launcher_gone;  // producers stop recording when set
+  std::atomic<uint32_t> exited;         // set by the process's exit path
+  // How the process said it ends, for the launcher, which can waitpid only
+  // its own child and orphans: exit_wait_status (a wait status: exit(n) is
+  // n << 8, a fatal signal its number) is valid once exit_announced is 1
+  // (stored after it, with release).
+  std::atomic<int32_t> exit_wait_status;
+  std::atomic<uint32_t> exit_announced;
   alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
   std::atomic<uint32_t> module_count;
   std::atomic<uint32_t> label_count;
@@ -203,10 +212,15 @@ struct RegionView {
 };
 
 // The environment variables the launcher sets for the traced program.
-inline constexpr char kSessionEnv[] = "HEAPREC_SESSION";         // session folder
-inline constexpr char kLauncherPidEnv[] = "HEAPREC_LAUNCHER";    // launcher's pid
-inline constexpr char kDepthEnv[] = "HEAPREC_DEPTH";             // max frames
-inline constexpr char kFollowEnv[] = "HEAPREC_FOLLOW";           // "0": no children
+inline constexpr char kSessionEnv[] = "HEAPREC_SESSION";       // session folder
+inline constexpr char kLauncherPidEnv[] = "HEAPREC_LAUNCHER";  // launcher's pid
+inline constexpr char kDepthEnv[] = "HEAPREC_DEPTH";           // max frames
+inline constexpr char kFollowEnv[] = "HEAPREC_FOLLOW";         // "0": no children
+// Comma-separated globs on a program's file name (heaprec --follow=,
+// --no-follow=): only the programs that match one of kFollowOnlyEnv (if
+// set) and none of kFollowSkipEnv record (recorder/preload/follow.h).
+inline constexpr char kFollowOnlyEnv[] = "HEAPREC_FOLLOW_ONLY";
+inline constexpr char kFollowSkipEnv[] = "HEAPREC_FOLLOW_SKIP";
 inline constexpr char kMarkSignalEnv[] = "HEAPREC_MARK_SIGNAL";  // 0 = none
 inline constexpr char kFreeStacksEnv[] = "HEAPREC_FREE_STACKS";  // "1": stacks of frees too
 inline constexpr char kLeakScanEnv[] = "HEAPREC_LEAK_SCAN";      // "0": no scan at the end

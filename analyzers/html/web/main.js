@@ -132,7 +132,8 @@
       ["pid", tr.pid],
       ["host", tr.hostname],
       ["started", tr.start_realtime_ns ? fmt.realtime(tr.start_realtime_ns) : "unknown"],
-      ["exit status", tr.exit_status === null || tr.exit_status === undefined ? "none recorded" : tr.exit_status],
+      ["exit", tr.exit || "unknown"],
+      ["parent", tr.parent ? tr.parent + (tr.ppid ? " (pid " + tr.ppid + ")" : "") : (tr.ppid ? "pid " + tr.ppid : undefined)],
       ["trace", tr.path],
       ["format", tr.format_version],
     ].filter((x) => x[1] !== undefined && x[1] !== "");

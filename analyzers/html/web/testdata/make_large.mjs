@@ -247,7 +247,7 @@ const data = {
   format: 1,
   trace: { path: "/tmp/large.zst", program: "/usr/bin/server", args: ["/usr/bin/server", "--threads", "8"],
     pid: 31337, hostname: "synthetic", start_realtime_ns: 1764000000000000000, format_version: "2.1",
-    truncated: false, exit_status: 0 },
+    truncated: false, ppid: 1, parent: null, exit: "exited 0", exit_code: 0, signal: null },
   summary,
   warnings: ["synthetic data from make_large.mjs: " + STACKS + " stacks, " + N + " nodes, " + C + " cells"],
   strings, frames, nodes: { parent, frame }, buckets,

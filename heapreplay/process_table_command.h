@@ -1,0 +1,27 @@
+// heapreplay given several traces, or a folder of them (a process tree that
+// heaprec recorded): one summary pass over each trace, then one line per
+// process, largest first (analyzers/process_table.h), as text (a
+// screenful, then "... and N more") or, with --json, {"processes": [...]}
+// listing every one (docs/DESIGN.md). A folder stands for the *.zst files
+// directly in it.
+// Reads files; allocates; main thread only.
+#ifndef HEAPREC_HEAPREPLAY_PROCESS_TABLE_COMMAND_H_
+#define HEAPREC_HEAPREPLAY_PROCESS_TABLE_COMMAND_H_
+
+#include "heapreplay/options.h"
+
+namespace heaprec::heapreplay {
+
+// True when the command line asks for the process table: more than one
+// trace, or a folder.
+bool WantsProcessTable(const Options& o);
+
+// Prints the table; returns heapreplay's exit status (2 for options that
+// take one trace with several traces; 1 with one line naming the file for
+// an unreadable trace, a folder without traces, or a folder alone given to
+// an analysis).
+int RunProcessTable(const Options& o);
+
+}  // namespace heaprec::heapreplay
+
+#endif  // HEAPREC_HEAPREPLAY_PROCESS_TABLE_COMMAND_H_
