@@ -83,6 +83,7 @@ TEST(OldTraceTest, Version2Dot1ReadsAsWritten) {
 TEST(OldTraceTest, Version3Dot1ReadsAsWritten) {
   testing::Records want;
   testing::SampleTraceBytes(200, 7, 11, &want);
+  CountAsOldWriters(&want);
   testing::RecordingVisitor v;
   const ReadResult r = ReadTraceFile("format/testdata/trace_v3_1.zst", v);
   ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;

@@ -142,9 +142,6 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
   e.old_address = format::HasOldAddress(api) ? r.extra : 0;
   e.stack = r.stack != 0 ? StackNode(r.stack, r.seq) : 0;
   writer_->AddEvent(e);
-  if (e.kind() == format::EventKind::kRealloc && e.address != 0 && e.old_address == 0) {
-    ++reallocs_of_null_;
-  }
 }
 
 void TraceBuilder::Prefetch(const RawRecord& r) {

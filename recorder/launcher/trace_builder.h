@@ -80,9 +80,9 @@ class TraceBuilder : public RecordSink {
   const std::string& path() const { return path_; }
   const format::ProcessInfo& process() const { return process_; }
   const format::EndRecord& totals() const { return writer_->totals(); }
-  // Allocations as heapreplay's summary counts them (valgrind's way): the
-  // End record's and each realloc(NULL, n).
-  uint64_t allocations() const { return writer_->totals().allocations + reallocs_of_null_; }
+  // Allocations as heapreplay's summary counts them (valgrind's way: the End
+  // record's, format::Event::CountsAsAllocation).
+  uint64_t allocations() const { return writer_->totals().allocations; }
   // Bytes live after the events so far, and their peak (TraceWriter's).
   uint64_t live_bytes() const { return writer_->live_bytes(); }
   uint64_t peak_bytes() const { return writer_->peak_bytes(); }
@@ -118,7 +118,6 @@ class TraceBuilder : public RecordSink {
   // cost cppcheck's launcher 7% of its time in copies and page faults).
   static constexpr size_t kStackIdPage = 4096;
   std::vector<std::unique_ptr<uint32_t[]>> stack_ids_;
-  uint64_t reallocs_of_null_ = 0;
   size_t distinct_stacks_ = 0;
   std::vector<uint8_t> counted_;  // by node: a stack ending there was counted
   NodeTable nodes_;               // (parent, return address) -> node
