@@ -150,7 +150,7 @@ if [ "$do_workloads" = 1 ]; then
     end_line="$(grep '^end ' "$tmp/dump" || die "$w: no end record in the heaprec trace")"
     field() { echo "$end_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
     rec_events=$(field events)
-    rec_allocs=$(($(field allocations) + $(field reallocs)))
+    rec_allocs=$(field allocations)
     counters="$(sed -n 's/^counter //p' "$tmp/dump" | grep -v '=0$' | tr '\n' ' ' || true)"
     [ -z "$counters" ] || notes+=("- $w: heaprec counters: $counters")
     ht_allocs=$(heaptrack_print -f "$ht_file" -p 0 -a 0 -T 0 -l 0 2>/dev/null |
@@ -179,7 +179,7 @@ if [ "$do_workloads" = 1 ]; then
   echo
   echo "## Workloads: traces (last run)"
   echo
-  echo "Allocation calls: heaprec's End record (allocations + reallocs) and"
+  echo "Allocation calls: heaprec's End record (allocations: every call that returned a block) and"
   echo "heaptrack_print's \"calls to allocation functions\". Both traces also hold"
   echo "the frees; bytes per allocation call divide the whole file by it."
   echo
