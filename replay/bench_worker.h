@@ -6,7 +6,8 @@
 // FD is the compiled trace image (compiled_image.h) inherited from the
 // parent. The worker first checks that NAME is really the allocator serving
 // malloc (allocator_runtime.h) and fails with one line if not; then maps
-// the image, creates the replay threads, resets peak RSS, replays once
+// the image, creates the replay threads (the trace's main thread replays
+// on the worker's main thread, replayer.h), resets peak RSS, replays once
 // (null: NullAllocator, nothing allocated) and prints one RunSample line
 // (bench_sample.h) on stdout; with plot, RSS sampled against progress
 // during the replay (rss_sampler.h). Exit 0, or 1 with one line on stderr.

@@ -14,7 +14,7 @@ namespace heaprec::replay {
 namespace {
 
 constexpr char kMagic[8] = {'H', 'R', 'O', 'P', 'S', '\0', '\0', '1'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: main_thread
 
 uint64_t Align64(uint64_t n) { return (n + 63) & ~uint64_t{63}; }
 
@@ -47,6 +47,7 @@ int WriteImage(const CompiledTrace& trace, std::string* error) {
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.version = kVersion;
   h.threads = threads;
+  h.main_thread = trace.main_thread;
   h.stats = trace.stats;
   std::vector<ThreadEntry> entries(threads);
   uint64_t at = Align64(sizeof h + threads * sizeof(ThreadEntry));
@@ -94,7 +95,8 @@ bool Image::Map(int fd, std::string* error) {
   base_ = p;
   const ImageHeader* h = header();
   if (std::memcmp(h->magic, kMagic, sizeof kMagic) != 0 || h->version != kVersion ||
-      sizeof *h + uint64_t{h->threads} * sizeof(ThreadEntry) > size_) {
+      sizeof *h + uint64_t{h->threads} * sizeof(ThreadEntry) > size_ ||
+      (h->main_thread != kNoMainThread && h->main_thread >= h->threads)) {
     *error = "compiled trace image: bad header";
     return false;
   }

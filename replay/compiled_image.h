@@ -27,6 +27,8 @@ struct ImageHeader {
   char magic[8];
   uint32_t version;
   uint32_t threads;
+  uint32_t main_thread;  // CompiledTrace::main_thread: < threads, or kNoMainThread
+  uint32_t reserved;
   CompileStats stats;
 };
 
@@ -50,6 +52,8 @@ class Image {
 
   const CompileStats& stats() const { return header()->stats; }
   uint32_t threads() const { return header()->threads; }
+  // The replay thread to run on the replayer's calling thread, or kNoMainThread.
+  uint32_t main_thread() const { return header()->main_thread; }
   const Op* ops(uint32_t t) const { return At<Op>(entry(t).ops_offset); }
   uint64_t op_count(uint32_t t) const { return entry(t).ops_count; }
   const Wait* waits(uint32_t t) const { return At<Wait>(entry(t).waits_offset); }

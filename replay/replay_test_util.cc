@@ -44,9 +44,11 @@ void MovedRealloc(std::vector<format::Event>* events, uint32_t thread, uint64_t 
   events->push_back(Realloc(thread, 0, address, size));
 }
 
-std::string TraceBytes(std::vector<format::Event> events) {
+std::string TraceBytes(std::vector<format::Event> events,
+                       const std::vector<format::ThreadInfo>& threads) {
   format::StringSink sink;
   format::TraceWriter w(&sink, format::testing::SampleProcess());
+  for (const format::ThreadInfo& t : threads) w.AddThread(t);
   w.AddStackNode({1, 0, 0x401000});
   w.AddStackNode({2, 0, 0x402000});
   uint64_t seq = 0;

@@ -25,7 +25,10 @@ format::Event Realloc(uint32_t thread, uint64_t old_address, uint64_t address, u
 void MovedRealloc(std::vector<format::Event>* events, uint32_t thread, uint64_t old_address,
                   uint64_t address, uint64_t size);
 
-std::string TraceBytes(std::vector<format::Event> events);
+// The process is format::testing::SampleProcess() (pid 4242); threads, if
+// any, are declared before the events.
+std::string TraceBytes(std::vector<format::Event> events,
+                       const std::vector<format::ThreadInfo>& threads = {});
 
 struct Compiled {
   CompiledTrace trace;

@@ -31,7 +31,7 @@ Replayer::Replayer(const Image& image, Touch touch, ThreadFn fn) : image_(image)
 }
 
 Replayer::~Replayer() {
-  if (!threads_.empty() && go_.load() == 0) Run();  // never leave threads waiting
+  if (started_ && !ran_) Run();  // never leave threads waiting
   if (state_.slots != nullptr) munmap(state_.slots, slots_bytes_);
   if (state_.progress != nullptr) munmap(state_.progress, progress_bytes_);
 }
@@ -47,8 +47,10 @@ bool Replayer::Start(std::string* error) {
   }
   state_.progress = new (progress) ThreadProgress[image_.threads() + 1];
   threads_.reserve(image_.threads());
-  for (uint32_t t = 0; t < image_.threads(); ++t)
-    threads_.emplace_back(&Replayer::ThreadMain, this, t);
+  for (uint32_t t = 0; t < image_.threads(); ++t) {
+    if (t != image_.main_thread()) threads_.emplace_back(&Replayer::ThreadMain, this, t);
+  }
+  started_ = true;
   return true;
 }
 
@@ -66,9 +68,11 @@ uint64_t Replayer::OpsRun() const {
 }
 
 uint64_t Replayer::Run() {
+  ran_ = true;
   const uint64_t start = NowNs();
   go_.store(1, std::memory_order_release);
   FutexWakeAll(&go_);
+  if (image_.main_thread() != kNoMainThread) fn_(image_, image_.main_thread(), state_);
   for (std::thread& th : threads_) th.join();
   const uint64_t end = NowNs();
   threads_.clear();

@@ -1,8 +1,14 @@
-// Replayer: runs a compiled trace with one thread per recorded thread.
+// Replayer: runs a compiled trace with one thread per recorded thread. The
+// trace's main thread (image.main_thread(), trace_compiler.h) runs on the
+// thread that calls Run, the others each on a thread of their own, so that
+// an allocator serves each as it served the program (glibc: the main thread
+// from the main arena, grown by brk; other threads from arenas of their
+// own). Callers that want that call Run from the process's main thread (the
+// bench worker does).
 //
 //   Replayer r(image, Touch::kPage, &ReplayThread<SystemAllocator>);
-//   if (!r.Start(&error)) ...   // tables mapped, threads created and waiting
-//   uint64_t wall_ns = r.Run(); // the timed part: release, run, join
+//   if (!r.Start(&error)) ...   // tables mapped, other threads created and waiting
+//   uint64_t wall_ns = r.Run(); // the timed part: release, run main's ops here, join
 //
 // The slot table and the progress counters come from mmap and are touched
 // in Start, and every thread exists before the clock starts, so the timed
@@ -47,6 +53,7 @@ class Replayer {
   ReplayState state_;
   size_t slots_bytes_ = 0, progress_bytes_ = 0;
   std::atomic<uint32_t> go_{0};
+  bool started_ = false, ran_ = false;
   std::vector<std::thread> threads_;
 };
 

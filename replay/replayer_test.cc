@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 
 #include "format/test_traces.h"
 #include "replay/compiled_image.h"
@@ -114,6 +115,23 @@ uint64_t Checking::live_bytes, Checking::peak_bytes, Checking::errors, Checking:
 bool Checking::fake;
 uintptr_t Checking::next_fake = uintptr_t{1} << 40;
 
+// Checking (fake blocks), and which OS thread ran each recorded thread's
+// allocations: test traces give thread k's allocations sizes 1000 k + i.
+struct WhoRuns {
+  static std::map<uint64_t, std::set<pid_t>> tids;  // recorded thread -> tids
+  static void* Alloc(const Op& op) {
+    {
+      std::lock_guard<std::mutex> lock(Checking::mu);
+      tids[op.size / 1000].insert(gettid());
+    }
+    return Checking::Alloc(op);
+  }
+  static void* Realloc(void* p, const Op& op) { return Checking::Realloc(p, op); }
+  static void Free(void* p, const Op& op) { Checking::Free(p, op); }
+  static void FreeAfterRealloc(void* p) { Checking::FreeAfterRealloc(p); }
+};
+std::map<uint64_t, std::set<pid_t>> WhoRuns::tids;
+
 template <class Policy>
 void Replay(const CompiledTrace& trace, Touch touch) {
   std::string error;
@@ -204,6 +222,89 @@ TEST(Replayer, CrossThreadFreesNeverRunBeforeTheirAllocation) {
     EXPECT_TRUE(Checking::live.empty());
   }
   Replay<NullAllocator>(c.trace, Touch::kNone);  // waits, no allocator: must not hang
+}
+
+// Threads 1 and 3 are workers, 2 the main thread (tid == SampleProcess's
+// pid 4242) though thread 1 makes the first event; each frees the next
+// one's blocks, so every thread waits on another.
+TEST(Replayer, MainThreadRunsOnTheCallingThreadOthersOnThreadsOfTheirOwn) {
+  ASSERT_EQ(gettid(), getpid()) << "gtest runs tests on the main thread";
+  std::vector<format::Event> ev;
+  uint64_t next = 0x100000;
+  for (uint32_t i = 0; i < 300; ++i) {
+    uint64_t made[4];
+    for (uint32_t t = 1; t <= 3; ++t) {
+      made[t] = next++;
+      ev.push_back(Alloc(t, made[t], 1000 * t + i));
+    }
+    for (uint32_t t = 1; t <= 3; ++t) ev.push_back(Free(t % 3 + 1, made[t]));
+  }
+  const std::vector<format::ThreadInfo> threads = {
+      {1, 4300, "worker-1", 0}, {2, 4242, "main", 0}, {3, 4301, "worker-3", 0}};
+  const testing::Compiled c = CompileBytes(TraceBytes(ev, threads));
+  ASSERT_EQ(c.trace.main_thread, 1u);
+  ASSERT_EQ(c.trace.stats.cross_thread_waits, 900u);
+  for (int run = 0; run < 3; ++run) {
+    Checking::Reset(/*fake_blocks=*/true);
+    WhoRuns::tids.clear();
+    Replay<WhoRuns>(c.trace, Touch::kNone);
+    EXPECT_EQ(Checking::errors, 0u) << "run " << run;
+    EXPECT_TRUE(Checking::live.empty());
+    ASSERT_EQ(WhoRuns::tids.size(), 3u);
+    EXPECT_EQ(WhoRuns::tids[2], std::set<pid_t>{gettid()});
+    ASSERT_EQ(WhoRuns::tids[1].size(), 1u);
+    ASSERT_EQ(WhoRuns::tids[3].size(), 1u);
+    const pid_t one = *WhoRuns::tids[1].begin(), three = *WhoRuns::tids[3].begin();
+    EXPECT_NE(one, gettid());
+    EXPECT_NE(three, gettid());
+    EXPECT_NE(one, three);
+  }
+}
+
+// A single-threaded trace without thread records: its thread is the main one.
+TEST(Replayer, SingleThreadTraceRunsOnTheCallingThread) {
+  const testing::Compiled c = CompileBytes(TraceBytes(RandomSingleThread(7, 2000)));
+  ASSERT_EQ(c.trace.main_thread, 0u);
+  Checking::Reset(/*fake_blocks=*/true);
+  WhoRuns::tids.clear();
+  Replay<WhoRuns>(c.trace, Touch::kNone);
+  EXPECT_EQ(Checking::errors, 0u);
+  std::set<pid_t> all;
+  for (const auto& [thread, tids] : WhoRuns::tids) all.insert(tids.begin(), tids.end());
+  EXPECT_EQ(all, std::set<pid_t>{gettid()});
+}
+
+extern "C" char end;  // the end of the executable's data: glibc's brk heap starts above
+
+// What the replay is for: glibc serves a single-threaded program from its
+// main arena, in the heap grown by brk; a replay on a thread of its own would
+// get an mmap'd arena instead (10,211 mprotect calls replaying sqlite3, where
+// the program made 356 brk calls and 8 mprotect).
+TEST(Replayer, GlibcServesTheMainThreadsOpsFromTheBrkHeap) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer replaces glibc's malloc";
+#endif
+  std::vector<format::Event> ev;
+  for (uint64_t i = 0; i < 2000; ++i) ev.push_back(Alloc(1, 0x100000 + i, 100 + i));
+  const testing::Compiled c = CompileBytes(TraceBytes(ev));
+  std::string error;
+  const int fd = WriteImage(c.trace, &error);
+  ASSERT_GE(fd, 0) << error;
+  Image image;
+  ASSERT_TRUE(image.Map(fd, &error)) << error;
+  close(fd);
+  Replayer r(image, Touch::kPage, &ReplayThread<SystemAllocator>);
+  ASSERT_TRUE(r.Start(&error)) << error;
+  r.Run();
+  const auto heap_start = reinterpret_cast<uintptr_t>(&end);
+  const auto brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
+  int in_brk_heap = 0;
+  for (uint64_t s = 0; s < c.trace.stats.slots; ++s) {
+    const auto p = reinterpret_cast<uintptr_t>(r.slots()[s]);
+    if (p >= heap_start && p < brk_now) ++in_brk_heap;
+    free(r.slots()[s]);
+  }
+  EXPECT_EQ(in_brk_heap, 2000);
 }
 
 TEST(Replayer, AlignmentHonoredForEveryAlignedKind) {

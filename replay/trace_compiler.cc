@@ -160,6 +160,12 @@ void TraceCompiler::FlushPending() {
   for (uint32_t t = 0; t < pending_.size(); ++t) FlushPending(t);
 }
 
+void TraceCompiler::OnThread(const format::ThreadInfo& t) {
+  if (main_named_ || pid_ == 0 || t.tid != pid_) return;
+  main_named_ = true;
+  main_format_thread_ = t.thread;
+}
+
 void TraceCompiler::OnEvent(const format::Event& e) {
   ++out_.stats.events;
   const uint32_t t = ThreadIndex(e.thread);
@@ -257,6 +263,12 @@ CompiledTrace TraceCompiler::Finish() {
   out_.live_curve.push_back(bucket_);
   out_.live_curve.push_back({out_.stats.ops, live_bytes_});
   out_.stats.threads = out_.ops.size();
+  if (main_named_) {
+    const auto it = thread_index_.find(main_format_thread_);
+    out_.main_thread = it != thread_index_.end() ? it->second : kNoMainThread;
+  } else if (!out_.ops.empty()) {
+    out_.main_thread = 0;  // the first event's thread
+  }
   out_.stats.slots = slots_.size();
   return std::move(out_);
 }

@@ -23,6 +23,17 @@
 // past what the other thread had done at that point of the recording, so the
 // recorded order still satisfies every wait and the replay cannot deadlock.
 //
+// The main thread: the replay thread of the recorded thread whose OS tid is
+// the process's pid (format ThreadInfo, ProcessInfo), which the replayer runs
+// on its caller's thread (replayer.h) so that an allocator serves it as it
+// served the program's main thread (glibc: the main arena, grown by brk).
+// A trace that names no such thread (no thread records, or the main thread
+// shared a ring with others) gets the thread of its first event: the
+// recorder starts on the main thread, so that is the main thread in
+// practice. No main thread (kNoMainThread) when the trace has no events, or
+// names its main thread but that thread made none: then every replay thread
+// is a thread of its own, as in the program.
+//
 // Peak live bytes are counted event by event in seq order exactly as
 // analyzers::LiveHeap and PeakAnalyzer count them, so `--bench` and
 // `--peak` report the same number.
@@ -32,6 +43,7 @@
 #ifndef HEAPREC_REPLAY_TRACE_COMPILER_H_
 #define HEAPREC_REPLAY_TRACE_COMPILER_H_
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -48,10 +60,13 @@ struct CurvePoint {
   uint64_t bytes = 0;
 };
 
+inline constexpr uint32_t kNoMainThread = UINT32_MAX;
+
 struct CompiledTrace {
   std::vector<std::vector<Op>> ops;      // per replay thread
   std::vector<std::vector<Wait>> waits;  // per replay thread, in op order
   std::vector<uint32_t> thread_ids;      // replay thread -> format ThreadInfo::thread
+  uint32_t main_thread = kNoMainThread;  // replay thread run on the main thread (see above)
   CompileStats stats;
   // Live bytes over the ops, at most kCurvePoints points, each the highest
   // value of its stretch of ops (for --plot).
@@ -64,6 +79,8 @@ inline constexpr uint32_t kMergeWaits = 64;
 
 class TraceCompiler : public format::TraceVisitor {
  public:
+  void OnProcess(const format::ProcessInfo& p) override { pid_ = p.pid; }
+  void OnThread(const format::ThreadInfo& t) override;
   void OnEvent(const format::Event& e) override;
   void OnEnd(const format::EndRecord&) override { FlushPending(); }
 
@@ -102,6 +119,9 @@ class TraceCompiler : public format::TraceVisitor {
   void MergeWaits();
 
   CompiledTrace out_;
+  int32_t pid_ = 0;
+  bool main_named_ = false;
+  uint32_t main_format_thread_ = 0;  // ThreadInfo::thread whose tid is the pid
   std::unordered_map<uint32_t, uint32_t> thread_index_;
   std::vector<uint32_t> block_slot_;  // block number -> slot + 1 while live, else 0
   std::vector<SlotState> slots_;

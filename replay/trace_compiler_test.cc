@@ -40,6 +40,26 @@ TEST(TraceCompiler, PeakLiveBytesMatchTheAnalyzerOnSampleTraces) {
   }
 }
 
+// SampleProcess's pid is 4242: the thread with that tid is the main thread,
+// whichever thread made the first event.
+TEST(TraceCompiler, MainThreadIsTheThreadWhoseTidIsThePid) {
+  const std::vector<format::Event> ev = {Alloc(1, 0x1000, 10), Alloc(2, 0x2000, 20),
+                                         Alloc(3, 0x3000, 30)};
+  const std::vector<format::ThreadInfo> threads = {
+      {1, 4300, "worker", 0}, {2, 4242, "main", 0}, {3, 4301, "other", 0}};
+  const testing::Compiled c = CompileBytes(TraceBytes(ev, threads));
+  ASSERT_EQ(c.trace.thread_ids, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(c.trace.main_thread, 1u);
+  // No thread records: the first event's thread.
+  EXPECT_EQ(CompileBytes(TraceBytes(ev)).trace.main_thread, 0u);
+  // The main thread named but silent: no replay thread is the main one.
+  const std::vector<format::ThreadInfo> silent_main = {
+      {1, 4300, "worker", 0}, {2, 4301, "other", 0}, {4, 4242, "main", 0}};
+  EXPECT_EQ(CompileBytes(TraceBytes(ev, silent_main)).trace.main_thread, kNoMainThread);
+  // Nothing to replay.
+  EXPECT_EQ(CompileBytes(TraceBytes({})).trace.main_thread, kNoMainThread);
+}
+
 TEST(TraceCompiler, ReallocChainKeepsOneSlotAndEveryForm) {
   std::vector<format::Event> ev;
   ev.push_back(Alloc(1, 0x1000, 10));
