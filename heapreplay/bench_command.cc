@@ -84,10 +84,12 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
     RunSample s;
     if (!RunWorker(fd, glibc, o.touch, /*null=*/true, false, &s, &error)) return Fail(error);
     null_wall.push_back(double(s.wall_ns));
+    const uint64_t reference_anon_rss = s.baseline_anon_rss;  // start-ups are above it
     for (AllocatorResult& a : result.allocators) {
       if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, curves && run == 0, &s, &error)) {
         return Fail(error);
       }
+      s.reference_anon_rss = reference_anon_rss;
       a.runs.push_back(s);
     }
   }

@@ -71,9 +71,16 @@ void Summarize(BenchResult* r) {
     a.wall_ns = stat([](const RunSample& s) { return double(s.wall_ns); });
     a.cpu_ns = stat([](const RunSample& s) { return double(s.cpu_ns); });
     a.minor_faults = stat([](const RunSample& s) { return double(s.minor_faults); });
-    a.peak_rss = stat([](const RunSample& s) { return double(s.peak_rss); });
-    a.end_rss = stat([](const RunSample& s) { return double(s.end_rss); });
-    a.released_rss = stat([](const RunSample& s) { return double(s.released_rss); });
+    // Start-up plus growth; at least 0 (an allocator that starts smaller than
+    // glibc and grows less than that difference).
+    auto with_startup = [](const RunSample& s, uint64_t growth) {
+      return std::max(0.0, double(StartupRss(s)) + double(growth));
+    };
+    a.startup_rss = stat([](const RunSample& s) { return double(StartupRss(s)); });
+    a.peak_rss = stat([&](const RunSample& s) { return with_startup(s, s.peak_rss); });
+    a.end_rss = stat([&](const RunSample& s) { return with_startup(s, s.end_rss); });
+    a.released_rss = stat([&](const RunSample& s) { return with_startup(s, s.released_rss); });
+    a.replay_peak_rss = stat([](const RunSample& s) { return double(s.peak_rss); });
     const double live = double(r->stats.peak_live_bytes);
     a.fragmentation =
         stat([&](const RunSample& s) { return live > 0 ? double(s.peak_rss) / live : 0.0; });
@@ -104,9 +111,17 @@ std::string BenchText(const BenchResult& r) {
     out += Printf(" = %.1f%%", 100 * r.null_wall_ns.median / base->wall_ns.median) + " of " +
            base->spec.name + "'s wall time";
   }
-  out += "\nRSS is above the replayer's own baseline; frag = peak RSS / peak live bytes;\n" +
-         std::string("x = ratio to ") + (base ? base->spec.name : "?") +
-         ", * = best in the column (lowest); wall +-% = (max - min) / median\n\n";
+  out += "\nRSS = the allocator's start-up memory + what the replay grew it by; start-up:";
+  for (const AllocatorResult& a : r.allocators) {
+    const double b = a.startup_rss.median;
+    out += " " + a.spec.name + " " + (b < 0 ? "-" : "") +
+           HumanBytes(static_cast<uint64_t>(b < 0 ? -b : b));
+  }
+  out +=
+      "\n(its anonymous memory before the first call beyond glibc's, plus its library's pages);\n"
+      "frag = the replay's peak RSS growth / peak live bytes;\n" +
+      std::string("x = ratio to ") + (base ? base->spec.name : "?") +
+      ", * = best in the column (lowest); wall +-% = (max - min) / median\n\n";
 
   const std::vector<Column> columns = Columns();
   const size_t name_width = 12, width = 22;
@@ -140,6 +155,8 @@ nlohmann::json BenchJson(const BenchResult& r) {
         {"cpu_s", a.cpu_ns.median / 1e9},
         {"ns_per_op", a.ns_per_op},
         {"peak_rss_bytes", static_cast<uint64_t>(a.peak_rss.median)},
+        {"startup_rss_bytes", static_cast<int64_t>(a.startup_rss.median)},
+        {"replay_peak_rss_bytes", static_cast<uint64_t>(a.replay_peak_rss.median)},
         {"fragmentation", a.fragmentation.median},
         {"end_rss_bytes", static_cast<uint64_t>(a.end_rss.median)},
         {"released_rss_bytes", static_cast<uint64_t>(a.released_rss.median)},
@@ -158,6 +175,7 @@ nlohmann::json BenchJson(const BenchResult& r) {
   const CompileStats& st = r.stats;
   return {{"ops", st.ops},
           {"threads", st.threads},
+          {"main_thread_ops", st.main_thread_ops},
           {"peak_live_bytes", st.peak_live_bytes},
           {"null_wall_s", r.null_wall_ns.median / 1e9},
           {"repeat", r.repeat},

@@ -26,7 +26,12 @@ Stat Summarize(std::vector<double> values);
 struct AllocatorResult {
   AllocatorSpec spec;
   std::vector<RunSample> runs;
-  Stat wall_ns, cpu_ns, minor_faults, peak_rss, end_rss, released_rss, fragmentation;
+  Stat wall_ns, cpu_ns, minor_faults, fragmentation;
+  // The allocator's share of the program's RSS: its start-up memory
+  // (StartupRss, bench_sample.h) plus the replay's growth (at the peak, at the
+  // end, after releasing free memory), per run, at least 0. replay_peak_rss
+  // is the growth alone; fragmentation = replay_peak_rss / peak live bytes.
+  Stat startup_rss, peak_rss, end_rss, released_rss, replay_peak_rss;
   double ns_per_op = 0;  // median wall / ops
 };
 

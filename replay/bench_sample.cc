@@ -11,10 +11,18 @@ std::string FormatSample(const RunSample& s) {
   out << "wall_ns=" << s.wall_ns << " cpu_ns=" << s.cpu_ns << " minor_faults=" << s.minor_faults
       << " baseline_rss=" << s.baseline_rss << " peak_rss=" << s.peak_rss
       << " end_rss=" << s.end_rss << " released_rss=" << s.released_rss
-      << " malloc_object=" << s.malloc_object << " release=" << s.release;
+      << " baseline_anon_rss=" << s.baseline_anon_rss
+      << " allocator_file_rss=" << s.allocator_file_rss << " malloc_object=" << s.malloc_object
+      << " release=" << s.release;
   if (!s.curve.empty()) out << " curve=" << s.curve;
   out << "\n";
   return out.str();
+}
+
+int64_t StartupRss(const RunSample& s) {
+  if (s.reference_anon_rss == 0) return 0;
+  return static_cast<int64_t>(s.baseline_anon_rss) - static_cast<int64_t>(s.reference_anon_rss) +
+         static_cast<int64_t>(s.allocator_file_rss);
 }
 
 bool ParseSample(const std::string& line, RunSample* s) {
@@ -37,19 +45,21 @@ bool ParseSample(const std::string& line, RunSample* s) {
       s->release = value;
       continue;
     }
-    uint64_t* field = key == "wall_ns"        ? &s->wall_ns
-                      : key == "cpu_ns"       ? &s->cpu_ns
-                      : key == "minor_faults" ? &s->minor_faults
-                      : key == "baseline_rss" ? &s->baseline_rss
-                      : key == "peak_rss"     ? &s->peak_rss
-                      : key == "end_rss"      ? &s->end_rss
-                      : key == "released_rss" ? &s->released_rss
-                                              : nullptr;
+    uint64_t* field = key == "wall_ns"              ? &s->wall_ns
+                      : key == "cpu_ns"             ? &s->cpu_ns
+                      : key == "minor_faults"       ? &s->minor_faults
+                      : key == "baseline_rss"       ? &s->baseline_rss
+                      : key == "peak_rss"           ? &s->peak_rss
+                      : key == "end_rss"            ? &s->end_rss
+                      : key == "released_rss"       ? &s->released_rss
+                      : key == "baseline_anon_rss"  ? &s->baseline_anon_rss
+                      : key == "allocator_file_rss" ? &s->allocator_file_rss
+                                                    : nullptr;
     if (field == nullptr) continue;  // a newer worker's key
     *field = std::strtoull(value.c_str(), nullptr, 10);
     ++numbers;
   }
-  return numbers == 7;
+  return numbers == 9;
 }
 
 }  // namespace heaprec::replay

@@ -55,9 +55,13 @@ int RunBenchWorker(int argc, char** argv) {
                     null ? &ReplayThread<NullAllocator> : &ReplayThread<SystemAllocator>);
   if (!replayer.Start(&error)) return Fail(spec.name, error);
 
+  // The preloaded allocator's file as smaps names it (glibc's is in every worker).
+  const std::string library_file = spec.library.empty() ? "" : MallocObject();
   RunSample s;
   if (!ResetPeakRss()) return Fail(spec.name, "cannot reset peak RSS (/proc/self/clear_refs)");
   s.baseline_rss = RssBytes();
+  s.baseline_anon_rss = AnonRssBytes();
+  if (!library_file.empty()) s.allocator_file_rss = FileRssBytes(library_file.c_str());
   RssSampler sampler;
   if (plot) sampler.Start(&replayer, s.baseline_rss);
   const CpuUsage before = ProcessCpuUsage();

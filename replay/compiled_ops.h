@@ -64,6 +64,7 @@ struct CompileStats {
   uint64_t moved_reallocs = 0;      // two-event reallocs merged into one call
   uint64_t cross_thread_waits = 0;  // frees and reallocs of blocks made on another thread
   uint64_t wait_points = 0;         // waits the replay makes for them (merged)
+  uint64_t main_thread_ops = 0;     // ops of the main thread (on the replayer's own thread)
 };
 
 }  // namespace heaprec::replay

@@ -269,6 +269,8 @@ CompiledTrace TraceCompiler::Finish() {
   } else if (!out_.ops.empty()) {
     out_.main_thread = 0;  // the first event's thread
   }
+  if (out_.main_thread != kNoMainThread)
+    out_.stats.main_thread_ops = out_.ops[out_.main_thread].size();
   out_.stats.slots = slots_.size();
   return std::move(out_);
 }

@@ -50,12 +50,15 @@ TEST(TraceCompiler, MainThreadIsTheThreadWhoseTidIsThePid) {
   const testing::Compiled c = CompileBytes(TraceBytes(ev, threads));
   ASSERT_EQ(c.trace.thread_ids, (std::vector<uint32_t>{1, 2, 3}));
   EXPECT_EQ(c.trace.main_thread, 1u);
+  EXPECT_EQ(c.trace.stats.main_thread_ops, 1u);
   // No thread records: the first event's thread.
   EXPECT_EQ(CompileBytes(TraceBytes(ev)).trace.main_thread, 0u);
   // The main thread named but silent: no replay thread is the main one.
   const std::vector<format::ThreadInfo> silent_main = {
       {1, 4300, "worker", 0}, {2, 4301, "other", 0}, {4, 4242, "main", 0}};
-  EXPECT_EQ(CompileBytes(TraceBytes(ev, silent_main)).trace.main_thread, kNoMainThread);
+  const testing::Compiled silent = CompileBytes(TraceBytes(ev, silent_main));
+  EXPECT_EQ(silent.trace.main_thread, kNoMainThread);
+  EXPECT_EQ(silent.trace.stats.main_thread_ops, 0u);
   // Nothing to replay.
   EXPECT_EQ(CompileBytes(TraceBytes({})).trace.main_thread, kNoMainThread);
 }

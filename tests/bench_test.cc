@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -79,6 +80,48 @@ TEST(BenchTest, ThreadsTraceReplaysWithItsCrossThreadFrees) {
   EXPECT_GE(j["bench"]["threads"].get<int>(), 5);  // main and worker-0..3
   EXPECT_GE(j["bench"]["cross_thread_waits"].get<int>(), 8000);
   EXPECT_EQ(j["bench"]["allocators"].size(), 4u);
+}
+
+// The recorder names the main thread (tid == pid), and the replay runs its
+// ops on the worker's main thread: all of a single-threaded program's, part
+// of a multi-threaded one's.
+TEST(BenchTest, MainThreadsOpsReplayOnTheWorkersMainThread) {
+  const nlohmann::json one = Json({Heapreplay(), "--bench", "--json", "--repeat", "1",
+                                   "--allocators", "glibc", RecordOne("cxx_new")});
+  ASSERT_FALSE(one.is_null());
+  EXPECT_EQ(one["bench"]["threads"].get<int>(), 1);
+  EXPECT_GT(one["bench"]["ops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(one["bench"]["main_thread_ops"], one["bench"]["ops"]);
+  const nlohmann::json many = Json({Heapreplay(), "--bench", "--json", "--repeat", "1",
+                                    "--allocators", "glibc", RecordOne("threads")});
+  ASSERT_FALSE(many.is_null());
+  EXPECT_GT(many["bench"]["main_thread_ops"].get<uint64_t>(), 0u);
+  EXPECT_LT(many["bench"]["main_thread_ops"].get<uint64_t>(),
+            many["bench"]["ops"].get<uint64_t>() / 2);
+}
+
+// Each allocator's RSS counts what loading and initialising it costs: its
+// start-up memory beyond glibc's (glibc's own: none, up to a few pages of
+// noise) is part of peak RSS, on top of the replay's growth.
+TEST(BenchTest, RssCountsEachAllocatorsStartupMemory) {
+  const std::string trace = RecordOne("leak_demo");
+  const nlohmann::json j = Json({Heapreplay(), "--bench", "--json", "--repeat", "1", "--allocators",
+                                 "glibc,tcmalloc,jemalloc,mimalloc", trace});
+  ASSERT_FALSE(j.is_null());
+  ASSERT_EQ(j["bench"]["allocators"].size(), 4u);
+  for (const nlohmann::json& a : j["bench"]["allocators"]) {
+    const std::string name = a["name"];
+    const int64_t startup = a["startup_rss_bytes"].get<int64_t>();
+    if (name == "glibc") {
+      EXPECT_LE(std::abs(startup), 64 << 10) << startup;
+    } else {
+      EXPECT_GT(startup, 64 << 10) << name;  // tcmalloc ~4 MiB, jemalloc ~0.9, mimalloc ~0.2
+    }
+    // One run: the medians are that run's values.
+    const int64_t replay_peak = a["replay_peak_rss_bytes"].get<int64_t>();
+    EXPECT_EQ(a["peak_rss_bytes"].get<int64_t>(), std::max<int64_t>(0, startup + replay_peak))
+        << name;
+  }
 }
 
 TEST(BenchTest, EachAllocatorIsReallyActiveInItsWorker) {
