@@ -27,9 +27,10 @@ TEST(BenchSample, LineRoundTripsEveryField) {
   EXPECT_EQ(back.allocator_file_rss, 9u);
   EXPECT_EQ(back.baseline_anon_rss, 8u);
   // A line without the start-up fields (an older worker) is refused.
-  EXPECT_FALSE(ParseSample("wall_ns=1 cpu_ns=2 minor_faults=3 baseline_rss=4 peak_rss=5 "
-                           "end_rss=6 released_rss=7 malloc_object=x release=y",
-                           &back));
+  EXPECT_FALSE(
+      ParseSample("wall_ns=1 cpu_ns=2 minor_faults=3 baseline_rss=4 peak_rss=5 "
+                  "end_rss=6 released_rss=7 malloc_object=x release=y",
+                  &back));
 }
 
 TEST(BenchSample, StartupIsAnonymousBeyondTheReferencePlusTheLibrary) {

@@ -3,11 +3,10 @@
 // allocator's start-up memory.
 #include "replay/proc_stats.h"
 
+#include <gtest/gtest.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-
-#include <gtest/gtest.h>
 
 #include <cstring>
 

@@ -274,6 +274,34 @@ TEST(Replayer, SingleThreadTraceRunsOnTheCallingThread) {
   EXPECT_EQ(all, std::set<pid_t>{gettid()});
 }
 
+// The main thread named but without events: every replay thread gets a
+// thread of its own, none runs on the caller's.
+TEST(Replayer, SilentMainThreadLeavesEveryThreadOnItsOwn) {
+  std::vector<format::Event> ev;
+  uint64_t next = 0x100000;
+  for (uint32_t i = 0; i < 100; ++i) {
+    const uint64_t a = next++, b = next++;
+    ev.push_back(Alloc(1, a, 1000 + i));
+    ev.push_back(Alloc(2, b, 2000 + i));
+    ev.push_back(Free(2, a));
+    ev.push_back(Free(1, b));
+  }
+  const std::vector<format::ThreadInfo> threads = {
+      {1, 4300, "worker-1", 0}, {2, 4301, "worker-2", 0}, {3, 4242, "main", 0}};
+  const testing::Compiled c = CompileBytes(TraceBytes(ev, threads));
+  ASSERT_EQ(c.trace.main_thread, kNoMainThread);
+  Checking::Reset(/*fake_blocks=*/true);
+  WhoRuns::tids.clear();
+  Replay<WhoRuns>(c.trace, Touch::kNone);
+  EXPECT_EQ(Checking::errors, 0u);
+  ASSERT_EQ(WhoRuns::tids.size(), 2u);
+  ASSERT_EQ(WhoRuns::tids[1].size(), 1u);
+  ASSERT_EQ(WhoRuns::tids[2].size(), 1u);
+  EXPECT_NE(*WhoRuns::tids[1].begin(), gettid());
+  EXPECT_NE(*WhoRuns::tids[2].begin(), gettid());
+  EXPECT_NE(*WhoRuns::tids[1].begin(), *WhoRuns::tids[2].begin());
+}
+
 extern "C" char end;  // the end of the executable's data: glibc's brk heap starts above
 
 // What the replay is for: glibc serves a single-threaded program from its
