@@ -26,7 +26,7 @@ namespace heaprec::base {
 
 struct BootstrapOptions {
   int resamples = 2000;
-  double confidence = 0.90;  // two-sided: the 5th and 95th percentiles
+  double confidence = 0.90;             // two-sided: the 5th and 95th percentiles
   uint64_t seed = 0x68656170726563ull;  // "heaprec"
 };
 

@@ -89,29 +89,6 @@ std::string DifferencesText(const BenchResult& r) {
   return out;
 }
 
-// text in lines of at most width columns, broken between words.
-std::string Wrap(const std::string& text, size_t width) {
-  std::string out, line, word;
-  auto flush_word = [&] {
-    if (word.empty()) return;
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    word.clear();
-  };
-  for (char c : text) {
-    if (c == ' ') {
-      flush_word();
-    } else {
-      word += c;
-    }
-  }
-  flush_word();
-  return out + line + "\n";
-}
-
 }  // namespace
 
 const char kReplayCannotSee[] =
@@ -217,7 +194,7 @@ std::string BenchText(const BenchResult& r) {
     out += "\n";
   }
   out += DifferencesText(r);
-  if (st.ops > 0) out += "\n" + Wrap(kReplayCannotSee, 100);
+  if (st.ops > 0) out += "\n" + WrapText(kReplayCannotSee, 100);
   return out;
 }
 

@@ -80,4 +80,26 @@ int BestBeyondNoise(const std::vector<base::PairedDifference>& diffs) {
   return best;
 }
 
+std::string WrapText(const std::string& text, size_t width) {
+  std::string out, line, word;
+  auto flush_word = [&] {
+    if (word.empty()) return;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (char c : text) {
+    if (c == ' ') {
+      flush_word();
+    } else {
+      word += c;
+    }
+  }
+  flush_word();
+  return out + line + "\n";
+}
+
 }  // namespace heaprec::replay

@@ -40,6 +40,10 @@ int BestBeyondNoise(const std::vector<base::PairedDifference>& diffs);
 // "-12.3 ms", "+1.20 MiB": a signed amount in the unit's readable scale.
 std::string SignedAmount(double value, Unit unit);
 
+// text in lines of at most width columns, broken between words, each ending
+// in a newline (the reports' closing sentences).
+std::string WrapText(const std::string& text, size_t width);
+
 }  // namespace heaprec::replay
 
 #endif  // HEAPREC_REPLAY_PAIRED_REPORT_H_

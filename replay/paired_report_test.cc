@@ -54,5 +54,10 @@ TEST(PairedReportTest, BestIsTheLowestSavingBeyondNoise) {
   EXPECT_EQ(BestBeyondNoise({Diff(1, 0.5, 2), Diff(-1, -2, 0.5), base::PairedDifference{}}), -1);
 }
 
+TEST(PairedReportTest, WrapsBetweenWords) {
+  EXPECT_EQ(WrapText("aaa bbb ccc dddd", 8), "aaa bbb\nccc dddd\n");
+  EXPECT_EQ(WrapText("averyveryverylongword x", 8), "averyveryverylongword\nx\n");
+}
+
 }  // namespace
 }  // namespace heaprec::replay
