@@ -64,10 +64,10 @@ std::string BestLine(const CompareResult& r, const char* what,
   const double saved = -(a.*diff).median;
   char share[48] = "";
   if (ref.*median > 0) std::snprintf(share, sizeof share, " (%.1f%%)", 100 * saved / (ref.*median));
-  const std::string of = unit == Unit::kSeconds ? Duration(ref.*median)
-                                                : analyzers::HumanBytes(uint64_t(ref.*median));
-  return std::string(what) + ": " + a.spec.name + ", saves " +
-         SignedAmount(saved, unit).substr(1) + " of " + ref.spec.name + "'s " + of + share + "\n";
+  const std::string of =
+      unit == Unit::kSeconds ? Duration(ref.*median) : analyzers::HumanBytes(uint64_t(ref.*median));
+  return std::string(what) + ": " + a.spec.name + ", saves " + SignedAmount(saved, unit).substr(1) +
+         " of " + ref.spec.name + "'s " + of + share + "\n";
 }
 
 }  // namespace
@@ -222,7 +222,8 @@ nlohmann::json CompareJson(const CompareResult& r) {
     }
     allocators.push_back(
         {{"name", a.spec.name},
-         {"library", a.spec.library.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spec.library)},
+         {"library",
+          a.spec.library.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spec.library)},
          {"runs", a.runs.size()},
          {"failed_runs", a.FailedRuns()},
          {"exit_codes", exits},
@@ -231,10 +232,11 @@ nlohmann::json CompareJson(const CompareResult& r) {
          {"max_rss_bytes", uint64_t(a.max_rss_bytes)},
          {"wall_s_min", wall_min},
          {"wall_s_max", wall_max},
-         {"vs_reference", &a == &ref ? nlohmann::json(nullptr)
-                                     : nlohmann::json{{"wall_s", DifferenceJson(a.wall_diff)},
-                                                      {"cpu_s", DifferenceJson(a.cpu_diff)},
-                                                      {"max_rss_bytes", DifferenceJson(a.rss_diff)}}}});
+         {"vs_reference", &a == &ref
+                              ? nlohmann::json(nullptr)
+                              : nlohmann::json{{"wall_s", DifferenceJson(a.wall_diff)},
+                                               {"cpu_s", DifferenceJson(a.cpu_diff)},
+                                               {"max_rss_bytes", DifferenceJson(a.rss_diff)}}}});
   }
   auto best = [&](base::PairedDifference AllocatorRuns::*diff) {
     const int i = Best(r, diff);

@@ -36,8 +36,8 @@ struct CompareOptions {
 
 struct AllocatorRuns {
   AllocatorSpec spec;
-  std::vector<ProgramRun> runs;  // one per round, in round order
-  std::vector<bool> failed;      // exit code differs from the reference's
+  std::vector<ProgramRun> runs;                     // one per round, in round order
+  std::vector<bool> failed;                         // exit code differs from the reference's
   double wall_s = 0, cpu_s = 0, max_rss_bytes = 0;  // medians over runs not failed
   // X - reference over the rounds where neither failed; no pairs for the
   // reference itself.

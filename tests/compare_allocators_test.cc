@@ -93,7 +93,8 @@ TEST(CompareAllocatorsTest, JsonShapeAndTheProgramsOwnMemory) {
 TEST(CompareAllocatorsTest, RunThatFailsUnderOneAllocatorIsReported) {
   // The probe exits 3 where jemalloc's mallctl is defined.
   const std::vector<std::string> program = {Probe(), "mallctl", "3"};
-  ProcessResult r = RunProgram(Compare({"--rounds", "2", "--allocators", "glibc,jemalloc"}, program));
+  ProcessResult r =
+      RunProgram(Compare({"--rounds", "2", "--allocators", "glibc,jemalloc"}, program));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("failed runs (exit code not glibc's in the same round):\n"
                        "  jemalloc, round 1: exit 3 (glibc: exit 0)\n"
@@ -106,19 +107,19 @@ TEST(CompareAllocatorsTest, RunThatFailsUnderOneAllocatorIsReported) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out)["compare_allocators"];
   ASSERT_EQ(j["failures"].size(), 2u);
-  EXPECT_EQ(j["failures"][0], (nlohmann::json{{"allocator", "jemalloc"},
-                                              {"round", 1},
-                                              {"exit_code", 3},
-                                              {"reference_exit_code", 0}}));
+  EXPECT_EQ(
+      j["failures"][0],
+      (nlohmann::json{
+          {"allocator", "jemalloc"}, {"round", 1}, {"exit_code", 3}, {"reference_exit_code", 0}}));
   EXPECT_EQ(j["allocators"][1]["failed_runs"], 2);
   EXPECT_EQ(j["allocators"][1]["vs_reference"]["wall_s"]["pairs"], 0);
 }
 
 TEST(CompareAllocatorsTest, SameExitCodeEverywhereIsNoFailure) {
   // malloc is defined under every allocator: every run exits 5.
-  const ProcessResult r = RunProgram(
-      Compare({"--rounds", "2", "--allocators", "glibc,mimalloc", "--json", "-q"},
-              {Probe(), "malloc", "5"}));
+  const ProcessResult r =
+      RunProgram(Compare({"--rounds", "2", "--allocators", "glibc,mimalloc", "--json", "-q"},
+                         {Probe(), "malloc", "5"}));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out)["compare_allocators"];
   EXPECT_EQ(j["failures"].size(), 0u);
@@ -135,8 +136,8 @@ TEST(CompareAllocatorsTest, OutputIsDiscardedUnlessKept) {
   r = RunProgram(Compare({"--rounds", "1", "--allocators", "glibc", "--keep-output", "-q"}, echo));
   EXPECT_EQ(r.out.rfind("probe-output-42\n", 0), 0u) << r.out;
   // With --json, stdout holds the JSON alone; the program's goes to stderr.
-  r = RunProgram(Compare(
-      {"--rounds", "1", "--allocators", "glibc", "--keep-output", "--json", "-q"}, echo));
+  r = RunProgram(
+      Compare({"--rounds", "1", "--allocators", "glibc", "--keep-output", "--json", "-q"}, echo));
   EXPECT_EQ(r.err, "probe-output-42\n");
   EXPECT_EQ(nlohmann::json::parse(r.out)["compare_allocators"]["program_output"], "stderr");
 }
