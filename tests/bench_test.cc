@@ -119,6 +119,12 @@ TEST(BenchTest, DifferencesToGlibcWithIntervalsOverTheRepeats) {
       << r.out;
   EXPECT_NE(r.out.find("\n    peak RSS  "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cannot see the allocator's effect on the"), std::string::npos) << r.out;
+  // glibc is the reference wherever it stands in the list.
+  const nlohmann::json later = Json({Heapreplay(), "--bench", "--json", "--repeat", "2",
+                                     "--allocators", "jemalloc,glibc", trace});
+  EXPECT_EQ(later["bench"]["reference"], "glibc");
+  EXPECT_EQ(later["bench"]["allocators"][0]["vs_reference"]["wall_s"]["pairs"], 2);
+  EXPECT_TRUE(later["bench"]["allocators"][1]["vs_reference"].is_null());
   r = RunProgram(
       {Heapreplay(), "--bench", "--repeat", "1", "--allocators", "glibc,jemalloc", trace});
   ASSERT_EQ(r.exit_code, 0) << r.err;
