@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "analyzers/human_bytes.h"
+#include "replay/paired_report.h"
 
 namespace heaprec::replay {
 
@@ -48,7 +49,55 @@ std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
+// glibc wherever it is in the list, else the first allocator.
+const AllocatorResult* Reference(const BenchResult& r) {
+  for (const AllocatorResult& a : r.allocators) {
+    if (a.spec.name == "glibc") return &a;
+  }
+  return r.allocators.empty() ? nullptr : &r.allocators.front();
+}
+
+// The allocator with the lowest wall time below the reference's beyond
+// noise, or nullptr.
+const AllocatorResult* FastestBeyondNoise(const BenchResult& r) {
+  std::vector<base::PairedDifference> diffs;
+  for (const AllocatorResult& a : r.allocators) diffs.push_back(a.wall_diff);
+  const int best = BestBeyondNoise(diffs);
+  return best < 0 ? nullptr : &r.allocators[size_t(best)];
+}
+
+std::string DifferencesText(const BenchResult& r) {
+  const AllocatorResult* ref = Reference(r);
+  if (ref == nullptr || r.allocators.size() < 2 || r.stats.ops == 0) return "";
+  std::string out = "\nvs " + ref->spec.name + ", run by run (X - " + ref->spec.name + ": " +
+                    DifferenceMethodText(ref->runs.size()) + "):\n";
+  for (const AllocatorResult& a : r.allocators) {
+    if (&a == ref) continue;
+    out += "  " + a.spec.name + "\n";
+    out += "    wall      " + DifferenceText(a.wall_diff, Unit::kSeconds) + "\n";
+    out += "    cpu       " + DifferenceText(a.cpu_diff, Unit::kSeconds) + "\n";
+    out += "    peak RSS  " + DifferenceText(a.peak_rss_diff, Unit::kBytes) + "\n";
+  }
+  if (ref->runs.size() < 2) {
+    out += "one run each: no interval, nothing told apart from noise (--repeat 2 or more)\n";
+  } else if (const AllocatorResult* fastest = FastestBeyondNoise(r)) {
+    out += "fastest beyond noise: " + fastest->spec.name + ", saves " +
+           SignedAmount(-fastest->wall_diff.median, Unit::kSeconds).substr(1) +
+           " of replayed allocator time (wall) against " + ref->spec.name + "\n";
+  } else {
+    out += "fastest: no allocator is faster than " + ref->spec.name + " beyond noise\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+const char kReplayCannotSee[] =
+    "A replay times the allocator's calls alone: it cannot see the allocator's effect on the "
+    "program's own code (cache locality of the blocks it hands out) nor the program's compute "
+    "between calls, so savings here are allocator time, not the program's. For a program that "
+    "can run again (tests, batch jobs, benchmarks), `heaprec --compare-allocators ./app args` "
+    "runs the real program under each allocator.";
 
 Stat Summarize(std::vector<double> v) {
   Stat s;
@@ -85,6 +134,23 @@ void Summarize(BenchResult* r) {
     a.fragmentation =
         stat([&](const RunSample& s) { return live > 0 ? double(s.peak_rss) / live : 0.0; });
     a.ns_per_op = r->stats.ops > 0 ? a.wall_ns.median / double(r->stats.ops) : 0;
+  }
+  const AllocatorResult* ref = Reference(*r);
+  if (ref == nullptr) return;
+  r->reference = ref->spec.name;
+  auto values = [](const AllocatorResult& a, auto field) {
+    std::vector<double> v;
+    for (const RunSample& s : a.runs) v.push_back(field(s));
+    return v;
+  };
+  const auto wall = [](const RunSample& s) { return double(s.wall_ns) / 1e9; };
+  const auto cpu = [](const RunSample& s) { return double(s.cpu_ns) / 1e9; };
+  const auto rss = [](const RunSample& s) { return double(s.peak_rss); };
+  for (AllocatorResult& a : r->allocators) {
+    if (&a == ref) continue;
+    a.wall_diff = base::ComparePaired(values(a, wall), values(*ref, wall));
+    a.cpu_diff = base::ComparePaired(values(a, cpu), values(*ref, cpu));
+    a.peak_rss_diff = base::ComparePaired(values(a, rss), values(*ref, rss));
   }
 }
 
@@ -143,6 +209,8 @@ std::string BenchText(const BenchResult& r) {
     }
     out += "\n";
   }
+  out += DifferencesText(r);
+  if (st.ops > 0) out += "\n" + WrapText(kReplayCannotSee, 100);
   return out;
 }
 
@@ -170,8 +238,14 @@ nlohmann::json BenchJson(const BenchResult& r) {
          a.spec.library.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spec.library)},
         {"malloc_object", a.runs.empty() ? "" : a.runs.front().malloc_object},
         {"release", a.runs.empty() ? "" : a.runs.front().release},
+        {"vs_reference", a.wall_diff.pairs == 0
+                             ? nlohmann::json(nullptr)
+                             : nlohmann::json{{"wall_s", DifferenceJson(a.wall_diff)},
+                                              {"cpu_s", DifferenceJson(a.cpu_diff)},
+                                              {"peak_rss_bytes", DifferenceJson(a.peak_rss_diff)}}},
     });
   }
+  const AllocatorResult* fastest = FastestBeyondNoise(r);
   const CompileStats& st = r.stats;
   return {{"ops", st.ops},
           {"threads", st.threads},
@@ -185,7 +259,12 @@ nlohmann::json BenchJson(const BenchResult& r) {
           {"unknown_reallocs", st.unknown_reallocs},
           {"cross_thread_waits", st.cross_thread_waits},
           {"wait_points", st.wait_points},
-          {"allocators", allocators}};
+          {"allocators", allocators},
+          {"reference", r.reference},
+          {"difference", DifferenceMethodJson()},
+          {"fastest_beyond_noise",
+           fastest ? nlohmann::json(fastest->spec.name) : nlohmann::json(nullptr)},
+          {"replay_cannot_see", kReplayCannotSee}};
 }
 
 }  // namespace heaprec::replay

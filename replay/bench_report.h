@@ -1,6 +1,9 @@
 // The results of heapreplay --bench and how they are shown: medians and
 // spread over the runs, a text table (glibc = 1.00x, the best value of each
-// column marked *), and the "bench" object of docs/DESIGN.md's JSON contract.
+// column marked *), each allocator's paired differences to the reference
+// (glibc) run by run with their bootstrap interval (base/paired_stats.h), the
+// fastest beyond noise, what a replay cannot see, and the "bench" object of
+// docs/DESIGN.md's JSON contract.
 // Pure functions of the results; allocate.
 #ifndef HEAPREC_REPLAY_BENCH_REPORT_H_
 #define HEAPREC_REPLAY_BENCH_REPORT_H_
@@ -10,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/paired_stats.h"
 #include "replay/allocators.h"
 #include "replay/bench_sample.h"
 #include "replay/compiled_ops.h"
@@ -33,6 +37,9 @@ struct AllocatorResult {
   // is the growth alone; fragmentation = replay_peak_rss / peak live bytes.
   Stat startup_rss, peak_rss, end_rss, released_rss, replay_peak_rss;
   double ns_per_op = 0;  // median wall / ops
+  // X - reference, run i against the reference's run i (the runs are
+  // interleaved); seconds and bytes. No pairs for the reference itself.
+  base::PairedDifference wall_diff, cpu_diff, peak_rss_diff;
 };
 
 struct BenchResult {
@@ -42,9 +49,15 @@ struct BenchResult {
   std::string touch;
   Stat null_wall_ns;
   std::vector<AllocatorResult> allocators;
+  std::string reference;  // glibc, or the first allocator without glibc
 };
 
-// Fills each allocator's Stats from its runs.
+// What a replay cannot see, and where the real program's answer is (one
+// line, in the text, the JSON and the HTML page).
+extern const char kReplayCannotSee[];
+
+// Fills each allocator's Stats from its runs, and its differences to the
+// reference.
 void Summarize(BenchResult* r);
 
 std::string BenchText(const BenchResult& r);

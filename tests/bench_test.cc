@@ -124,6 +124,57 @@ TEST(BenchTest, RssCountsEachAllocatorsStartupMemory) {
   }
 }
 
+// The differences to glibc run by run: savings with intervals over the
+// repeats, the noise decision, and what a replay cannot see.
+TEST(BenchTest, DifferencesToGlibcWithIntervalsOverTheRepeats) {
+  const std::string trace = RecordOne("threads");
+  const nlohmann::json j = Json({Heapreplay(), "--bench", "--json", "--repeat", "3", "--allocators",
+                                 "glibc,jemalloc", trace});
+  ASSERT_FALSE(j.is_null());
+  const nlohmann::json& b = j["bench"];
+  EXPECT_EQ(b["reference"], "glibc");
+  EXPECT_EQ(b["difference"]["confidence"], 0.9);
+  EXPECT_EQ(b["difference"]["resamples"], 2000);
+  EXPECT_TRUE(b["fastest_beyond_noise"].is_null() || b["fastest_beyond_noise"] == "jemalloc");
+  EXPECT_NE(b["replay_cannot_see"].get<std::string>().find("heaprec --compare-allocators"),
+            std::string::npos);
+  EXPECT_TRUE(b["allocators"][0]["vs_reference"].is_null());
+  for (const char* key : {"wall_s", "cpu_s", "peak_rss_bytes"}) {
+    const nlohmann::json& d = b["allocators"][1]["vs_reference"][key];
+    EXPECT_EQ(d["pairs"], 3) << key;
+    EXPECT_LE(d["low"].get<double>(), d["median"].get<double>()) << key;
+    EXPECT_GE(d["high"].get<double>(), d["median"].get<double>()) << key;
+    // beyond noise exactly when the interval leaves out zero
+    EXPECT_EQ(d["beyond_noise"].get<bool>(),
+              d["low"].get<double>() > 0 || d["high"].get<double>() < 0)
+        << key;
+  }
+  // The old keys stay.
+  EXPECT_TRUE(b["allocators"][1]["wall_s"].is_number());
+  EXPECT_TRUE(b["allocators"][1]["peak_rss_bytes"].is_number());
+
+  ProcessResult r = RunProgram(
+      {Heapreplay(), "--bench", "--repeat", "3", "--allocators", "glibc,jemalloc", trace});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("vs glibc, run by run (X - glibc: median of 3 paired run(s), [90% "
+                       "bootstrap interval, 2000 resamples]):\n  jemalloc\n    wall      "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n    peak RSS  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cannot see the allocator's effect on the"), std::string::npos) << r.out;
+  // glibc is the reference wherever it stands in the list.
+  const nlohmann::json later = Json({Heapreplay(), "--bench", "--json", "--repeat", "2",
+                                     "--allocators", "jemalloc,glibc", trace});
+  EXPECT_EQ(later["bench"]["reference"], "glibc");
+  EXPECT_EQ(later["bench"]["allocators"][0]["vs_reference"]["wall_s"]["pairs"], 2);
+  EXPECT_TRUE(later["bench"]["allocators"][1]["vs_reference"].is_null());
+  r = RunProgram(
+      {Heapreplay(), "--bench", "--repeat", "1", "--allocators", "glibc,jemalloc", trace});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(one run: no interval)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("one run each: no interval"), std::string::npos) << r.out;
+}
+
 TEST(BenchTest, EachAllocatorIsReallyActiveInItsWorker) {
   const std::string trace = RecordOne("leak_demo");
   const std::pair<const char*, const char*> expected[] = {

@@ -31,6 +31,7 @@
 #include "analyzers/process_end.h"
 #include "analyzers/process_table.h"
 #include "format/format_version.h"
+#include "recorder/launcher/compare_command.h"
 #include "recorder/launcher/leak_gate.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
@@ -345,5 +346,6 @@ int main(int argc, char** argv) {
     std::printf("%s\n", heaprec::format::VersionLine("heaprec").c_str());
     return 0;
   }
+  if (options.compare_allocators) return RunCompareAllocators(options);
   return Run(options);
 }

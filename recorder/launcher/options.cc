@@ -50,6 +50,7 @@ base::CommandLine Table(Options* o) {
                 return false;
               }
               o->output = v;
+              o->recording_only.push_back(name);
               return true;
             }),
       Value("-d, --depth", "N", "frames per stack, 1..256 (default 256)",
@@ -156,10 +157,51 @@ base::CommandLine Table(Options* o) {
       Value("--suppressions", "FILE",
             "valgrind (Memcheck:Leak) or LeakSanitizer (leak:) file\n"
             "(repeatable)",
-            [o](const std::string&, const std::string& v, std::string*) {
+            [o](const std::string& name, const std::string& v, std::string*) {
               o->suppressions.push_back(v);
+              o->recording_only.push_back(name);
               return true;
             }),
+      Heading("allocator comparison (the program itself, not recorded):"),
+      Flag("--compare-allocators",
+           "run PROGRAM under each allocator (glibc, then\n"
+           "LD_PRELOAD of tcmalloc, jemalloc, mimalloc) round by\n"
+           "round, and report wall time, CPU time and max RSS with\n"
+           "paired differences to glibc (90% bootstrap intervals);\n"
+           "nothing is recorded; stdin and the program's output are\n"
+           "/dev/null",
+           &o->compare_allocators),
+      Value("--rounds", "N",
+            "rounds of --compare-allocators, each running every\n"
+            "allocator once in a rotated order (default 10)",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              if (!ParseNumber(v, 1, 1000, &o->rounds)) {
+                *error = "--rounds takes a number from 1 to 1000, not '" + v + "'";
+                return false;
+              }
+              o->compare_only.push_back(name);
+              return true;
+            }),
+      Value("--allocators", "LIST",
+            "comma-separated: glibc, tcmalloc, jemalloc, mimalloc or\n"
+            "a path to an allocator's .so (default all four)",
+            [o](const std::string& name, const std::string& v, std::string*) {
+              o->allocators = v;
+              o->compare_only.push_back(name);
+              return true;
+            }),
+      Flag("--keep-output",
+           "keep the program's stdout and stderr (to stderr with\n"
+           "--json)",
+           [o] {
+             o->keep_output = true;
+             o->compare_only.push_back("--keep-output");
+           }),
+      Flag("--json", "the comparison as JSON on stdout (docs/DESIGN.md)",
+           [o] {
+             o->json = true;
+             o->compare_only.push_back("--json");
+           }),
       Heading("more options:"),
       Flag("--addresses",
            "also keep every block's address (larger traces;\n"
@@ -203,6 +245,15 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   if (o->help || o->version) return true;
   if (o->command.empty()) {
     *error = "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])";
+    return false;
+  }
+  if (!o->compare_allocators && !o->compare_only.empty()) {
+    *error = o->compare_only.front() + " goes with --compare-allocators";
+    return false;
+  }
+  if (o->compare_allocators && !o->recording_only.empty()) {
+    *error = o->recording_only.front() +
+             " is for recording: --compare-allocators runs the program without recording it";
     return false;
   }
   if (!o->follow && (!o->follow_only.empty() || !o->follow_skip.empty())) {

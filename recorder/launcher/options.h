@@ -35,6 +35,17 @@ struct Options {
   analyzers::LeakKindSet show_kinds = analyzers::DefaultLeakKinds();
   analyzers::LeakKindSet errors_for = analyzers::DefaultLeakKinds();
   std::vector<std::string> suppressions;
+  // --compare-allocators: run the program itself (not recorded) under each
+  // allocator, round by round, and compare (replay/program_compare.h).
+  bool compare_allocators = false;
+  unsigned rounds = 10;                                         // --rounds
+  std::string allocators = "glibc,tcmalloc,jemalloc,mimalloc";  // --allocators
+  bool keep_output = false;                                     // --keep-output
+  bool json = false;                                            // --json
+  // The options given that only --compare-allocators takes, and those it
+  // does not take (recording's files), for the check after parsing.
+  std::vector<std::string> compare_only;
+  std::vector<std::string> recording_only;
   bool help = false;
   bool version = false;
   std::vector<std::string> command;  // PROGRAM ARGS...

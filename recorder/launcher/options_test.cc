@@ -81,6 +81,29 @@ TEST(OptionsTest, FollowPatterns) {
   EXPECT_EQ(bare.command, (std::vector<std::string>{"./app"}));
 }
 
+TEST(OptionsTest, CompareAllocators) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"heaprec", "--compare-allocators", "./app", "a"}, &o, &error)) << error;
+  EXPECT_TRUE(o.compare_allocators);
+  EXPECT_EQ(o.rounds, 10u);
+  EXPECT_EQ(o.allocators, "glibc,tcmalloc,jemalloc,mimalloc");
+  EXPECT_FALSE(o.keep_output);
+  EXPECT_FALSE(o.json);
+  EXPECT_EQ(o.command, (std::vector<std::string>{"./app", "a"}));
+  Options p;
+  ASSERT_TRUE(Parse({"heaprec", "--compare-allocators", "--rounds=32", "--allocators",
+                     "glibc,/opt/libx.so", "--keep-output", "--json", "-q", "./app"},
+                    &p, &error))
+      << error;
+  EXPECT_EQ(p.rounds, 32u);
+  EXPECT_EQ(p.allocators, "glibc,/opt/libx.so");
+  EXPECT_TRUE(p.keep_output);
+  EXPECT_TRUE(p.json);
+  EXPECT_TRUE(p.quiet);
+  EXPECT_NE(UsageText().find("--compare-allocators"), std::string::npos);
+}
+
 TEST(OptionsTest, ErrorsAreOneLine) {
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
       {{"heaprec"}, "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])"},
@@ -101,6 +124,14 @@ TEST(OptionsTest, ErrorsAreOneLine) {
       {{"heaprec", "--no-follow", "--no-follow=sh", "x"},
        "--no-follow alone traces the first process only: it does not mix with "
        "--follow=PATTERN or --no-follow=PATTERN"},
+      {{"heaprec", "--rounds", "3", "x"}, "--rounds goes with --compare-allocators"},
+      {{"heaprec", "--json", "x"}, "--json goes with --compare-allocators"},
+      {{"heaprec", "--keep-output", "x"}, "--keep-output goes with --compare-allocators"},
+      {{"heaprec", "--allocators", "glibc", "x"}, "--allocators goes with --compare-allocators"},
+      {{"heaprec", "--compare-allocators", "--rounds", "0", "x"},
+       "--rounds takes a number from 1 to 1000, not '0'"},
+      {{"heaprec", "--compare-allocators", "-o", "t.zst", "x"},
+       "-o is for recording: --compare-allocators runs the program without recording it"},
   };
   for (const auto& [args, message] : cases) {
     std::vector<char*> argv;

@@ -310,6 +310,18 @@ try {
         .evaluateAll((trs, nm) => trs.filter((tr) => tr.dataset.name === nm).length, name);
       check("#bench-table has a row for " + name, n === 1, n + " rows");
     }
+    // Each allocator but the first (glibc) against it, with the note on what
+    // a replay cannot see.
+    for (const name of expect.bench.slice(1)) {
+      const cells = await page.locator("#bench-diff-table tbody tr")
+        .evaluateAll((trs, nm) => trs.filter((tr) => tr.dataset.name === nm)
+          .map((tr) => tr.querySelector("td").textContent), name);
+      check("#bench-diff-table has a row for " + name + " with its wall difference",
+        cells.length === 1 && /^[+-]?[0-9.]+ [a-z\u00b5]+/.test(cells[0]), JSON.stringify(cells));
+    }
+    const note = await page.locator("#bench-diff-note").textContent();
+    check("#bench-diff-note says what a replay cannot see",
+      note.includes("cannot see") && note.includes("heaprec --compare-allocators"), note);
   } else if ("bench" in expect && expect.bench === null) {
     check("#bench-section is hidden without bench data", !(await page.locator("#bench-section").isVisible()));
   }

@@ -1,7 +1,9 @@
 // bench.js: the allocator comparison (`bench`, as heapreplay --bench --json
 // writes it): the table (best of each column marked, ratios to glibc, as the
-// text report) and the RSS-over-the-replay chart (uPlot, x = operation index:
-// live bytes requested and each allocator's RSS curve).
+// text report), each allocator's paired differences to glibc with their
+// intervals and what a replay cannot see (when the JSON has them), and the
+// RSS-over-the-replay chart (uPlot, x = operation index: live bytes
+// requested and each allocator's RSS curve).
 // Must not touch anything outside the bench section; draws nothing when
 // `bench` is null (the page hides the section).
 const HeaprecBench = (function () {
@@ -58,6 +60,36 @@ const HeaprecBench = (function () {
     return ref ? ref.name : "";
   }
 
+  // The differences to the reference (vs_reference), hidden for JSON saved
+  // before they existed.
+  function differences(box, bench) {
+    const al = (bench.allocators || []).filter((a) => a.vs_reference);
+    box.hidden = !al.length;
+    if (!al.length) return;
+    const ref = bench.reference || "glibc";
+    box.querySelector("#bench-diff-title").textContent = "Against " + ref + ", run by run";
+    const cols = [["Wall", "wall_s", "s"], ["CPU", "cpu_s", "s"], ["Peak RSS", "peak_rss_bytes", "bytes"]];
+    let h = "<thead><tr><th>Allocator</th>";
+    for (const c of cols) h += "<th>" + c[0] + " \u2212 " + fmt.html(ref) + "</th>";
+    h += "</tr></thead><tbody>";
+    for (const a of al) {
+      h += '<tr data-name="' + fmt.html(a.name) + '"><th class="name">' + fmt.html(a.name) + "</th>";
+      for (const c of cols) {
+        const d = a.vs_reference[c[1]];
+        h += '<td class="num' + (d && d.beyond_noise ? (d.median < 0 ? " best" : "") : " noise") + '">' +
+          fmt.html(fmt.difference(d, c[2])) + "</td>";
+      }
+      h += "</tr>";
+    }
+    box.querySelector("#bench-diff-table").innerHTML = h + "</tbody>";
+    const m = bench.difference || {};
+    box.querySelector("#bench-diff-note").textContent =
+      "Median of the paired runs' differences, [" + Math.round(100 * (m.confidence || 0.9)) +
+      "% bootstrap interval]; negative = saved. Fastest beyond noise: " +
+      (bench.fastest_beyond_noise || "none (no allocator is faster than " + ref + " beyond noise)") +
+      ". " + (bench.replay_cannot_see || "");
+  }
+
   // uPlot data from curves of [ops, bytes] points with different x values.
   function curves(bench) {
     const list = [];
@@ -99,6 +131,7 @@ const HeaprecBench = (function () {
       "\u00d7 = ratio to " + (refName || "the first allocator") + "; \u2605 = best (lowest) in the column." +
       (skipped ? " Skipped: " + fmt.count(bench.unknown_frees || 0) + " frees of blocks not live, " +
         fmt.count(bench.failed_calls || 0) + " failed calls." : "");
+    differences(section.querySelector("#bench-diff"), bench);
     const el = section.querySelector("#bench-rss");
     const c = curves(bench);
     if (!c) {

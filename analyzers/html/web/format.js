@@ -78,6 +78,21 @@ const HeaprecFormat = (function () {
     return (p > 0 ? "+" : "") + p.toFixed(1) + "%";
   }
 
+  // A paired difference X - glibc (DIFF of docs/DESIGN.md, in seconds or
+  // bytes) as the text report writes it: "-12.3 ms [-14.0 ms, -10.1 ms]:
+  // saves 12.3 ms", "... : no difference beyond noise", "+0.4 ms (one run:
+  // no interval)".
+  function difference(d, unit) {
+    if (!d || !d.pairs) return "\u2013";
+    const show = unit === "bytes" ? bytes : (v) => duration(v * 1e9);
+    const signed = (v) => (v > 0 ? "+" : "") + show(v);
+    let s = signed(d.median);
+    if (d.pairs < 2) return s + " (one run: no interval)";
+    s += " [" + signed(d.low) + ", " + signed(d.high) + "]: ";
+    if (!d.beyond_noise) return s + "no difference beyond noise";
+    return s + (d.median < 0 ? "saves " : "costs ") + show(Math.abs(d.median));
+  }
+
   // Wall-clock start of the trace, local time: "2025-11-24 16:00:00".
   function realtime(ns) {
     const d = new Date(Math.floor(ns / 1e6));
@@ -109,6 +124,6 @@ const HeaprecFormat = (function () {
   }
 
   return { BYTE_INCRS, bytes, signedBytes, count, signedCount, value, signedValue, seconds, duration,
-    percent, change, realtime, html, commandLine };
+    percent, change, difference, realtime, html, commandLine };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecFormat;

@@ -234,3 +234,16 @@ test("format: bytes as heapreplay prints them", () => {
   assert.equal(fmt.html("<a&'\">"), "&lt;a&amp;&#39;&quot;&gt;");
   assert.equal(fmt.commandLine(["a b", "c"]), "'a b' c");
 });
+
+test("difference words a saving, a cost, noise and a single run", () => {
+  assert.equal(fmt.difference({ pairs: 5, median: -0.0123, low: -0.014, high: -0.0101, beyond_noise: true }, "s"),
+    "-12 ms [-14 ms, -10 ms]: saves 12 ms");
+  assert.equal(fmt.difference({ pairs: 5, median: 2097152, low: 1048576, high: 3145728, beyond_noise: true }, "bytes"),
+    "+2.0 MiB [+1.0 MiB, +3.0 MiB]: costs 2.0 MiB");
+  assert.equal(fmt.difference({ pairs: 5, median: 0.0004, low: -0.001, high: 0.002, beyond_noise: false }, "s"),
+    "+400.0 \u00b5s [-1.00 ms, +2.00 ms]: no difference beyond noise");
+  assert.equal(fmt.difference({ pairs: 1, median: 0.5, low: 0.5, high: 0.5, beyond_noise: false }, "s"),
+    "+500 ms (one run: no interval)");
+  assert.equal(fmt.difference(null, "s"), "\u2013");
+  assert.equal(fmt.difference({ pairs: 0 }, "s"), "\u2013");
+});
