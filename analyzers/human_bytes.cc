@@ -26,4 +26,14 @@ std::string Hex(uint64_t value) {
   return buf;
 }
 
+std::string HexBytes(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char b : bytes) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
 }  // namespace heaprec::analyzers

@@ -1,5 +1,6 @@
 // Numbers as people read them: HumanBytes gives byte counts ("640 B",
-// "1.5 KiB", "17.1 MiB"), Hex addresses ("0x4011d6"). Pure functions; used by
+// "1.5 KiB", "17.1 MiB"), Hex addresses ("0x4011d6"), HexBytes raw bytes
+// such as a build-id ("5221b80b…", lower case, no prefix). Pure functions; used by
 // heapreplay's reports, heaprec's summary line and the tests' summaries.
 #ifndef HEAPREC_ANALYZERS_HUMAN_BYTES_H_
 #define HEAPREC_ANALYZERS_HUMAN_BYTES_H_
@@ -11,6 +12,7 @@ namespace heaprec::analyzers {
 
 std::string HumanBytes(uint64_t bytes);
 std::string Hex(uint64_t value);
+std::string HexBytes(const std::string& bytes);
 
 }  // namespace heaprec::analyzers
 

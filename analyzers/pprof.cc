@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analyzers/human_bytes.h"
 #include "analyzers/profile.pb.h"
 
 namespace heaprec::analyzers {
@@ -38,16 +39,6 @@ class StringTable {
   std::unordered_map<std::string, int64_t> index_;
 };
 
-std::string LowerHex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (const unsigned char b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
-
 // Fills a Profile's Mappings, then its Samples with the Locations and
 // Functions they reach. Ids are dense from 1 in order of first use, so
 // id - 1 is the index in the Profile's repeated field.
@@ -69,7 +60,7 @@ class ProfileBuilder {
         mapping->set_memory_limit(r.end);
         mapping->set_file_offset(r.file_offset);
         mapping->set_filename(strings_.Index(m.path));
-        mapping->set_build_id(strings_.Index(LowerHex(m.build_id)));
+        mapping->set_build_id(strings_.Index(HexBytes(m.build_id)));
         spans_.push_back({m.id, r.start, r.end});
         mapping_symbols_.emplace_back();
       }

@@ -11,23 +11,13 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string LowerHex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (const unsigned char b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
-
 // The module's part of a frame: name, path, offset and build-id.
 void SetModule(const format::Module* m, uint64_t address, Frame* f) {
   if (m == nullptr) return;
   f->module = BaseName(m->path);
   f->module_path = m->path;
   f->offset = address - m->load_address;
-  f->build_id = LowerHex(m->build_id);
+  f->build_id = HexBytes(m->build_id);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 # Shared by tools/bench_recorder.sh, bench_analysis.sh, bench_allocators.sh
 # and bench_leakcheck.sh (sourced): the benchmark workloads. setup_workload
 # NAME sets cmd (array), cmd_dir and cmd_env for alloc_heavy, mt_handoff,
-# python or cppcheck. Needs $bin (Bazel's opt output), $repo, $tmp,
+# python, cppcheck, and the programs of bench_allocators.sh: sqlite3,
+# python_json, clang_format, jq. Needs $bin (Bazel's opt output), $repo, $tmp,
 # $CPPCHECK_REV and a die function; sets python_bin. bench_build NAME
 # TARGET... builds the targets and sets $bin and $tmp. bench_options NAME "$@"
 # reads -n RUNS, -w LIST and -h.
@@ -53,6 +54,33 @@ setup_workload() {
       cmd_dir="$tmp/cppcheck_src"
       cmd=("$(command -v cppcheck)" --quiet "--enable=warning,performance,portability"
         --std=c++20 -I. format)
+      ;;
+    sqlite3)
+      command -v sqlite3 >/dev/null || die "sqlite3 not found (tools/setup.sh)"
+      cmd=("$(command -v sqlite3)" :memory: ".read $repo/tests/bench/sqlite_work.sql")
+      ;;
+    python_json)
+      [ -n "$python_bin" ] || die "python3 not found"
+      cmd=("$python_bin" "$repo/tests/bench/py_json.py" 6)
+      ;;
+    clang_format)
+      command -v clang-format >/dev/null || die "clang-format not found (tools/setup.sh)"
+      # This repository's own sources at $CPPCHECK_REV, one file (~0.4 MB).
+      [ -f "$tmp/clang_format_input.cc" ] ||
+        git archive "$CPPCHECK_REV" analyzers format | tar -x -O --wildcards '*.cc' \
+          >"$tmp/clang_format_input.cc"
+      cmd=("$(command -v clang-format)" "$tmp/clang_format_input.cc")
+      ;;
+    jq)
+      command -v jq >/dev/null || die "jq not found (tools/setup.sh)"
+      [ -f "$tmp/jq_input.json" ] || "${python_bin:-python3}" -c '
+import json, sys
+rows = [{"id": i, "group": "g%d" % (i % 50), "vals": [i % 13, i % 17, i % 19], "name": "n%d" % i}
+        for i in range(80000)]
+json.dump(rows, open(sys.argv[1], "w"))' "$tmp/jq_input.json"
+      cmd=("$(command -v jq)" -c
+        'group_by(.group) | map({g: .[0].group, n: length, s: (map(.vals[0]) | add)}) | length'
+        "$tmp/jq_input.json")
       ;;
     *) die "unknown workload '$1' (see --help)" ;;
   esac
