@@ -27,7 +27,7 @@ fastest allocator is known beyond noise, does the replay name it.
 
 Workloads (tools/bench_workloads.sh): sqlite3 (300k inserts, indexes, a
 join), python_json (python3 as users run it: dicts to JSON and back),
-clang_format (0.4 MB of C++), cppcheck (this repository's format/), jq
+clang_format (0.9 MB of C++, this repository's), cppcheck (this repository's format/), jq
 (group_by over 80,000 records), mt_handoff (4 threads, cross-thread frees;
 written here: the multi-threaded case).
 
