@@ -84,12 +84,17 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
     RunSample s;
     if (!RunWorker(fd, glibc, o.touch, /*null=*/true, false, &s, &error)) return Fail(error);
     null_wall.push_back(double(s.wall_ns));
-    const uint64_t reference_anon_rss = s.baseline_anon_rss;  // start-ups are above it
+    // Start-ups (memory and time) are above the null worker's of this round.
+    const uint64_t reference_anon_rss = s.baseline_anon_rss;
+    const uint64_t reference_ready_span_ns = s.ready_ns - s.spawn_ns;
+    const uint64_t reference_ready_cpu_ns = s.ready_cpu_ns;
     for (AllocatorResult& a : result.allocators) {
       if (!RunWorker(fd, a.spec, o.touch, /*null=*/false, curves && run == 0, &s, &error)) {
         return Fail(error);
       }
       s.reference_anon_rss = reference_anon_rss;
+      s.reference_ready_span_ns = reference_ready_span_ns;
+      s.reference_ready_cpu_ns = reference_ready_cpu_ns;
       a.runs.push_back(s);
     }
   }

@@ -74,8 +74,13 @@ std::string DifferencesText(const BenchResult& r) {
   for (const AllocatorResult& a : r.allocators) {
     if (&a == ref) continue;
     out += "  " + a.spec.name + "\n";
-    out += "    wall      " + DifferenceText(a.wall_diff, Unit::kSeconds) + "\n";
-    out += "    cpu       " + DifferenceText(a.cpu_diff, Unit::kSeconds) + "\n";
+    auto startup = [](const base::PairedDifference& d) {
+      return ", including start-up (" + SignedAmount(d.median, Unit::kSeconds) + ")";
+    };
+    out += "    wall      " + DifferenceText(a.wall_diff, Unit::kSeconds) +
+           startup(a.startup_diff) + "\n";
+    out += "    cpu       " + DifferenceText(a.cpu_diff, Unit::kSeconds) +
+           startup(a.startup_cpu_diff) + "\n";
     out += "    peak RSS  " + DifferenceText(a.peak_rss_diff, Unit::kBytes) + "\n";
   }
   if (ref->runs.size() < 2) {
@@ -83,7 +88,7 @@ std::string DifferencesText(const BenchResult& r) {
   } else if (const AllocatorResult* fastest = FastestBeyondNoise(r)) {
     out += "fastest beyond noise: " + fastest->spec.name + ", saves " +
            SignedAmount(-fastest->wall_diff.median, Unit::kSeconds).substr(1) +
-           " of replayed allocator time (wall) against " + ref->spec.name + "\n";
+           " of allocator time (wall, start-up + replayed calls) against " + ref->spec.name + "\n";
   } else {
     out += "fastest: no allocator is faster than " + ref->spec.name + " beyond noise\n";
   }
@@ -93,7 +98,8 @@ std::string DifferencesText(const BenchResult& r) {
 }  // namespace
 
 const char kReplayCannotSee[] =
-    "A replay times the allocator's calls alone: it cannot see the allocator's effect on the "
+    "A replay times the allocator's start-up and calls alone: it cannot see the allocator's effect "
+    "on the "
     "program's own code (cache locality of the blocks it hands out) nor the program's compute "
     "between calls, so savings here are allocator time, not the program's. For a program that "
     "can run again (tests, batch jobs, benchmarks), `heaprec --compare-allocators ./app args` "
@@ -134,6 +140,10 @@ void Summarize(BenchResult* r) {
     a.fragmentation =
         stat([&](const RunSample& s) { return live > 0 ? double(s.peak_rss) / live : 0.0; });
     a.ns_per_op = r->stats.ops > 0 ? a.wall_ns.median / double(r->stats.ops) : 0;
+    a.startup_ns = stat([](const RunSample& s) { return double(StartupNs(s)); });
+    a.startup_cpu_ns = stat([](const RunSample& s) { return double(StartupCpuNs(s)); });
+    a.with_startup_wall_ns = stat([](const RunSample& s) { return double(WithStartupWallNs(s)); });
+    a.with_startup_cpu_ns = stat([](const RunSample& s) { return double(WithStartupCpuNs(s)); });
   }
   const AllocatorResult* ref = Reference(*r);
   if (ref == nullptr) return;
@@ -143,14 +153,19 @@ void Summarize(BenchResult* r) {
     for (const RunSample& s : a.runs) v.push_back(field(s));
     return v;
   };
-  const auto wall = [](const RunSample& s) { return double(s.wall_ns) / 1e9; };
-  const auto cpu = [](const RunSample& s) { return double(s.cpu_ns) / 1e9; };
+  // The program's allocator cost: start-up + calls (bench_sample.h).
+  const auto wall = [](const RunSample& s) { return double(WithStartupWallNs(s)) / 1e9; };
+  const auto cpu = [](const RunSample& s) { return double(WithStartupCpuNs(s)) / 1e9; };
   const auto rss = [](const RunSample& s) { return double(s.peak_rss); };
+  const auto startup = [](const RunSample& s) { return double(StartupNs(s)) / 1e9; };
+  const auto startup_cpu = [](const RunSample& s) { return double(StartupCpuNs(s)) / 1e9; };
   for (AllocatorResult& a : r->allocators) {
     if (&a == ref) continue;
     a.wall_diff = base::ComparePaired(values(a, wall), values(*ref, wall));
     a.cpu_diff = base::ComparePaired(values(a, cpu), values(*ref, cpu));
     a.peak_rss_diff = base::ComparePaired(values(a, rss), values(*ref, rss));
+    a.startup_diff = base::ComparePaired(values(a, startup), values(*ref, startup));
+    a.startup_cpu_diff = base::ComparePaired(values(a, startup_cpu), values(*ref, startup_cpu));
   }
 }
 
@@ -185,6 +200,13 @@ std::string BenchText(const BenchResult& r) {
   }
   out +=
       "\n(its anonymous memory before the first call beyond glibc's, plus its library's pages);\n"
+      "start-up time (loading, relocating and initialising the allocator, paid by every run of "
+      "the program;\nthe worker's time from spawn to its first malloc beyond the null worker's):";
+  for (const AllocatorResult& a : r.allocators) {
+    out += " " + a.spec.name + " " + Printf("%+.2f ms", a.startup_ns.median / 1e6);
+  }
+  out +=
+      "\nwall, cpu = the replayed calls; the differences below add start-up, run by run;\n"
       "frag = the replay's peak RSS growth / peak live bytes;\n" +
       std::string("x = ratio to ") + (base ? base->spec.name : "?") +
       ", * = best in the column (lowest); wall +-% = (max - min) / median\n\n";
@@ -222,6 +244,10 @@ nlohmann::json BenchJson(const BenchResult& r) {
         {"wall_s", a.wall_ns.median / 1e9},
         {"cpu_s", a.cpu_ns.median / 1e9},
         {"ns_per_op", a.ns_per_op},
+        {"startup_s", a.startup_ns.median / 1e9},
+        {"startup_cpu_s", a.startup_cpu_ns.median / 1e9},
+        {"with_startup_wall_s", a.with_startup_wall_ns.median / 1e9},
+        {"with_startup_cpu_s", a.with_startup_cpu_ns.median / 1e9},
         {"peak_rss_bytes", static_cast<uint64_t>(a.peak_rss.median)},
         {"startup_rss_bytes", static_cast<int64_t>(a.startup_rss.median)},
         {"replay_peak_rss_bytes", static_cast<uint64_t>(a.replay_peak_rss.median)},
@@ -238,11 +264,14 @@ nlohmann::json BenchJson(const BenchResult& r) {
          a.spec.library.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spec.library)},
         {"malloc_object", a.runs.empty() ? "" : a.runs.front().malloc_object},
         {"release", a.runs.empty() ? "" : a.runs.front().release},
-        {"vs_reference", a.wall_diff.pairs == 0
-                             ? nlohmann::json(nullptr)
-                             : nlohmann::json{{"wall_s", DifferenceJson(a.wall_diff)},
-                                              {"cpu_s", DifferenceJson(a.cpu_diff)},
-                                              {"peak_rss_bytes", DifferenceJson(a.peak_rss_diff)}}},
+        {"vs_reference",
+         a.wall_diff.pairs == 0
+             ? nlohmann::json(nullptr)
+             : nlohmann::json{{"wall_s", DifferenceJson(a.wall_diff)},
+                              {"cpu_s", DifferenceJson(a.cpu_diff)},
+                              {"peak_rss_bytes", DifferenceJson(a.peak_rss_diff)},
+                              {"startup_s", DifferenceJson(a.startup_diff)},
+                              {"startup_cpu_s", DifferenceJson(a.startup_cpu_diff)}}},
     });
   }
   const AllocatorResult* fastest = FastestBeyondNoise(r);

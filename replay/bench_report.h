@@ -1,7 +1,8 @@
 // The results of heapreplay --bench and how they are shown: medians and
 // spread over the runs, a text table (glibc = 1.00x, the best value of each
 // column marked *), each allocator's paired differences to the reference
-// (glibc) run by run with their bootstrap interval (base/paired_stats.h), the
+// (glibc) run by run with their bootstrap interval (base/paired_stats.h), of
+// the program's allocator cost (start-up time + the replayed calls), the
 // fastest beyond noise, what a replay cannot see, and the "bench" object of
 // docs/DESIGN.md's JSON contract.
 // Pure functions of the results; allocate.
@@ -37,9 +38,16 @@ struct AllocatorResult {
   // is the growth alone; fragmentation = replay_peak_rss / peak live bytes.
   Stat startup_rss, peak_rss, end_rss, released_rss, replay_peak_rss;
   double ns_per_op = 0;  // median wall / ops
+  // The allocator's start-up time, wall and CPU (StartupNs, bench_sample.h),
+  // and the program's allocator cost: start-up + the replayed calls, per run
+  // (wall_ns and cpu_ns are the calls alone).
+  Stat startup_ns, startup_cpu_ns, with_startup_wall_ns, with_startup_cpu_ns;
   // X - reference, run i against the reference's run i (the runs are
   // interleaved); seconds and bytes. No pairs for the reference itself.
-  base::PairedDifference wall_diff, cpu_diff, peak_rss_diff;
+  // wall_diff and cpu_diff are of the program's allocator cost (start-up +
+  // calls); startup_diff and startup_cpu_diff of the start-up alone (the
+  // part of wall_diff and cpu_diff that is start-up).
+  base::PairedDifference wall_diff, cpu_diff, peak_rss_diff, startup_diff, startup_cpu_diff;
 };
 
 struct BenchResult {

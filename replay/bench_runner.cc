@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -69,6 +70,8 @@ bool RunWorker(int image_fd, const AllocatorSpec& spec, const std::string& touch
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   pid_t pid = 0;
+  timespec spawned;
+  clock_gettime(CLOCK_MONOTONIC, &spawned);
   const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, Pointers(args).data(),
                              Pointers(env).data());
   posix_spawn_file_actions_destroy(&actions);
@@ -98,6 +101,7 @@ bool RunWorker(int image_fd, const AllocatorSpec& spec, const std::string& touch
     *error = who + ": unreadable worker result '" + text + "'";
     return false;
   }
+  sample->spawn_ns = uint64_t(spawned.tv_sec) * 1000000000u + uint64_t(spawned.tv_nsec);
   return true;
 }
 

@@ -12,7 +12,8 @@ std::string FormatSample(const RunSample& s) {
       << " baseline_rss=" << s.baseline_rss << " peak_rss=" << s.peak_rss
       << " end_rss=" << s.end_rss << " released_rss=" << s.released_rss
       << " baseline_anon_rss=" << s.baseline_anon_rss
-      << " allocator_file_rss=" << s.allocator_file_rss << " malloc_object=" << s.malloc_object
+      << " allocator_file_rss=" << s.allocator_file_rss << " ready_ns=" << s.ready_ns
+      << " ready_cpu_ns=" << s.ready_cpu_ns << " malloc_object=" << s.malloc_object
       << " release=" << s.release;
   if (!s.curve.empty()) out << " curve=" << s.curve;
   out << "\n";
@@ -23,6 +24,25 @@ int64_t StartupRss(const RunSample& s) {
   if (s.reference_anon_rss == 0) return 0;
   return static_cast<int64_t>(s.baseline_anon_rss) - static_cast<int64_t>(s.reference_anon_rss) +
          static_cast<int64_t>(s.allocator_file_rss);
+}
+
+int64_t StartupNs(const RunSample& s) {
+  if (s.reference_ready_span_ns == 0 || s.spawn_ns == 0) return 0;
+  return static_cast<int64_t>(s.ready_ns - s.spawn_ns) -
+         static_cast<int64_t>(s.reference_ready_span_ns);
+}
+
+int64_t StartupCpuNs(const RunSample& s) {
+  if (s.reference_ready_cpu_ns == 0) return 0;
+  return static_cast<int64_t>(s.ready_cpu_ns) - static_cast<int64_t>(s.reference_ready_cpu_ns);
+}
+
+int64_t WithStartupWallNs(const RunSample& s) {
+  return static_cast<int64_t>(s.wall_ns) + StartupNs(s);
+}
+
+int64_t WithStartupCpuNs(const RunSample& s) {
+  return static_cast<int64_t>(s.cpu_ns) + StartupCpuNs(s);
 }
 
 bool ParseSample(const std::string& line, RunSample* s) {
@@ -54,12 +74,14 @@ bool ParseSample(const std::string& line, RunSample* s) {
                       : key == "released_rss"       ? &s->released_rss
                       : key == "baseline_anon_rss"  ? &s->baseline_anon_rss
                       : key == "allocator_file_rss" ? &s->allocator_file_rss
+                      : key == "ready_ns"           ? &s->ready_ns
+                      : key == "ready_cpu_ns"       ? &s->ready_cpu_ns
                                                     : nullptr;
     if (field == nullptr) continue;  // a newer worker's key
     *field = std::strtoull(value.c_str(), nullptr, 10);
     ++numbers;
   }
-  return numbers == 9;
+  return numbers == 11;
 }
 
 }  // namespace heaprec::replay

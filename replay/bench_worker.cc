@@ -1,6 +1,8 @@
 // One measured replay in a fresh process (bench_worker.h).
 #include "replay/bench_worker.h"
 
+#include <time.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -27,6 +29,16 @@ uint64_t Above(uint64_t value, uint64_t baseline) {
   return value > baseline ? value - baseline : 0;
 }
 
+// Through the allocator, never elided: a compiler may drop a malloc/free
+// pair whose block is unused.
+void* volatile first_block;
+
+uint64_t MonotonicNs() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
+}
+
 Touch ParseTouch(const std::string& t) {
   return t == "full" ? Touch::kFull : t == "none" ? Touch::kNone : Touch::kPage;
 }
@@ -34,6 +46,12 @@ Touch ParseTouch(const std::string& t) {
 }  // namespace
 
 int RunBenchWorker(int argc, char** argv) {
+  // Start-up ends here: the allocator's library loaded and its constructors
+  // run (before main), and its first call on this thread made (lazy init).
+  first_block = std::malloc(64);
+  std::free(first_block);
+  const uint64_t ready_ns = MonotonicNs();
+  const uint64_t ready_cpu_ns = ProcessCpuUsage().cpu_ns;
   if (argc != 9) {
     return Fail("worker", "usage: --bench-worker FD NAME LIBRARY MARKER TOUCH MODE PLOT");
   }
@@ -58,6 +76,8 @@ int RunBenchWorker(int argc, char** argv) {
   // The preloaded allocator's file as smaps names it (glibc's is in every worker).
   const std::string library_file = spec.library.empty() ? "" : MallocObject();
   RunSample s;
+  s.ready_ns = ready_ns;
+  s.ready_cpu_ns = ready_cpu_ns;
   if (!ResetPeakRss()) return Fail(spec.name, "cannot reset peak RSS (/proc/self/clear_refs)");
   s.baseline_rss = RssBytes();
   s.baseline_anon_rss = AnonRssBytes();

@@ -4,7 +4,9 @@
 //   heapreplay --bench-worker FD NAME LIBRARY|- MARKER|- TOUCH real|null plot|noplot
 //
 // FD is the compiled trace image (compiled_image.h) inherited from the
-// parent. The worker first checks that NAME is really the allocator serving
+// parent. The worker first forces a malloc/free pair through the allocator
+// and notes the time and its CPU time (its start-up ends there,
+// bench_sample.h), then checks that NAME is really the allocator serving
 // malloc (allocator_runtime.h) and fails with one line if not; then maps
 // the image, creates the replay threads (the trace's main thread replays
 // on the worker's main thread, replayer.h), resets peak RSS, replays once

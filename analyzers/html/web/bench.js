@@ -13,6 +13,8 @@ const HeaprecBench = (function () {
   const COLUMNS = [
     { id: "wall", title: "Wall", key: "wall_s", show: (v) => fmt.duration(v * 1e9) },
     { id: "cpu", title: "CPU", key: "cpu_s", show: (v) => fmt.duration(v * 1e9) },
+    // The allocator's start-up time beyond glibc's (about 0 for glibc): no ratio.
+    { id: "startup", title: "Start-up", key: "startup_s", show: (v) => fmt.duration(v * 1e9), noRatio: true },
     { id: "ns_per_op", title: "ns/op", key: "ns_per_op", show: (v) => v.toFixed(1) },
     { id: "peak_rss", title: "Peak RSS", key: "peak_rss_bytes", show: fmt.bytes, bytes: true },
     { id: "fragmentation", title: "Fragmentation", key: "fragmentation", show: (v) => v.toFixed(2) },
@@ -43,7 +45,7 @@ const HeaprecBench = (function () {
           continue;
         }
         const isBest = al.length > 1 && v === best[c.id];
-        const r = ref && typeof ref[c.key] === "number" && ref[c.key] > 0 ? v / ref[c.key] : null;
+        const r = !c.noRatio && ref && typeof ref[c.key] === "number" && ref[c.key] > 0 ? v / ref[c.key] : null;
         let title = c.bytes ? fmt.count(v) + " bytes" : String(v);
         if (c.id === "wall" && typeof a.wall_s_min === "number" && v > 0) {
           title += "; min " + fmt.duration(a.wall_s_min * 1e9) + ", max " +
@@ -68,7 +70,12 @@ const HeaprecBench = (function () {
     if (!al.length) return;
     const ref = bench.reference || "glibc";
     box.querySelector("#bench-diff-title").textContent = "Against " + ref + ", run by run";
-    const cols = [["Wall", "wall_s", "s"], ["CPU", "cpu_s", "s"], ["Peak RSS", "peak_rss_bytes", "bytes"]];
+    // Wall and CPU: the program's allocator cost, start-up + replayed calls
+    // (the start-up column: its part, absent from JSON saved before it).
+    const withStartup = al.some((a) => a.vs_reference.startup_s);
+    const cols = [[withStartup ? "Wall incl. start-up" : "Wall", "wall_s", "s"],
+      [withStartup ? "CPU incl. start-up" : "CPU", "cpu_s", "s"], ["Peak RSS", "peak_rss_bytes", "bytes"]];
+    if (withStartup) cols.splice(2, 0, ["Start-up", "startup_s", "s"]);
     let h = "<thead><tr><th>Allocator</th>";
     for (const c of cols) h += "<th>" + c[0] + " \u2212 " + fmt.html(ref) + "</th>";
     h += "</tr></thead><tbody>";
