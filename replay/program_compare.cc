@@ -52,6 +52,34 @@ int Best(const CompareResult& r, base::PairedDifference AllocatorRuns::*diff) {
   return BestBeyondNoise(diffs);
 }
 
+// One run's value by the measure a difference is of.
+double Measure(const ProgramRun& run, base::PairedDifference AllocatorRuns::*diff) {
+  if (diff == &AllocatorRuns::cpu_diff) return run.cpu_s;
+  if (diff == &AllocatorRuns::rss_diff) return double(run.max_rss_bytes);
+  return run.wall_s;
+}
+
+// The other allocators (not the reference) that best does not beat beyond
+// noise, paired with it round by round as with the reference: beating glibc
+// beyond noise does not make an allocator better than another that also
+// does.
+std::vector<std::string> TiedWithBest(const CompareResult& r, int best,
+                                      base::PairedDifference AllocatorRuns::*diff) {
+  std::vector<std::string> tied;
+  const AllocatorRuns& b = r.allocators[size_t(best)];
+  for (size_t j = 0; j < r.allocators.size(); ++j) {
+    const AllocatorRuns& a = r.allocators[j];
+    if (int(j) == best || j == r.reference) continue;
+    std::vector<double> d;
+    for (size_t i = 0; i < a.runs.size() && i < b.runs.size(); ++i) {
+      if (a.failed[i] || b.failed[i]) continue;
+      d.push_back(Measure(a.runs[i], diff) - Measure(b.runs[i], diff));
+    }
+    if (base::DescribeDifferences(d).noise) tied.push_back(a.spec.name);
+  }
+  return tied;
+}
+
 std::string BestLine(const CompareResult& r, const char* what,
                      base::PairedDifference AllocatorRuns::*diff, double AllocatorRuns::*median,
                      Unit unit) {
@@ -66,8 +94,12 @@ std::string BestLine(const CompareResult& r, const char* what,
   if (ref.*median > 0) std::snprintf(share, sizeof share, " (%.1f%%)", 100 * saved / (ref.*median));
   const std::string of =
       unit == Unit::kSeconds ? Duration(ref.*median) : analyzers::HumanBytes(uint64_t(ref.*median));
+  std::string tie;
+  for (const std::string& name : TiedWithBest(r, best, diff)) {
+    tie += (tie.empty() ? "; tied within noise with " : ", ") + name;
+  }
   return std::string(what) + ": " + a.spec.name + ", saves " + SignedAmount(saved, unit).substr(1) +
-         " of " + ref.spec.name + "'s " + of + share + "\n";
+         " of " + ref.spec.name + "'s " + of + share + tie + "\n";
 }
 
 }  // namespace
@@ -242,6 +274,10 @@ nlohmann::json CompareJson(const CompareResult& r) {
     const int i = Best(r, diff);
     return i < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.allocators[size_t(i)].spec.name);
   };
+  auto tied = [&](base::PairedDifference AllocatorRuns::*diff) {
+    const int i = Best(r, diff);
+    return i < 0 ? nlohmann::json::array() : nlohmann::json(TiedWithBest(r, i, diff));
+  };
   nlohmann::json orders = nlohmann::json::array();
   for (const std::vector<size_t>& order : r.orders) {
     nlohmann::json names = nlohmann::json::array();
@@ -257,6 +293,9 @@ nlohmann::json CompareJson(const CompareResult& r) {
           {"fastest_beyond_noise", best(&AllocatorRuns::wall_diff)},
           {"least_cpu_beyond_noise", best(&AllocatorRuns::cpu_diff)},
           {"smallest_beyond_noise", best(&AllocatorRuns::rss_diff)},
+          {"fastest_tied_with", tied(&AllocatorRuns::wall_diff)},
+          {"least_cpu_tied_with", tied(&AllocatorRuns::cpu_diff)},
+          {"smallest_tied_with", tied(&AllocatorRuns::rss_diff)},
           {"failures", failures},
           {"orders", orders},
           {"what_this_is", kWhatThisIs}};

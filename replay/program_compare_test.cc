@@ -87,6 +87,30 @@ TEST(ProgramCompareTest, TextNamesSavingsNoiseAndFailures) {
   EXPECT_NE(text.find("real program"), std::string::npos) << text;
 }
 
+// Two allocators that both beat glibc beyond noise, by the same amount
+// within noise: the fastest is named with the one it is tied with.
+TEST(ProgramCompareTest, FastestTiedWithinNoiseSaysSo) {
+  CompareResult r;
+  r.command = {"./app"};
+  r.rounds = 6;
+  r.allocators.push_back(Runs("glibc", {1.00, 1.02, 0.99, 1.01, 1.00, 1.03}, 10));
+  r.allocators.push_back(Runs("tcmalloc", {0.80, 0.83, 0.79, 0.80, 0.81, 0.83}, 12));
+  r.allocators.push_back(Runs("jemalloc", {0.81, 0.82, 0.80, 0.79, 0.80, 0.84}, 12));
+  r.allocators.push_back(Runs("mimalloc", {0.90, 0.92, 0.89, 0.91, 0.90, 0.93}, 12));
+  r.reference = 0;
+  for (int round = 0; round < r.rounds; ++round) r.orders.push_back(RoundOrder(4, round));
+  SummarizeRuns(&r);
+  const nlohmann::json j = CompareJson(r);
+  ASSERT_FALSE(j["fastest_beyond_noise"].is_null());
+  const std::string fastest = j["fastest_beyond_noise"];
+  EXPECT_TRUE(fastest == "tcmalloc" || fastest == "jemalloc") << fastest;
+  EXPECT_EQ(j["fastest_tied_with"],
+            (nlohmann::json{fastest == "tcmalloc" ? "jemalloc" : "tcmalloc"}));
+  EXPECT_NE(CompareText(r).find("; tied within noise with "), std::string::npos) << CompareText(r);
+  // Made(): tcmalloc alone beats glibc; jemalloc is slower than it beyond noise.
+  EXPECT_EQ(CompareJson(Made())["fastest_tied_with"], nlohmann::json::array());
+}
+
 TEST(ProgramCompareTest, JsonShape) {
   const nlohmann::json j = CompareJson(Made());
   EXPECT_EQ(j["reference"], "glibc");
