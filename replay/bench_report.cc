@@ -66,6 +66,26 @@ const AllocatorResult* FastestBeyondNoise(const BenchResult& r) {
   return best < 0 ? nullptr : &r.allocators[size_t(best)];
 }
 
+// The other allocators (not the reference) that the fastest does not beat
+// beyond noise, paired with it run by run by the program's allocator cost
+// (start-up + calls): beating the reference beyond noise does not make one
+// allocator better than another that does too.
+std::vector<std::string> TiedWithFastest(const BenchResult& r, const AllocatorResult& fastest) {
+  std::vector<std::string> tied;
+  const AllocatorResult* ref = Reference(r);
+  for (const AllocatorResult& a : r.allocators) {
+    if (&a == &fastest || &a == ref) continue;
+    std::vector<double> d;
+    for (size_t i = 0; i < a.runs.size() && i < fastest.runs.size(); ++i) {
+      d.push_back(
+          (double(WithStartupWallNs(a.runs[i])) - double(WithStartupWallNs(fastest.runs[i]))) /
+          1e9);
+    }
+    if (base::DescribeDifferences(d).noise) tied.push_back(a.spec.name);
+  }
+  return tied;
+}
+
 std::string DifferencesText(const BenchResult& r) {
   const AllocatorResult* ref = Reference(r);
   if (ref == nullptr || r.allocators.size() < 2 || r.stats.ops == 0) return "";
@@ -86,9 +106,14 @@ std::string DifferencesText(const BenchResult& r) {
   if (ref->runs.size() < 2) {
     out += "one run each: no interval, nothing told apart from noise (--repeat 2 or more)\n";
   } else if (const AllocatorResult* fastest = FastestBeyondNoise(r)) {
+    std::string tie;
+    for (const std::string& name : TiedWithFastest(r, *fastest)) {
+      tie += (tie.empty() ? "; tied within noise with " : ", ") + name;
+    }
     out += "fastest beyond noise: " + fastest->spec.name + ", saves " +
            SignedAmount(-fastest->wall_diff.median, Unit::kSeconds).substr(1) +
-           " of allocator time (wall, start-up + replayed calls) against " + ref->spec.name + "\n";
+           " of allocator time (wall, start-up + replayed calls) against " + ref->spec.name + tie +
+           "\n";
   } else {
     out += "fastest: no allocator is faster than " + ref->spec.name + " beyond noise\n";
   }
@@ -293,6 +318,8 @@ nlohmann::json BenchJson(const BenchResult& r) {
           {"difference", DifferenceMethodJson()},
           {"fastest_beyond_noise",
            fastest ? nlohmann::json(fastest->spec.name) : nlohmann::json(nullptr)},
+          {"fastest_tied_with",
+           fastest ? nlohmann::json(TiedWithFastest(r, *fastest)) : nlohmann::json::array()},
           {"replay_cannot_see", kReplayCannotSee}};
 }
 

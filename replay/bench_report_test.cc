@@ -68,5 +68,29 @@ TEST(BenchReport, DifferencesAreOfStartupPlusCallsPairedRunByRun) {
   EXPECT_NE(text.find(", including start-up (+3.0 ms)\n"), std::string::npos) << text;
 }
 
+// Two allocators both faster than glibc beyond noise by the same amount
+// within noise: the fastest is named with the one it is tied with.
+TEST(BenchReport, FastestTiedWithinNoiseSaysSo) {
+  BenchResult r;
+  r.stats.ops = 1000;
+  r.repeat = 5;
+  r.allocators = {{AllocatorSpec{"glibc", "", "", ""}},
+                  {AllocatorSpec{"a", "", "", ""}},
+                  {AllocatorSpec{"b", "", "", ""}}};
+  const double glibc[] = {30, 31, 30, 32, 30}, a[] = {20, 21, 19, 20, 21},
+               b[] = {21, 20, 20, 21, 19};
+  for (int i = 0; i < 5; ++i) {
+    r.allocators[0].runs.push_back(Sample(10, glibc[i], 10));
+    r.allocators[1].runs.push_back(Sample(10, a[i], 10));
+    r.allocators[2].runs.push_back(Sample(10, b[i], 10));
+  }
+  Summarize(&r);
+  const nlohmann::json j = BenchJson(r);
+  ASSERT_FALSE(j["fastest_beyond_noise"].is_null());
+  const std::string fastest = j["fastest_beyond_noise"];
+  EXPECT_EQ(j["fastest_tied_with"], (nlohmann::json{fastest == "a" ? "b" : "a"}));
+  EXPECT_NE(BenchText(r).find("; tied within noise with "), std::string::npos) << BenchText(r);
+}
+
 }  // namespace
 }  // namespace heaprec::replay
