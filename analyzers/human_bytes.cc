@@ -36,4 +36,14 @@ std::string HexBytes(const std::string& bytes) {
   return out;
 }
 
+std::string Commas(uint64_t value) {
+  const std::string digits = std::to_string(value);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 }  // namespace heaprec::analyzers

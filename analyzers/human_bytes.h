@@ -13,6 +13,8 @@ namespace heaprec::analyzers {
 std::string HumanBytes(uint64_t bytes);
 std::string Hex(uint64_t value);
 std::string HexBytes(const std::string& bytes);
+// 1234567 -> "1,234,567", as valgrind prints its counts.
+std::string Commas(uint64_t value);
 
 }  // namespace heaprec::analyzers
 

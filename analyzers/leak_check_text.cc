@@ -9,22 +9,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "analyzers/human_bytes.h"
+
 namespace heaprec::analyzers {
 namespace {
-
-std::string Commas(uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string Totals(const KindTotals& t) {
-  return Commas(t.bytes) + " bytes in " + Commas(t.blocks) + " blocks";
-}
 
 std::string Hex(uint64_t v) {
   char buf[24];
@@ -57,7 +45,7 @@ std::string LeakCheckText(const Analysis& a, const SummaryAnalyzer& s, const Lea
     line("");
   }
   line("HEAP SUMMARY:");
-  line("    in use at exit: " + Totals(l.in_use));
+  line("    in use at exit: " + TotalsText(l.in_use));
   line("  total heap usage: " + Commas(s.allocations()) + " allocs, " + Commas(s.frees()) +
        " frees, " + Commas(s.bytes_allocated()) + " bytes allocated");
   line("");
@@ -93,10 +81,10 @@ std::string LeakCheckText(const Analysis& a, const SummaryAnalyzer& s, const Lea
     line("");
   } else {
     line("LEAK SUMMARY:");
-    line("   definitely lost: " + Totals(l.of(format::LeakKind::kDefinite)));
-    line("   indirectly lost: " + Totals(l.of(format::LeakKind::kIndirect)));
-    line("     possibly lost: " + Totals(l.of(format::LeakKind::kPossible)));
-    line("   still reachable: " + Totals(l.of(format::LeakKind::kReachable)));
+    line("   definitely lost: " + TotalsText(l.of(format::LeakKind::kDefinite)));
+    line("   indirectly lost: " + TotalsText(l.of(format::LeakKind::kIndirect)));
+    line("     possibly lost: " + TotalsText(l.of(format::LeakKind::kPossible)));
+    line("   still reachable: " + TotalsText(l.of(format::LeakKind::kReachable)));
     static const char* const kHeuristics[] = {"", "stdstring", "length64", "newarray",
                                               "multipleinheritance"};
     bool any = false;
@@ -107,10 +95,10 @@ std::string LeakCheckText(const Analysis& a, const SummaryAnalyzer& s, const Lea
         if (l.heuristics[h].blocks == 0) continue;
         char name[24];
         std::snprintf(name, sizeof(name), "%-19s", kHeuristics[h]);
-        line(std::string("                        ") + name + ": " + Totals(l.heuristics[h]));
+        line(std::string("                        ") + name + ": " + TotalsText(l.heuristics[h]));
       }
     }
-    line("        suppressed: " + Totals(l.suppressed));
+    line("        suppressed: " + TotalsText(l.suppressed));
     if (!o.full && l.in_use.blocks > l.suppressed.blocks) {
       line("Rerun with --leak-check=full to see details of leaked memory");
     }

@@ -6,7 +6,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyzers/human_bytes.h"
+
 namespace heaprec::analyzers {
+
+std::string TotalsText(const KindTotals& t) {
+  return Commas(t.bytes) + " bytes in " + Commas(t.blocks) + " blocks";
+}
 namespace {
 
 using format::Api;

@@ -40,6 +40,9 @@ struct KindTotals {
   friend bool operator==(const KindTotals&, const KindTotals&) = default;
 };
 
+// "1,024 bytes in 1 blocks", as valgrind's LEAK SUMMARY writes a kind.
+std::string TotalsText(const KindTotals& t);
+
 struct HeldBy {
   std::string root;  // a LeakRoot's name, or "several roots"
   uint64_t bytes = 0;

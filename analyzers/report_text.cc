@@ -67,20 +67,6 @@ void AppendSites(std::string* out, const Report& r, const std::vector<Site>& sit
   AppendMore(out, shown, sites.size(), "call stacks");
 }
 
-// 1234567 -> "1,234,567", as valgrind prints its counts.
-std::string Commas(uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string Totals(const KindTotals& t) {
-  return Commas(t.bytes) + " bytes in " + Commas(t.blocks) + " blocks";
-}
-
 // What the scan that answers for the moment was.
 std::string ScanWords(const format::LeakScan& s) {
   std::string when = s.reason == format::LeakScan::Reason::kExit ? "at the end of the process"
@@ -96,10 +82,10 @@ std::string ScanWords(const format::LeakScan& s) {
 void AppendLeakSummary(std::string* out, const LeakReport& l) {
   using format::LeakKind;
   *out += "LEAK SUMMARY:\n";
-  *out += "   definitely lost: " + Totals(l.of(LeakKind::kDefinite)) + "\n";
-  *out += "   indirectly lost: " + Totals(l.of(LeakKind::kIndirect)) + "\n";
-  *out += "     possibly lost: " + Totals(l.of(LeakKind::kPossible)) + "\n";
-  *out += "   still reachable: " + Totals(l.of(LeakKind::kReachable)) + "\n";
+  *out += "   definitely lost: " + TotalsText(l.of(LeakKind::kDefinite)) + "\n";
+  *out += "   indirectly lost: " + TotalsText(l.of(LeakKind::kIndirect)) + "\n";
+  *out += "     possibly lost: " + TotalsText(l.of(LeakKind::kPossible)) + "\n";
+  *out += "   still reachable: " + TotalsText(l.of(LeakKind::kReachable)) + "\n";
   static const char* const kHeuristics[] = {"", "stdstring", "length64", "newarray",
                                             "multipleinheritance"};
   bool any = false;
@@ -110,11 +96,11 @@ void AppendLeakSummary(std::string* out, const LeakReport& l) {
       if (l.heuristics[h].blocks == 0) continue;
       char name[24];
       std::snprintf(name, sizeof(name), "%-19s", kHeuristics[h]);
-      *out +=
-          std::string("                        ") + name + ": " + Totals(l.heuristics[h]) + "\n";
+      *out += std::string("                        ") + name + ": " + TotalsText(l.heuristics[h]) +
+              "\n";
     }
   }
-  *out += "        suppressed: " + Totals(l.suppressed) + "\n";
+  *out += "        suppressed: " + TotalsText(l.suppressed) + "\n";
 }
 
 void AppendLeaks(std::string* out, const Report& r, const ReportOptions& o, bool table,
