@@ -51,7 +51,14 @@ std::map<uint64_t, format::Symbol> BackgroundSymbolizer::Finish() {
     stop_ = true;  // the worker drains the queue first, then ends
   }
   cv_.notify_one();
-  if (worker_.joinable()) worker_.join();
+  if (worker_.joinable()) {
+    // What is left is awaited now: at the launcher's priority, where the
+    // system lets it rise again (root; else it stays idle, which waits long
+    // only while the program runs on: heaprec -p detached from a busy one).
+    sched_param param = {};
+    pthread_setschedparam(worker_.native_handle(), SCHED_OTHER, &param);
+    worker_.join();
+  }
   return std::move(results_);
 }
 

@@ -12,7 +12,8 @@
 //
 // AddModule and Symbolize are called from one thread (the launcher's);
 // the worker is started on the first call and runs as SCHED_IDLE, so that it
-// uses only the CPU time the traced program and the draining leave.
+// uses only the CPU time the traced program and the draining leave; Finish()
+// puts it back to SCHED_OTHER where allowed (root), as the program may run on.
 // Allocates; for the launcher only.
 #ifndef HEAPREC_RECORDER_LAUNCHER_BACKGROUND_SYMBOLIZER_H_
 #define HEAPREC_RECORDER_LAUNCHER_BACKGROUND_SYMBOLIZER_H_

@@ -26,10 +26,35 @@ bool ParseKinds(const std::string& name, const std::string& text, analyzers::Lea
   return false;
 }
 
+}  // namespace
+
+bool ParseDuration(const std::string& text, uint64_t* ms) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    return false;
+  }
+  const std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1000;
+  if (unit == "ms") scale = 1;
+  if (unit == "m" || unit == "min") scale = 60 * 1000;
+  if (unit == "h") scale = 3600 * 1000;
+  if (scale == 0 || !(v > 0) || v * scale > 1e12) return false;
+  *ms = static_cast<uint64_t>(v * scale + 0.5);
+  return *ms > 0;
+}
+
+namespace {
+
 base::CommandLine Table(Options* o) {
   using base::Flag, base::Heading, base::Value;
   base::CommandLine line;
-  line.usage = "usage: heaprec [options] [--] PROGRAM [ARGS...]";
+  line.usage =
+      "usage: heaprec [options] [--] PROGRAM [ARGS...]\n"
+      "       heaprec -p PID [--duration TIME] [options]";
   line.positionals = base::Positionals::kEndOptions;
   line.positional = [o](const std::string& arg, std::string*) {
     o->command.push_back(arg);
@@ -51,6 +76,27 @@ base::CommandLine Table(Options* o) {
               }
               o->output = v;
               o->recording_only.push_back(name);
+              return true;
+            }),
+      Value("-p, --pid", "PID",
+            "record the running process PID instead (no\n"
+            "restart; any dynamically linked program): until\n"
+            "--duration, Ctrl-C or its end, then detach",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              unsigned pid = 0;
+              if (!ParseNumber(v, 1, 0x3fffffff, &pid)) {
+                *error = "-p takes a process id, not '" + v + "'";
+                return false;
+              }
+              o->attach_pid = static_cast<int>(pid);
+              return true;
+            }),
+      Value("--duration", "TIME", "with -p: record for TIME (60, 60s, 500ms, 2m, 1h)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              if (!ParseDuration(v, &o->duration_ms)) {
+                *error = "--duration takes a time such as 60s, 500ms or 2m, not '" + v + "'";
+                return false;
+              }
               return true;
             }),
       Value("-d, --depth", "N", "frames per stack, 1..256 (default 256)",
@@ -243,6 +289,21 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     return false;
   }
   if (o->help || o->version) return true;
+  if (o->attach_pid != 0) {
+    if (!o->command.empty()) {
+      *error = "-p records a running process: give no PROGRAM too ('" + o->command.front() + "')";
+      return false;
+    }
+    if (o->compare_allocators) {
+      *error = "--compare-allocators runs a program: it does not go with -p";
+      return false;
+    }
+    return true;
+  }
+  if (o->duration_ms != 0) {
+    *error = "--duration goes with -p PID (a program started by heaprec records to its end)";
+    return false;
+  }
   if (o->command.empty()) {
     *error = "no program to run (usage: heaprec [options] [--] PROGRAM [ARGS...])";
     return false;

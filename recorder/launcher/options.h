@@ -1,9 +1,11 @@
-// heaprec's command line: `heaprec [options] [--] PROGRAM [ARGS...]`.
+// heaprec's command line: `heaprec [options] [--] PROGRAM [ARGS...]`, or
+// `heaprec -p PID [options]` for a running process.
 // Parsing and the help text, both from one table of options
 // (base/command_line.h); no side effects. Allocates; used by main().
 #ifndef HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_
 #define HEAPREC_RECORDER_LAUNCHER_OPTIONS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,10 @@ struct Options {
   // does not take (recording's files), for the check after parsing.
   std::vector<std::string> compare_only;
   std::vector<std::string> recording_only;
+  // -p PID: record a running process instead of starting one
+  // (attach_command.h), for duration_ms (0: until Ctrl-C or its end).
+  int attach_pid = 0;
+  uint64_t duration_ms = 0;
   bool help = false;
   bool version = false;
   std::vector<std::string> command;  // PROGRAM ARGS...
@@ -55,6 +61,9 @@ struct Options {
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
 
 std::string UsageText();
+
+// "60", "60s", "500ms", "2m", "1h", "1.5s" -> *ms; false if not a time > 0.
+bool ParseDuration(const std::string& text, uint64_t* ms);
 
 }  // namespace heaprec::recorder::launcher
 

@@ -162,4 +162,12 @@ std::vector<const ModuleRecord*> RegionReader::NewModules() {
   return out;
 }
 
+void RegionReader::ReleaseMemory() {
+  if (view_.base == nullptr) return;
+  // A late writer drops its record instead of waiting for room; the header
+  // page stays to say so, the rest (logs, stacks, rings) goes.
+  view_.header()->launcher_gone.store(1, std::memory_order_release);
+  madvise(view_.base + kModulesOffset, kRegionBytes - kModulesOffset, MADV_REMOVE);
+}
+
 }  // namespace heaprec::recorder::launcher

@@ -87,6 +87,13 @@ class RegionReader {
   std::vector<const ModuleRecord*> NewModules();
 
   uint64_t skipped_seqs() const { return skipped_seqs_; }
+  // The seq the next record emitted will have.
+  uint64_t next_seq() const { return next_seq_; }
+  // Frees the region's pages but the header's, after telling the producers
+  // the launcher is gone (the file is unlinked; a process that keeps its
+  // mapping, as an attached one does, keeps only the addresses). Call after
+  // the last Emit.
+  void ReleaseMemory();
 
  private:
   RegionReader(std::string path, RegionView view) : path_(std::move(path)), view_(view) {}

@@ -151,7 +151,7 @@ std::string Session::ParentTrace(const RegionHeader& h, const Entry* replaced) c
 
 void Session::Adopt(const std::string& name, std::unique_ptr<RegionReader> reader) {
   auto e = std::make_unique<Entry>();
-  e->pid = reader->header().pid;
+  e->pid = attached_pid_ != 0 ? attached_pid_ : reader->header().pid;
   e->start_ns = reader->header().start_monotonic_ns;
   // A newer image of a known pid means the older one exec'd away.
   const Entry* replaced = nullptr;
@@ -211,6 +211,7 @@ void Session::Finish(Entry& e, bool replaced) {
     DiscardSink discard;
     e.reader->Emit(discard, true, 0);
   }
+  if (attached_pid_ != 0) e.reader->ReleaseMemory();
   e.gone = true;
   if (e.pidfd >= 0) close(e.pidfd);
   e.pidfd = -1;
@@ -268,11 +269,20 @@ bool Session::AllDone() const {
   return true;
 }
 
-void Session::FinishAll() {
+void Session::FinishAll(bool replaced) {
   Discover();
   for (auto& e : entries_) {
-    if (e->reader != nullptr) Finish(*e, false);
+    if (e->reader != nullptr) Finish(*e, replaced);
   }
+}
+
+bool Session::CaughtUp() const {
+  for (const auto& e : entries_) {
+    if (e->reader == nullptr) continue;
+    const RegionHeader& h = e->reader->header();
+    if (e->reader->next_seq() < CurrentSeq(h) || !e->reader->idle()) return false;
+  }
+  return true;
 }
 
 }  // namespace heaprec::recorder::launcher

@@ -58,6 +58,11 @@ class Session {
   // The launcher's own child: its regions end only when it is reaped, so its
   // exit status is always known.
   void SetMainPid(pid_t pid) { main_pid_ = pid; }
+  // heaprec -p: the regions are the attached process's, whatever pid its
+  // header says (its own PID namespace may number it differently); its
+  // traces start where the recording did, and its region's memory is given
+  // back when its trace is finished (the process keeps only the mapping).
+  void SetAttachedPid(pid_t pid) { attached_pid_ = pid; }
   // libheaprec.so's path: its memory in the traced processes is no root of
   // their leak scans.
   void SetPreloadLibrary(const std::string& path) { library_ = path; }
@@ -66,8 +71,14 @@ class Session {
   bool Step(uint64_t now_ns, bool scan);
   // True when every region found is finished and no new one is waiting.
   bool AllDone() const;
-  // Finishes every trace now, live processes included.
-  void FinishAll();
+  // Regions found so far.
+  size_t adopted() const { return known_.size(); }
+  // Finishes every trace now, live processes included; replaced: their
+  // images were replaced by exec.
+  void FinishAll(bool replaced = false);
+  // True when every seq the regions handed out has been read (after the
+  // recorder stopped taking new ones: heaprec_detach).
+  bool CaughtUp() const;
   const std::vector<TraceResult>& results() const { return results_; }
   // Errors to report (one line each), taken once.
   std::vector<std::string> TakeErrors();
@@ -102,6 +113,7 @@ class Session {
   std::string library_;
   std::unique_ptr<LeakScanner> scanner_;
   pid_t main_pid_ = 0;
+  pid_t attached_pid_ = 0;
   std::vector<std::unique_ptr<Entry>> entries_;
   std::set<std::string> known_;    // region files adopted
   std::set<std::string> waiting_;  // region files not ready yet

@@ -15,20 +15,24 @@ uint32_t ParseUint(const char* s, uint32_t fallback) {
 }
 
 Config ReadConfig() {
+  return ReadConfigWith([](const char* name) -> const char* { return getenv(name); });
+}
+
+Config ReadConfigWith(const char* (*get)(const char*)) {
   Config c;
-  c.session = getenv(kSessionEnv);
+  c.session = get(kSessionEnv);
   if (c.session != nullptr && c.session[0] == '\0') c.session = nullptr;
-  c.launcher_pid = static_cast<int32_t>(ParseUint(getenv(kLauncherPidEnv), 0));
-  c.max_depth = ParseUint(getenv(kDepthEnv), kMaxDepth);
+  c.launcher_pid = static_cast<int32_t>(ParseUint(get(kLauncherPidEnv), 0));
+  c.max_depth = ParseUint(get(kDepthEnv), kMaxDepth);
   if (c.max_depth == 0) c.max_depth = 1;
   if (c.max_depth > kMaxDepth) c.max_depth = kMaxDepth;
-  c.follow = ParseUint(getenv(kFollowEnv), 1) != 0;
-  c.follow_only = getenv(kFollowOnlyEnv);
-  c.follow_skip = getenv(kFollowSkipEnv);
-  c.free_stacks = ParseUint(getenv(kFreeStacksEnv), 0) != 0;
-  c.mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
-  c.leak_scan = ParseUint(getenv(kLeakScanEnv), 1) != 0;
-  c.scan_signal = static_cast<int>(ParseUint(getenv(kScanSignalEnv), 0));
+  c.follow = ParseUint(get(kFollowEnv), 1) != 0;
+  c.follow_only = get(kFollowOnlyEnv);
+  c.follow_skip = get(kFollowSkipEnv);
+  c.free_stacks = ParseUint(get(kFreeStacksEnv), 0) != 0;
+  c.mark_signal = static_cast<int>(ParseUint(get(kMarkSignalEnv), SIGUSR2));
+  c.leak_scan = ParseUint(get(kLeakScanEnv), 1) != 0;
+  c.scan_signal = static_cast<int>(ParseUint(get(kScanSignalEnv), 0));
   return c;
 }
 

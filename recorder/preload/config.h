@@ -29,6 +29,9 @@ struct Config {
 };
 
 Config ReadConfig();
+// The same settings from another source: get(name) as getenv would answer
+// (heaprec -p hands them over as text: attach.cc).
+Config ReadConfigWith(const char* (*get)(const char*));
 
 // The decimal number s, or fallback if s is missing or not all digits.
 uint32_t ParseUint(const char* s, uint32_t fallback);

@@ -27,6 +27,8 @@ namespace {
 // lives every 100 ms.
 void WaitForScan(uint32_t ticket) {
   RegionHeader& h = Header();
+  uint64_t seen = 0;
+  uint32_t still = 0;
   for (;;) {
     const uint32_t done = h.scans_done.load(std::memory_order_acquire);
     if (static_cast<int32_t>(done - ticket) >= 0) return;
@@ -34,8 +36,8 @@ void WaitForScan(uint32_t ticket) {
     const timespec wait = {0, 100 * 1000 * 1000};
     const long r = syscall(SYS_futex, reinterpret_cast<uint32_t*>(&h.scans_done), FUTEX_WAIT, done,
                            &wait, nullptr, 0);
-    if (r != 0 && errno == ETIMEDOUT && kill(g_recorder.config.launcher_pid, 0) != 0 &&
-        errno == ESRCH) {
+    if (r != 0 && errno == ETIMEDOUT &&
+        !LauncherAlive(h, g_recorder.config.launcher_pid, seen, still)) {
       h.launcher_gone.store(1, std::memory_order_relaxed);
       return;
     }

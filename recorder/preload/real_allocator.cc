@@ -1,4 +1,5 @@
-// RealAllocator: dlsym(RTLD_NEXT) resolution and the bootstrap arena.
+// RealAllocator: dlsym(RTLD_NEXT) (or RTLD_DEFAULT) resolution and the
+// bootstrap arena.
 #include "recorder/preload/real_allocator.h"
 
 #include <dlfcn.h>
@@ -17,16 +18,14 @@ RealAllocator g_real;
 // 0 = not resolved, 1 = resolving, 2 = resolved.
 std::atomic<int> g_state{0};
 
+void* g_scope = RTLD_NEXT;
+
 template <typename F>
 void Resolve(F*& slot, const char* name) {
-  slot = reinterpret_cast<F*>(dlsym(RTLD_NEXT, name));
+  slot = reinterpret_cast<F*>(dlsym(g_scope, name));
 }
 
-}  // namespace
-
-void ResolveRealAllocator() {
-  int expected = 0;
-  if (!g_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return;
+void ResolveAll() {
   Resolve(g_real.malloc, "malloc");
   Resolve(g_real.free, "free");
   Resolve(g_real.calloc, "calloc");
@@ -37,7 +36,21 @@ void ResolveRealAllocator() {
   Resolve(g_real.memalign, "memalign");
   Resolve(g_real.valloc, "valloc");
   Resolve(g_real.pvalloc, "pvalloc");
+}
+
+}  // namespace
+
+void ResolveRealAllocator() {
+  int expected = 0;
+  if (!g_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return;
+  ResolveAll();
   g_state.store(2, std::memory_order_release);
+}
+
+void ResolveRealAllocatorGlobally() {
+  ResolveRealAllocator();
+  g_scope = RTLD_DEFAULT;
+  ResolveAll();
 }
 
 const RealAllocator* Real() {

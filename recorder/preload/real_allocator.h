@@ -36,6 +36,13 @@ const RealAllocator* Real();
 // constructor and lazily by Real().
 void ResolveRealAllocator();
 
+// Resolves them again in the global scope (dlsym(RTLD_DEFAULT)): for a
+// library loaded by dlopen into a running process (heaprec -p), where the
+// next definition after it is libc's even when the program's allocator is
+// another. Called before any hook is routed to the library (attach.cc), so no
+// call is between the two answers.
+void ResolveRealAllocatorGlobally();
+
 // A bump allocator over a static arena for calls made while resolving.
 // Returns nullptr when the arena is exhausted.
 void* BootstrapAlloc(size_t size, size_t alignment);

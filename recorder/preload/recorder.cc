@@ -7,6 +7,7 @@
 
 #include <atomic>
 
+#include "recorder/preload/attach.h"
 #include "recorder/preload/fast_unwind.h"
 #include "recorder/preload/follow.h"
 #include "recorder/preload/leak_scan_request.h"
@@ -114,7 +115,7 @@ void Initialize() {
   Count().bootstrap_allocations.fetch_add(g_recorder.early_calls.load(std::memory_order_relaxed),
                                           std::memory_order_relaxed);
   AnnounceOwnMemory();
-  pthread_key_create(&g_recorder.exit_key, OnThreadExit);
+  InstallThreadExit();
   InstallForkHandlers();
   if (!c.follow) unsetenv(kSessionEnv);  // exec'd images are not traced
   ScanModules(g_recorder.region);
@@ -154,7 +155,10 @@ bool Enter(ThreadState& ts) {
   return true;
 }
 
+void InstallThreadExit() { pthread_key_create(&g_recorder.exit_key, OnThreadExit); }
+
 void Leave(ThreadState& ts) {
+  if (__builtin_expect(Attached(), 0)) AttachTick(ts.attach_countdown);
   ts.guard = 0;
   if (ts.pending != 0) {
     const uint32_t pending = ts.pending;

@@ -27,13 +27,14 @@ namespace heaprec::recorder::preload {
 
 // Per-thread state. Zero-initialized TLS (initial-exec): no constructor runs.
 struct ThreadState {
-  uint32_t guard;       // > 0 while inside the recorder or a real call
-  uint32_t in_fork;     // between the fork prepare and child/parent handlers
-  uint32_t generation;  // region generation the ring belongs to
-  uint32_t pending;     // signals that arrived inside the recorder (kPending*)
-  uint32_t exiting;     // the thread-exit destructor ran
-  RingCursor ring;      // this thread's ring; ring.ring == nullptr if none
-  ThreadClock clock;    // times of its records
+  uint32_t guard;             // > 0 while inside the recorder or a real call
+  uint32_t in_fork;           // between the fork prepare and child/parent handlers
+  uint32_t generation;        // region generation the ring belongs to
+  uint32_t pending;           // signals that arrived inside the recorder (kPending*)
+  uint32_t exiting;           // the thread-exit destructor ran
+  uint32_t attach_countdown;  // recorded calls to the next AttachTick (attach.h)
+  RingCursor ring;            // this thread's ring; ring.ring == nullptr if none
+  ThreadClock clock;          // times of its records
 };
 
 // ThreadState::pending: what Leave() does for a signal that came while the

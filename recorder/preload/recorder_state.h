@@ -77,6 +77,10 @@ void AnnounceOwnMemory();
 // Registers the fork handlers (fork_handlers.cc).
 void InstallForkHandlers();
 
+// Creates the key whose destructor releases an exiting thread's ring and
+// ThreadBlock (recorder.cc).
+void InstallThreadExit();
+
 }  // namespace heaprec::recorder::preload
 
 #endif  // HEAPREC_RECORDER_PRELOAD_RECORDER_STATE_H_

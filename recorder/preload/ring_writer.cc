@@ -37,6 +37,17 @@ void LockSharedRing(Ring& ring) {
   }
 }
 
+bool LauncherAlive(const RegionHeader& h, int32_t launcher_pid, uint64_t& seen, uint32_t& still) {
+  if (launcher_pid > 0) return !(kill(launcher_pid, 0) != 0 && errno == ESRCH);
+  const uint64_t clock = h.launcher_clock_ns.load(std::memory_order_relaxed);
+  if (clock != seen) {
+    seen = clock;
+    still = 0;
+    return true;
+  }
+  return ++still < 100;
+}
+
 // A short spin (the launcher is usually mid-drain), then sleeps on the ring's
 // futex until the launcher moves tail. A sleep that times out means the
 // launcher has not drained for 10 ms: then check that it lives.
@@ -46,6 +57,8 @@ bool WaitForSpace(const RegionView& region, int32_t launcher_pid, RingCursor& cu
   RegionHeader& h = *region.header();
   Ring& ring = *cursor.ring;
   const uint64_t capacity = ProducerCapacity(h.rings_owned.load(std::memory_order_relaxed));
+  uint64_t seen = 0;
+  uint32_t still = 0;
   for (uint32_t round = 0;; ++round) {
     const uint64_t tail = TailForProducer(ring);
     if (head - tail < capacity) {
@@ -59,7 +72,7 @@ bool WaitForSpace(const RegionView& region, int32_t launcher_pid, RingCursor& cu
     }
     AnnounceWaiting(ring);
     if (head - TailForProducer(ring) < capacity) continue;
-    if (!SleepWhileWaiting(ring, kSleepNs) && kill(launcher_pid, 0) != 0 && errno == ESRCH) {
+    if (!SleepWhileWaiting(ring, kSleepNs) && !LauncherAlive(h, launcher_pid, seen, still)) {
       h.launcher_gone.store(1, std::memory_order_relaxed);
       return false;
     }

@@ -41,6 +41,13 @@ void ReleaseRing(const RegionView& region, RingCursor& cursor);
 
 // Waits until the ring has room for the record at head and notes in
 // cursor.limit up to where it has. False if the launcher (launcher_pid) is
+// Whether the launcher still drains, asked after each timed-out wait: by its
+// pid (launcher_pid > 0), or, where the process cannot see it (heaprec -p
+// from the host into a container's PID namespace passes 0), by its clock
+// moving (RegionHeader::launcher_clock_ns): still 100 waits in a row means
+// gone. seen and still: the caller's, zero at first.
+bool LauncherAlive(const RegionHeader& h, int32_t launcher_pid, uint64_t& seen, uint32_t& still);
+
 // gone.
 bool WaitForSpace(const RegionView& region, int32_t launcher_pid, RingCursor& cursor,
                   uint64_t head);

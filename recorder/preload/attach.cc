@@ -1,0 +1,198 @@
+// heaprec_attach / heaprec_detach (attach.h): the recorder started and
+// stopped inside a running process.
+#include "recorder/preload/attach.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <atomic>
+
+#include "recorder/preload/got_patch.h"
+#include "recorder/preload/module_scan.h"
+#include "recorder/preload/process_region.h"
+#include "recorder/preload/real_allocator.h"
+#include "recorder/preload/recorder_state.h"
+#include "recorder/preload/seq_counter.h"
+
+
+namespace heaprec::recorder::preload {
+namespace {
+
+// heaprec_attach's answers besides 0.
+enum : int {
+  kAttachBusy = -1,        // recording already (preloaded by heaprec, or attached)
+  kAttachNoSession = -2,   // the settings name no session folder
+  kAttachNoRegion = -3,    // the region file could not be made there
+  kAttachNoSelf = -4,      // the library could not find its own hooks
+  kAttachNoPatches = -5,   // no GOT entry of the process names an allocation function
+};
+
+// Every name the hooks define that a running process may call through its
+// GOT (exports.lds, but for __libc_start_main, called once at start, and
+// sigprocmask, which only matters to libunwind's calls from inside us).
+constexpr const char* kRouted[] = {
+    "malloc", "free", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
+    "memalign", "valloc", "pvalloc", "dlclose", "pthread_setname_np", "exit", "_exit", "_Exit",
+    "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", "_ZnwmSt11align_val_t",
+    "_ZnamSt11align_val_t", "_ZnwmSt11align_val_tRKSt9nothrow_t",
+    "_ZnamSt11align_val_tRKSt9nothrow_t", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
+    "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t", "_ZdlPvSt11align_val_t",
+    "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+    "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
+constexpr size_t kRoutedCount = sizeof(kRouted) / sizeof(kRouted[0]);
+
+GotHook g_hooks[kRoutedCount];
+size_t g_hook_count = 0;
+
+// The settings text, kept: Config points into it.
+constexpr size_t kSettingsBytes = 8192;
+char g_settings[kSettingsBytes];
+
+std::atomic<bool> g_attached{false};
+std::atomic<bool> g_patching{false};  // one thread patches at a time
+bool g_once = false;                  // exit key and fork handlers made
+RegionView g_previous;                // the last attach's region, unmapped at the next
+
+// getenv over g_settings: lines NAME=VALUE.
+const char* SettingsGet(const char* name) {
+  for (char* line = g_settings; *line != '\0';) {
+    char* end = line;
+    while (*end != '\0' && *end != '\n') ++end;
+    size_t i = 0;
+    while (name[i] != '\0' && line + i < end && line[i] == name[i]) ++i;
+    if (name[i] == '\0' && line + i < end && line[i] == '=') return line + i + 1;
+    line = *end == '\n' ? end + 1 : end;
+  }
+  return nullptr;
+}
+
+// Copies settings and cuts it into NUL-terminated values in place.
+void KeepSettings(const char* settings) {
+  size_t n = 0;
+  for (; settings[n] != '\0' && n < kSettingsBytes - 2; ++n) g_settings[n] = settings[n];
+  g_settings[n] = '\0';
+  g_settings[n + 1] = '\0';
+}
+
+// After SettingsGet's answers are taken: each value ends at its line's end.
+void TerminateValues() {
+  for (size_t i = 0; g_settings[i] != '\0'; ++i) {
+    if (g_settings[i] == '\n') g_settings[i] = '\0';
+  }
+}
+
+// This library's own definitions of the routed names.
+bool FindHooks() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&heaprec_attach), &info) == 0 || info.dli_fname == nullptr) {
+    return false;
+  }
+  void* self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  if (self == nullptr) return false;
+  g_hook_count = 0;
+  for (const char* name : kRouted) {
+    void* p = dlsym(self, name);
+    const auto at = reinterpret_cast<uintptr_t>(p);
+    if (p == nullptr || at < g_recorder.own_start || at >= g_recorder.own_end) continue;
+    g_hooks[g_hook_count++] = {name, at};
+  }
+  return g_hook_count > 0;
+}
+
+void ReleasePatching() { g_patching.store(false, std::memory_order_release); }
+void AcquirePatching() {
+  while (g_patching.exchange(true, std::memory_order_acquire)) sched_yield();
+}
+
+}  // namespace
+
+bool Attached() { return g_attached.load(std::memory_order_relaxed); }
+
+void AttachTick(uint32_t& countdown) {
+  if (countdown-- != 0) return;
+  countdown = kAttachTickCalls;
+  if (g_patching.exchange(true, std::memory_order_acquire)) return;  // another thread does it
+  if (g_attached.load(std::memory_order_acquire)) PatchNewModules();
+  ReleasePatching();
+}
+
+}  // namespace heaprec::recorder::preload
+
+HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
+  using namespace heaprec::recorder;
+  using namespace heaprec::recorder::preload;
+  int expected = kOff;
+  if (!g_recorder.mode.compare_exchange_strong(expected, kInitializing,
+                                               std::memory_order_acq_rel)) {
+    return kAttachBusy;
+  }
+  ThreadState& ts = t_thread_state;
+  ts.guard++;
+  const auto fail = [&ts](int code) {
+    g_recorder.mode.store(kOff, std::memory_order_release);
+    ts.guard--;
+    return code;
+  };
+  KeepSettings(settings != nullptr ? settings : "");
+  Config c = ReadConfigWith(SettingsGet);
+  TerminateValues();
+  if (c.session == nullptr || c.session[0] == '\0') return fail(kAttachNoSession);
+  c.follow = false;  // fork children are not recorded (attach.h)
+  c.follow_only = c.follow_skip = nullptr;
+  g_recorder.config = c;
+  ResolveRealAllocatorGlobally();
+  OwnTextRange(&g_recorder.own_start, &g_recorder.own_end);
+  if (!FindHooks()) return fail(kAttachNoSelf);
+  if (g_previous.base != nullptr) {
+    munmap(g_previous.base, kRegionBytes);
+    g_previous = {};
+  }
+  // Shared seq counting from the start: the launcher's last drain after
+  // heaprec_detach waits for every seq the header has handed out.
+  const RegionView region =
+      CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false});
+  if (region.base == nullptr) return fail(kAttachNoRegion);
+  g_recorder.region = region;
+  g_recorder.generation.fetch_add(1, std::memory_order_acq_rel);  // rings of a region before
+  ForgetModules();
+  AnnounceOwnMemory();
+  if (!g_once) {
+    g_once = true;
+    InstallThreadExit();
+    InstallForkHandlers();
+  }
+  ScanModules(g_recorder.region);
+  g_attached.store(true, std::memory_order_release);
+  g_recorder.mode.store(kOn, std::memory_order_release);
+  AcquirePatching();
+  const int written = PatchAllModules(g_hooks, g_hook_count, g_recorder.own_start);
+  ReleasePatching();
+  if (written <= 0) {
+    AcquirePatching();
+    RestoreAllModules();
+    g_attached.store(false, std::memory_order_release);
+    ReleasePatching();
+    g_previous = g_recorder.region;
+    return fail(kAttachNoPatches);
+  }
+  ts.guard--;
+  return 0;
+}
+
+HEAPREC_EXPORT_C int heaprec_detach(void) {
+  using namespace heaprec::recorder;
+  using namespace heaprec::recorder::preload;
+  if (!g_attached.load(std::memory_order_acquire)) return -1;
+  ThreadState& ts = t_thread_state;
+  ts.guard++;
+  // Off first: calls still on their way through an entry pass unrecorded.
+  g_recorder.mode.store(kOff, std::memory_order_release);
+  AcquirePatching();
+  const int restored = RestoreAllModules();
+  g_attached.store(false, std::memory_order_release);
+  ReleasePatching();
+  g_previous = g_recorder.region;
+  ts.guard--;
+  return restored;
+}
