@@ -20,6 +20,7 @@
 #include "analyzers/human_bytes.h"
 #include "analyzers/process_end.h"
 #include "recorder/launcher/attach_preflight.h"
+#include "recorder/launcher/background_symbolizer.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/preflight.h"
 #include "recorder/launcher/remote_call.h"
@@ -105,12 +106,18 @@ std::string Settings(const Options& o, const std::string& session, int launcher_
 // heaprec_attach's negative answers (recorder/preload/attach.cc).
 std::string AttachError(int64_t code) {
   switch (code) {
-    case -1: return "the process is being recorded already (by heaprec or an earlier attach)";
-    case -2: return "the recorder got no session folder";
-    case -3: return "the recorder could not create its region in the session folder";
-    case -4: return "the recorder could not find its own functions";
-    case -5: return "no module of the process calls malloc or operator new through its GOT";
-    default: return "heaprec_attach answered " + std::to_string(code);
+    case -1:
+      return "the process is being recorded already (by heaprec or an earlier attach)";
+    case -2:
+      return "the recorder got no session folder";
+    case -3:
+      return "the recorder could not create its region in the session folder";
+    case -4:
+      return "the recorder could not find its own functions";
+    case -5:
+      return "no module of the process calls malloc or operator new through its GOT";
+    default:
+      return "heaprec_attach answered " + std::to_string(code);
   }
 }
 
@@ -212,11 +219,13 @@ int RunAttach(const Options& o) {
     return 2;
   }
   // The process creates its region file there as itself.
-  if (facts.uid != geteuid() && chown(session_dir.c_str(), facts.uid, static_cast<gid_t>(-1)) != 0) {
+  if (facts.uid != geteuid() &&
+      chown(session_dir.c_str(), facts.uid, static_cast<gid_t>(-1)) != 0) {
     std::fprintf(stderr, "heaprec: cannot give %s to uid %u: %s\n", session_dir.c_str(),
                  static_cast<unsigned>(facts.uid), std::strerror(errno));
   }
   InstallStopSignals();
+  SetSymbolizersIdle(false);  // the process runs on after the recording
   Session session(session_dir, o);
   session.SetAttachedPid(pid);
   session.SetPreloadLibrary(library);
@@ -293,14 +302,14 @@ int RunAttach(const Options& o) {
     const std::string how =
         exec    ? "until it exec'd another program"
         : ended ? (r.exit_status == -1 ? std::string("until it ended")
-                                        : "until it " + analyzers::ExitWords(r.exit_status, false))
+                                       : "until it " + analyzers::ExitWords(r.exit_status, false))
                 : "then detached; it runs on";
     std::fprintf(stderr,
                  "heaprec: wrote %s (%s): pid %d recorded for %.1f s, %s; %" PRIu64
                  " allocations, %" PRIu64 " frees, peak %s, live at the end %s, %" PRIu64
                  " stacks; next: heapreplay --leaks %s\n",
-                 r.path.c_str(), analyzers::HumanBytes(r.bytes).c_str(), pid, seconds,
-                 how.c_str(), r.allocations, r.frees, analyzers::HumanBytes(r.peak_bytes).c_str(),
+                 r.path.c_str(), analyzers::HumanBytes(r.bytes).c_str(), pid, seconds, how.c_str(),
+                 r.allocations, r.frees, analyzers::HumanBytes(r.peak_bytes).c_str(),
                  analyzers::HumanBytes(r.leaked_bytes).c_str(), r.stacks, r.path.c_str());
   }
   if (session.results().empty()) {

@@ -78,7 +78,8 @@ AttachFacts ReadAttachFacts(pid_t pid) {
   }
   const std::string maps = ReadFile(dir + "/maps");
   f.dynamic = maps.find("/ld-linux") != std::string::npos ||
-              maps.find("/ld-2.") != std::string::npos || maps.find("/ld64.so") != std::string::npos;
+              maps.find("/ld-2.") != std::string::npos ||
+              maps.find("/ld64.so") != std::string::npos;
   // Another user's map is unreadable: judge by the rest then.
   if (maps.empty()) f.dynamic = true;
   return f;
@@ -108,8 +109,9 @@ std::string WhyCannotAttach(const AttachFacts& f) {
            pid + ")";
   }
   if (!f.dynamic) {
-    return Who(f) + " is statically linked: it has no loader to load the recorder with; run it "
-                    "under heaprec instead";
+    return Who(f) +
+           " is statically linked: it has no loader to load the recorder with; run it "
+           "under heaprec instead";
   }
   return "";
 }

@@ -23,14 +23,14 @@ struct AttachFacts {
   bool exists = false;
   bool is_self = false;
   bool zombie = false;
-  std::string comm;   // the process's name (/proc/PID/comm)
-  pid_t tracer = 0;   // TracerPid: another tracer holds it
+  std::string comm;      // the process's name (/proc/PID/comm)
+  pid_t tracer = 0;      // TracerPid: another tracer holds it
   bool dynamic = false;  // a dynamic loader is mapped
-  uid_t uid = 0;      // the process's real uid
-  std::string user;   // its name, or the number
-  uid_t our_uid = 0;  // heaprec's effective uid
+  uid_t uid = 0;         // the process's real uid
+  std::string user;      // its name, or the number
+  uid_t our_uid = 0;     // heaprec's effective uid
   bool cap_sys_ptrace = false;
-  int ptrace_scope = -1;  // kernel.yama.ptrace_scope; -1 without Yama
+  int ptrace_scope = -1;    // kernel.yama.ptrace_scope; -1 without Yama
   bool descendant = false;  // heaprec is among its ancestors
 };
 

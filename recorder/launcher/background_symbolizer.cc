@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 
+#include <atomic>
 #include <utility>
 
 #include "symbolize/dwarf_symbolizer.h"
@@ -62,13 +63,19 @@ std::map<uint64_t, format::Symbol> BackgroundSymbolizer::Finish() {
   return std::move(results_);
 }
 
+namespace {
+std::atomic<bool> g_idle{true};
+}  // namespace
+
+void SetSymbolizersIdle(bool idle) { g_idle.store(idle); }
+
 void BackgroundSymbolizer::Run() {
   // SCHED_IDLE: the traced program and the launcher's draining come first;
   // this thread takes only the CPU time they leave (all of it once the
   // program has exited). Nice 19 still took time from them: measured on
   // alloc_heavy, no gain at nice 19, ~35 ms at SCHED_IDLE.
   sched_param param = {};
-  pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+  if (g_idle.load()) pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
   // The signals heaprec forwards to the program go to the main thread.
   sigset_t all;
   sigfillset(&all);

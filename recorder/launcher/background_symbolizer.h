@@ -13,7 +13,10 @@
 // AddModule and Symbolize are called from one thread (the launcher's);
 // the worker is started on the first call and runs as SCHED_IDLE, so that it
 // uses only the CPU time the traced program and the draining leave; Finish()
-// puts it back to SCHED_OTHER where allowed (root), as the program may run on.
+// puts it back to SCHED_OTHER where allowed (root). Where the program runs on
+// after the recording (heaprec -p), SetSymbolizersIdle(false) first: a busy
+// program would starve an idle thread, and an unprivileged one (or one in a
+// sandbox) cannot leave SCHED_IDLE again.
 // Allocates; for the launcher only.
 #ifndef HEAPREC_RECORDER_LAUNCHER_BACKGROUND_SYMBOLIZER_H_
 #define HEAPREC_RECORDER_LAUNCHER_BACKGROUND_SYMBOLIZER_H_
@@ -28,6 +31,9 @@
 #include "format/records.h"
 
 namespace heaprec::recorder::launcher {
+
+// Whether workers started from now on run as SCHED_IDLE (default true).
+void SetSymbolizersIdle(bool idle);
 
 class BackgroundSymbolizer {
  public:

@@ -144,5 +144,39 @@ TEST(OptionsTest, ErrorsAreOneLine) {
   }
 }
 
+TEST(OptionsTest, AttachToAPidForADuration) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"heaprec", "-p", "4242", "--duration", "1.5s", "-o", "t.zst"}, &o, &error))
+      << error;
+  EXPECT_EQ(o.attach_pid, 4242);
+  EXPECT_EQ(o.duration_ms, 1500u);
+  EXPECT_TRUE(o.command.empty());
+  Options bad;
+  EXPECT_FALSE(Parse({"heaprec", "-p", "4242", "./app"}, &bad, &error));
+  EXPECT_EQ(error, "-p records a running process: give no PROGRAM too ('./app')");
+  Options not_pid;
+  EXPECT_FALSE(Parse({"heaprec", "-p", "app"}, &not_pid, &error));
+  EXPECT_EQ(error, "-p takes a process id, not 'app'");
+  Options alone;
+  EXPECT_FALSE(Parse({"heaprec", "--duration", "5s", "./app"}, &alone, &error));
+  EXPECT_EQ(error, "--duration goes with -p PID (a program started by heaprec records to its end)");
+}
+
+TEST(OptionsTest, Durations) {
+  uint64_t ms = 0;
+  EXPECT_TRUE(ParseDuration("60", &ms));
+  EXPECT_EQ(ms, 60000u);
+  EXPECT_TRUE(ParseDuration("500ms", &ms));
+  EXPECT_EQ(ms, 500u);
+  EXPECT_TRUE(ParseDuration("2m", &ms));
+  EXPECT_EQ(ms, 120000u);
+  EXPECT_TRUE(ParseDuration("1h", &ms));
+  EXPECT_EQ(ms, 3600000u);
+  for (const char* bad : {"", "s", "-1s", "0", "5 s", "5x", "1e20"}) {
+    EXPECT_FALSE(ParseDuration(bad, &ms)) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace heaprec::recorder::launcher

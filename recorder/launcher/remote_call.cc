@@ -173,8 +173,8 @@ bool RemoteThread::Hold(pid_t pid, int timeout_ms, std::string* error) {
     SleepUs(500 + (round % 7) * 400);  // another moment, not in step with the program
   }
   *error = "no thread of process " + std::to_string(pid) + " came to a point where a call is " +
-           "safe (outside the C library's locks and the loader) in " +
-           std::to_string(timeout_ms) + " ms (" + std::to_string(looks) + " looks)";
+           "safe (outside the C library's locks and the loader) in " + std::to_string(timeout_ms) +
+           " ms (" + std::to_string(looks) + " looks)";
   return false;
 }
 
@@ -244,8 +244,8 @@ bool RemoteThread::Call(uint64_t fn, std::initializer_list<uint64_t> args, int t
   const uint64_t deadline = NowMs() + static_cast<uint64_t>(timeout_ms);
   for (;;) {
     int status = 0;
-    const int left = static_cast<int>(std::max<int64_t>(
-        1, static_cast<int64_t>(deadline) - static_cast<int64_t>(NowMs())));
+    const int left = static_cast<int>(
+        std::max<int64_t>(1, static_cast<int64_t>(deadline) - static_cast<int64_t>(NowMs())));
     if (!WaitFor(tid_, &status, left)) {
       *error = "the call into process " + std::to_string(pid_) + " did not return in " +
                std::to_string(timeout_ms) + " ms";
@@ -298,8 +298,9 @@ uint64_t RemoteSymbol(pid_t pid, const std::string& module_prefix, const std::st
   const Mapping* module = nullptr;
   for (const Mapping& m : maps) {
     if (m.offset != 0 || m.path.empty()) continue;
-    const bool match = module_prefix[0] == '/' ? m.path == module_prefix
-                                               : StartsWith(BaseName(m.path), module_prefix.c_str());
+    const bool match = module_prefix[0] == '/'
+                           ? m.path == module_prefix
+                           : StartsWith(BaseName(m.path), module_prefix.c_str());
     if (match) {
       module = &m;
       break;

@@ -70,9 +70,9 @@ class RemoteThread {
   bool faulted_ = false;  // the last stop was our call's return to 0
   user_regs_struct saved_ = {};
   std::vector<uint8_t> xstate_;
-  uint64_t stack_top_ = 0;     // where the next Push goes below
-  uint64_t stack_floor_ = 0;   // the thread's stack mapping's start
-  std::vector<int> signals_;   // held back while holding the thread
+  uint64_t stack_top_ = 0;    // where the next Push goes below
+  uint64_t stack_floor_ = 0;  // the thread's stack mapping's start
+  std::vector<int> signals_;  // held back while holding the thread
   struct Range {
     uint64_t start, end;
     bool loader;  // the dynamic loader: never safe

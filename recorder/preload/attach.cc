@@ -15,31 +15,56 @@
 #include "recorder/preload/recorder_state.h"
 #include "recorder/preload/seq_counter.h"
 
-
 namespace heaprec::recorder::preload {
 namespace {
 
 // heaprec_attach's answers besides 0.
 enum : int {
-  kAttachBusy = -1,        // recording already (preloaded by heaprec, or attached)
-  kAttachNoSession = -2,   // the settings name no session folder
-  kAttachNoRegion = -3,    // the region file could not be made there
-  kAttachNoSelf = -4,      // the library could not find its own hooks
-  kAttachNoPatches = -5,   // no GOT entry of the process names an allocation function
+  kAttachBusy = -1,       // recording already (preloaded by heaprec, or attached)
+  kAttachNoSession = -2,  // the settings name no session folder
+  kAttachNoRegion = -3,   // the region file could not be made there
+  kAttachNoSelf = -4,     // the library could not find its own hooks
+  kAttachNoPatches = -5,  // no GOT entry of the process names an allocation function
 };
 
 // Every name the hooks define that a running process may call through its
 // GOT (exports.lds, but for __libc_start_main, called once at start, and
 // sigprocmask, which only matters to libunwind's calls from inside us).
-constexpr const char* kRouted[] = {
-    "malloc", "free", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
-    "memalign", "valloc", "pvalloc", "dlclose", "pthread_setname_np", "exit", "_exit", "_Exit",
-    "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", "_ZnwmSt11align_val_t",
-    "_ZnamSt11align_val_t", "_ZnwmSt11align_val_tRKSt9nothrow_t",
-    "_ZnamSt11align_val_tRKSt9nothrow_t", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
-    "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t", "_ZdlPvSt11align_val_t",
-    "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
-    "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
+constexpr const char* kRouted[] = {"malloc",
+                                   "free",
+                                   "calloc",
+                                   "realloc",
+                                   "reallocarray",
+                                   "posix_memalign",
+                                   "aligned_alloc",
+                                   "memalign",
+                                   "valloc",
+                                   "pvalloc",
+                                   "dlclose",
+                                   "pthread_setname_np",
+                                   "exit",
+                                   "_exit",
+                                   "_Exit",
+                                   "_Znwm",
+                                   "_Znam",
+                                   "_ZnwmRKSt9nothrow_t",
+                                   "_ZnamRKSt9nothrow_t",
+                                   "_ZnwmSt11align_val_t",
+                                   "_ZnamSt11align_val_t",
+                                   "_ZnwmSt11align_val_tRKSt9nothrow_t",
+                                   "_ZnamSt11align_val_tRKSt9nothrow_t",
+                                   "_ZdlPv",
+                                   "_ZdaPv",
+                                   "_ZdlPvm",
+                                   "_ZdaPvm",
+                                   "_ZdlPvRKSt9nothrow_t",
+                                   "_ZdaPvRKSt9nothrow_t",
+                                   "_ZdlPvSt11align_val_t",
+                                   "_ZdaPvSt11align_val_t",
+                                   "_ZdlPvmSt11align_val_t",
+                                   "_ZdaPvmSt11align_val_t",
+                                   "_ZdlPvSt11align_val_tRKSt9nothrow_t",
+                                   "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
 constexpr size_t kRoutedCount = sizeof(kRouted) / sizeof(kRouted[0]);
 
 GotHook g_hooks[kRoutedCount];
@@ -49,7 +74,6 @@ size_t g_hook_count = 0;
 constexpr size_t kSettingsBytes = 8192;
 char g_settings[kSettingsBytes];
 
-std::atomic<bool> g_attached{false};
 std::atomic<bool> g_patching{false};  // one thread patches at a time
 bool g_once = false;                  // exit key and fork handlers made
 RegionView g_previous;                // the last attach's region, unmapped at the next
@@ -107,13 +131,11 @@ void AcquirePatching() {
 
 }  // namespace
 
-bool Attached() { return g_attached.load(std::memory_order_relaxed); }
-
 void AttachTick(uint32_t& countdown) {
   if (countdown-- != 0) return;
   countdown = kAttachTickCalls;
   if (g_patching.exchange(true, std::memory_order_acquire)) return;  // another thread does it
-  if (g_attached.load(std::memory_order_acquire)) PatchNewModules();
+  if (g_recorder.attached.load(std::memory_order_acquire)) PatchNewModules();
   ReleasePatching();
 }
 
@@ -163,15 +185,18 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
     InstallForkHandlers();
   }
   ScanModules(g_recorder.region);
-  g_attached.store(true, std::memory_order_release);
+  g_recorder.attached.store(1, std::memory_order_release);
   g_recorder.mode.store(kOn, std::memory_order_release);
+  ts.guard--;
+  Marker(kAttachMarker);  // before any call is routed: the recording's first record
+  ts.guard++;
   AcquirePatching();
   const int written = PatchAllModules(g_hooks, g_hook_count, g_recorder.own_start);
   ReleasePatching();
   if (written <= 0) {
     AcquirePatching();
     RestoreAllModules();
-    g_attached.store(false, std::memory_order_release);
+    g_recorder.attached.store(0, std::memory_order_release);
     ReleasePatching();
     g_previous = g_recorder.region;
     return fail(kAttachNoPatches);
@@ -183,14 +208,15 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
 HEAPREC_EXPORT_C int heaprec_detach(void) {
   using namespace heaprec::recorder;
   using namespace heaprec::recorder::preload;
-  if (!g_attached.load(std::memory_order_acquire)) return -1;
+  if (!g_recorder.attached.load(std::memory_order_acquire)) return -1;
+  Marker(kDetachMarker);  // the last record of this recording
   ThreadState& ts = t_thread_state;
   ts.guard++;
   // Off first: calls still on their way through an entry pass unrecorded.
   g_recorder.mode.store(kOff, std::memory_order_release);
   AcquirePatching();
   const int restored = RestoreAllModules();
-  g_attached.store(false, std::memory_order_release);
+  g_recorder.attached.store(0, std::memory_order_release);
   ReleasePatching();
   g_previous = g_recorder.region;
   ts.guard--;

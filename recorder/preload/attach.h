@@ -35,10 +35,13 @@ namespace heaprec::recorder::preload {
 
 inline constexpr uint32_t kAttachTickCalls = 4096;
 
-// True while attached (the hooks call AttachTick).
-bool Attached();
+// The markers at the recording's start and end (format/FORMAT.md).
+inline constexpr char kAttachMarker[] = "heaprec:attach";
+inline constexpr char kDetachMarker[] = "heaprec:detach";
+
 // Counts one recorded call of this thread; every kAttachTickCalls, routes
-// modules loaded since (got_patch.h PatchNewModules).
+// modules loaded since (got_patch.h PatchNewModules). Leave() calls it while
+// RecorderState::attached is set.
 void AttachTick(uint32_t& countdown);
 
 }  // namespace heaprec::recorder::preload

@@ -79,13 +79,13 @@ bool Skipped(const dl_phdr_info* info) {
 
 void Store(uintptr_t* where, uintptr_t value, uintptr_t ro_page) {
   const long page = sysconf(_SC_PAGESIZE);
-  if (ro_page != 0 &&
-      mprotect(reinterpret_cast<void*>(ro_page), static_cast<size_t>(page),
-               PROT_READ | PROT_WRITE) != 0) {
+  if (ro_page != 0 && mprotect(reinterpret_cast<void*>(ro_page), static_cast<size_t>(page),
+                               PROT_READ | PROT_WRITE) != 0) {
     return;
   }
   __atomic_store_n(where, value, __ATOMIC_RELEASE);
-  if (ro_page != 0) mprotect(reinterpret_cast<void*>(ro_page), static_cast<size_t>(page), PROT_READ);
+  if (ro_page != 0)
+    mprotect(reinterpret_cast<void*>(ro_page), static_cast<size_t>(page), PROT_READ);
 }
 
 // Drops an older entry for the same place (its module was unloaded and
@@ -165,23 +165,40 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
   bool plt_is_rela = true;
   for (const ElfW(Dyn)* d = dyn; d->d_tag != DT_NULL; ++d) {
     switch (d->d_tag) {
-      case DT_SYMTAB: symtab = absolute(d->d_un.d_ptr); break;
-      case DT_STRTAB: strtab = absolute(d->d_un.d_ptr); break;
-      case DT_STRSZ: strsz = d->d_un.d_val; break;
-      case DT_JMPREL: jmprel = absolute(d->d_un.d_ptr); break;
-      case DT_PLTRELSZ: pltrelsz = d->d_un.d_val; break;
-      case DT_PLTREL: plt_is_rela = d->d_un.d_val == DT_RELA; break;
-      case DT_RELA: rela = absolute(d->d_un.d_ptr); break;
-      case DT_RELASZ: relasz = d->d_un.d_val; break;
-      default: break;
+      case DT_SYMTAB:
+        symtab = absolute(d->d_un.d_ptr);
+        break;
+      case DT_STRTAB:
+        strtab = absolute(d->d_un.d_ptr);
+        break;
+      case DT_STRSZ:
+        strsz = d->d_un.d_val;
+        break;
+      case DT_JMPREL:
+        jmprel = absolute(d->d_un.d_ptr);
+        break;
+      case DT_PLTRELSZ:
+        pltrelsz = d->d_un.d_val;
+        break;
+      case DT_PLTREL:
+        plt_is_rela = d->d_un.d_val == DT_RELA;
+        break;
+      case DT_RELA:
+        rela = absolute(d->d_un.d_ptr);
+        break;
+      case DT_RELASZ:
+        relasz = d->d_un.d_val;
+        break;
+      default:
+        break;
     }
   }
   if (symtab == 0 || strtab == 0) return 0;
   const auto* syms = reinterpret_cast<const ElfW(Sym)*>(symtab);
   const auto* strs = reinterpret_cast<const char*>(strtab);
   if (jmprel != 0 && plt_is_rela) {
-    PatchRelocations(info, reinterpret_cast<const ElfW(Rela)*>(jmprel), pltrelsz, syms, strs,
-                     strsz, relro_start, relro_end, walk);
+    PatchRelocations(info, reinterpret_cast<const ElfW(Rela)*>(jmprel), pltrelsz, syms, strs, strsz,
+                     relro_start, relro_end, walk);
   }
   if (rela != 0) {
     PatchRelocations(info, reinterpret_cast<const ElfW(Rela)*>(rela), relasz, syms, strs, strsz,
@@ -222,8 +239,8 @@ int FindModule(dl_phdr_info* info, size_t, void* data) {
 
 int PatchAllModules(const GotHook* hooks, size_t count, uintptr_t own) {
   if (g_table == nullptr) {
-    void* m = mmap(nullptr, sizeof(Table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void* m =
+        mmap(nullptr, sizeof(Table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return -1;
     g_table = static_cast<Table*>(m);
   }

@@ -158,7 +158,9 @@ bool Enter(ThreadState& ts) {
 void InstallThreadExit() { pthread_key_create(&g_recorder.exit_key, OnThreadExit); }
 
 void Leave(ThreadState& ts) {
-  if (__builtin_expect(Attached(), 0)) AttachTick(ts.attach_countdown);
+  if (__builtin_expect(g_recorder.attached.load(std::memory_order_relaxed) != 0, 0)) {
+    AttachTick(ts.attach_countdown);
+  }
   ts.guard = 0;
   if (ts.pending != 0) {
     const uint32_t pending = ts.pending;

@@ -39,6 +39,8 @@ struct RecorderState {
   std::atomic<uint64_t> early_calls{0};
   // The leak scan at the process's end has been asked for (once per image).
   std::atomic<uint32_t> final_scan{0};
+  // 1 while heaprec -p has the process's calls routed here (attach.h).
+  std::atomic<uint32_t> attached{0};
 };
 
 extern RecorderState g_recorder;

@@ -1,0 +1,350 @@
+// heaprec -p PID: attaching to a running process and detaching from it
+// (recorder/launcher/attach_command.h), end to end, on attach_target
+// (tests/programs/attach_target.cc):
+// - exact numbers per call site for what was allocated in the window; frees
+//   of blocks from before it counted apart; the process unchanged after;
+// - 100 attach/detach cycles on 4 threads allocating at full speed, and the
+//   program's results and exit status unchanged;
+// - a target that exits, or execs, while attached; a module it loads while
+//   attached is routed too;
+// - a process in its own PID namespace (unshare --pid --fork: root only);
+// - the refusals (no such process, another user's without CAP_SYS_PTRACE,
+//   statically linked).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/e2e_util.h"
+#include "tests/trace_summary.h"
+
+namespace heaprec::tests {
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+void Touch(const std::string& path) {
+  const int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd >= 0) close(fd);
+}
+
+void SleepMs(long ms) {
+  const timespec t = {ms / 1000, (ms % 1000) * 1000000};
+  nanosleep(&t, nullptr);
+}
+
+// Waits up to timeout_ms for path to exist.
+bool WaitForFile(const std::string& path, long timeout_ms = 20000) {
+  for (long waited = 0; waited < timeout_ms; waited += 5) {
+    if (Exists(path)) return true;
+    SleepMs(5);
+  }
+  return false;
+}
+
+// A program started in the background, its output in files.
+struct Background {
+  pid_t pid = -1;
+  std::string out, err;
+  int Wait() {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  ~Background() {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+};
+
+void Start(Background* b, const std::vector<std::string>& argv, const std::string& dir,
+           const std::string& name) {
+  b->out = dir + "/" + name + ".out";
+  b->err = dir + "/" + name + ".err";
+  b->pid = fork();
+  if (b->pid == 0) {
+    const int out = open(b->out.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    const int err = open(b->err.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    dup2(out, 1);
+    dup2(err, 2);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+}
+
+std::string Target() { return Runfile("tests/attach_target"); }
+std::string Heaprec() { return Runfile("recorder/heaprec"); }
+
+// Starts heaprec -p pid in the background and waits until it says it has
+// attached. extra: more options.
+void AttachInBackground(Background* h, pid_t pid, const std::string& trace,
+                        const std::string& dir, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> argv = {Heaprec(), "-p", std::to_string(pid), "-o", trace};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  Start(h, argv, dir, "heaprec");
+  for (int i = 0; i < 4000; ++i) {
+    if (Slurp(h->err).find("attached to process") != std::string::npos) return;
+    if (waitpid(h->pid, nullptr, WNOHANG) == h->pid) {
+      h->pid = -1;
+      break;
+    }
+    SleepMs(5);
+  }
+  ADD_FAILURE() << "heaprec did not attach: " << Slurp(h->err);
+}
+
+TEST(AttachTest, PhasesGiveExactNumbersForTheWindow) {
+  const std::string dir = MakeTempDir("attach_phases");
+  Background target;
+  Start(&target, {Target(), "phases", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  Background h;
+  const std::string trace = dir + "/trace.zst";
+  AttachInBackground(&h, target.pid, trace, dir);
+  Touch(dir + "/go-b");
+  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
+  kill(h.pid, SIGINT);  // Ctrl-C: detach
+  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  EXPECT_NE(Slurp(h.err).find("then detached; it runs on"), std::string::npos) << Slurp(h.err);
+  Touch(dir + "/go-c");
+  EXPECT_EQ(target.Wait(), 0);  // phase C ran after the detach, unchanged
+
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  EXPECT_EQ(s.Site("before_attach"), nullptr) << "allocated before the attach";
+  SiteExpectation b;
+  b.calls = {{format::Api::kMalloc, 5}};
+  b.allocations = 5;
+  b.bytes = 10000;
+  b.leaked_blocks = 5;  // live when the recording ended (freed after it)
+  b.leaked_bytes = 10000;
+  ExpectSite(s, "while_attached", [&] {
+    SiteExpectation both = b;
+    both.calls[format::Api::kNewArray] = 3;
+    both.allocations = 8;
+    both.bytes = 10000 + 3 * 400;
+    both.leaked_blocks = 8;
+    both.leaked_bytes = 10000 + 1200;
+    return both;
+  }());
+  SiteExpectation temp;
+  temp.calls = {{format::Api::kMalloc, 7}};
+  temp.allocations = 7;
+  temp.bytes = 2100;
+  temp.released_by = {{format::Api::kFree, 7}};
+  ExpectSite(s, "temp_in_window", temp);
+  EXPECT_EQ(s.unmatched_frees, 10u) << "the 10 blocks of phase A, freed while attached";
+  ASSERT_GE(s.markers.size(), 2u);
+  EXPECT_EQ(s.markers.front().label, "heaprec:attach");
+  EXPECT_EQ(s.markers.back().label, "heaprec:detach");
+}
+
+TEST(AttachTest, HundredAttachesUnderLoadChangeNothing) {
+  const std::string dir = MakeTempDir("attach_load");
+  Background target;
+  Start(&target, {Target(), "load", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  int failures = 0;
+  std::string last_error;
+  for (int i = 0; i < 100; ++i) {
+    const ProcessResult r =
+        RunProgram({Heaprec(), "-q", "-p", std::to_string(target.pid), "--duration", "20ms", "-o",
+                    dir + "/cycle." + std::to_string(i) + ".zst"});
+    if (r.exit_code != 0) {
+      ++failures;
+      last_error = r.err;
+    }
+    ASSERT_EQ(kill(target.pid, 0), 0) << "the target died at cycle " << i;
+  }
+  EXPECT_EQ(failures, 0) << last_error;
+  Touch(dir + "/stop");
+  EXPECT_EQ(target.Wait(), 0) << "every block of work gave the same checksum";
+  EXPECT_NE(Slurp(target.out).find("blocks "), std::string::npos);
+  // Each cycle's trace holds what its window saw, and nothing is lost.
+  const std::vector<std::string> traces = ListFiles(dir, ".zst");
+  ASSERT_EQ(traces.size(), 100u);
+  for (const std::string& t : {traces.front(), traces.back()}) {
+    const TraceSummary s = SummarizeTrace(t);
+    ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << t << ": " << s.read.message;
+    EXPECT_GT(s.total.allocations, 1000u) << t;
+    ASSERT_NE(s.Site("WorkBlock"), nullptr) << t;
+  }
+}
+
+TEST(AttachTest, TargetThatExitsWhileAttached) {
+  const std::string dir = MakeTempDir("attach_exit");
+  Background target;
+  Start(&target, {Target(), "exit", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  Background h;
+  const std::string trace = dir + "/trace.zst";
+  AttachInBackground(&h, target.pid, trace, dir);
+  Touch(dir + "/go-b");
+  EXPECT_EQ(target.Wait(), 5);
+  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  EXPECT_NE(Slurp(h.err).find("until it "), std::string::npos) << Slurp(h.err);
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  ASSERT_NE(s.Site("while_attached"), nullptr);
+  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+}
+
+TEST(AttachTest, TargetThatExecsWhileAttached) {
+  const std::string dir = MakeTempDir("attach_exec");
+  Background target;
+  Start(&target, {Target(), "exec", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  Background h;
+  const std::string trace = dir + "/trace.zst";
+  AttachInBackground(&h, target.pid, trace, dir);
+  Touch(dir + "/go-b");
+  EXPECT_EQ(target.Wait(), 4) << "the exec'd shell's status";
+  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  ASSERT_NE(s.Site("while_attached"), nullptr);
+  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+}
+
+TEST(AttachTest, ModuleLoadedWhileAttachedIsRouted) {
+  const std::string dir = MakeTempDir("attach_plugin");
+  Background target;
+  Start(&target, {Target(), "plugin", dir, Runfile("tests/libplugin.so")}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  Background h;
+  const std::string trace = dir + "/trace.zst";
+  AttachInBackground(&h, target.pid, trace, dir);
+  Touch(dir + "/go-b");
+  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
+  kill(h.pid, SIGINT);
+  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  Touch(dir + "/go-c");
+  EXPECT_EQ(target.Wait(), 0);
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  const SiteStats* plugin = s.Site("plugin_alloc");
+  ASSERT_NE(plugin, nullptr) << "the plugin's malloc calls were never routed";
+  // Routed at the latest 4096 recorded calls after the load (attach.h).
+  EXPECT_GE(plugin->allocations, 20000u - 4096u - 64u);
+  EXPECT_EQ(plugin->leaked_blocks, 100u);
+}
+
+TEST(AttachTest, ProcessInItsOwnPidNamespace) {
+  if (geteuid() != 0) GTEST_SKIP() << "unshare --pid needs root";
+  if (RunProgram({"/usr/bin/unshare", "--pid", "--fork", "/bin/true"}).exit_code != 0) {
+    GTEST_SKIP() << "unshare --pid --fork is not allowed here";
+  }
+  const std::string dir = MakeTempDir("attach_pidns");
+  Background outer;
+  Start(&outer, {"/usr/bin/unshare", "--pid", "--fork", Target(), "phases", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  // The target as the host sees it: unshare's child.
+  pid_t pid = 0;
+  for (int i = 0; i < 200 && pid == 0; ++i) {
+    std::istringstream children(
+        Slurp("/proc/" + std::to_string(outer.pid) + "/task/" + std::to_string(outer.pid) +
+              "/children"));
+    children >> pid;
+    if (pid == 0) SleepMs(5);
+  }
+  ASSERT_GT(pid, 0);
+  EXPECT_NE(Slurp("/proc/" + std::to_string(pid) + "/status").find("NSpid:\t" +
+                                                                     std::to_string(pid) + "\t1"),
+            std::string::npos)
+      << "the target is pid 1 of its namespace";
+  Background h;
+  const std::string trace = dir + "/trace.zst";
+  AttachInBackground(&h, pid, trace, dir);
+  Touch(dir + "/go-b");
+  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
+  kill(h.pid, SIGINT);
+  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  Touch(dir + "/go-c");
+  EXPECT_EQ(outer.Wait(), 0);
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  ASSERT_NE(s.Site("while_attached"), nullptr);
+  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+  EXPECT_EQ(s.Site("temp_in_window")->allocations, 7u);
+}
+
+TEST(AttachTest, RefusesWithOneClearLine) {
+  // No such process.
+  ProcessResult r = RunProgram({Heaprec(), "-p", "999999999"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "heaprec: cannot attach to process 999999999: no process 999999999; nothing "
+                   "was changed\n");
+  // heaprec itself is no target either: -p with a program is a usage error.
+  r = RunProgram({Heaprec(), "-p", "1", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give no PROGRAM"), std::string::npos) << r.err;
+  // A statically linked program has no loader to load the recorder with.
+  const std::string dir = MakeTempDir("attach_refuse");
+  {
+    Background st;
+    Start(&st, {Runfile("tests/attach_static"), dir}, dir, "static");
+    ASSERT_TRUE(WaitForFile(dir + "/ready"));
+    r = RunProgram({Heaprec(), "-p", std::to_string(st.pid)});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("is statically linked"), std::string::npos) << r.err;
+    Touch(dir + "/stop");
+    EXPECT_EQ(st.Wait(), 0);
+  }
+}
+
+TEST(AttachTest, RefusesAnotherUsersProcessWithoutCapSysPtrace) {
+  // As root: heaprec runs as nobody, without capabilities, against a process
+  // of root's.
+  const std::vector<std::string> as_nobody = {"/usr/bin/setpriv",   "--reuid=65534",
+                                              "--regid=65534",      "--clear-groups",
+                                              "--inh-caps=-all",    "--bounding-set=-all"};
+  if (geteuid() != 0 || !Exists(as_nobody[0])) GTEST_SKIP() << "needs root and setpriv";
+  std::vector<std::string> probe = as_nobody;
+  probe.push_back("/bin/true");
+  if (RunProgram(probe).exit_code != 0) GTEST_SKIP() << "uid 65534 is not mapped here";
+  const std::string dir = MakeTempDir("attach_user");
+  {
+    Background target;
+    Start(&target, {Target(), "phases", dir}, dir, "target");
+    ASSERT_TRUE(WaitForFile(dir + "/ready"));
+    std::vector<std::string> argv = as_nobody;
+    argv.insert(argv.end(), {Heaprec(), "-p", std::to_string(target.pid)});
+    const ProcessResult r = RunProgram(argv);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("runs as user root (uid 0) and heaprec as uid 65534 without "
+                         "CAP_SYS_PTRACE"),
+              std::string::npos)
+        << r.err;
+    Touch(dir + "/go-b");
+    Touch(dir + "/go-c");
+    EXPECT_EQ(target.Wait(), 0);
+  }
+}
+
+}  // namespace
+}  // namespace heaprec::tests
