@@ -28,7 +28,8 @@ TEST(AttachPreflightTest, EachReasonInOneLine) {
   EXPECT_EQ(WhyCannotAttach(f), "no process 4242");
   f = Allowed();
   f.zombie = true;
-  EXPECT_EQ(WhyCannotAttach(f), "process 4242 (server) has exited (a zombie waiting for its parent)");
+  EXPECT_EQ(WhyCannotAttach(f),
+            "process 4242 (server) has exited (a zombie waiting for its parent)");
   f = Allowed();
   f.tracer = 99;
   EXPECT_EQ(WhyCannotAttach(f),

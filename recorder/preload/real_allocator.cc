@@ -3,6 +3,7 @@
 #include "recorder/preload/real_allocator.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <atomic>
 #include <cstdint>
@@ -20,9 +21,59 @@ std::atomic<int> g_state{0};
 
 void* g_scope = RTLD_NEXT;
 
+struct Definition {
+  const char* name;
+  const void* own;  // an address in libheaprec.so
+  void* found = nullptr;
+};
+
+// The first loaded object (in load order, which is the global scope's for
+// the objects loaded at start) that defines name itself: not this library,
+// and not an executable whose symbol is only its PLT entry.
+int FindDefinition(dl_phdr_info* info, size_t, void* data) {
+  auto* d = static_cast<Definition*>(data);
+  if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') return 0;  // the executable
+  Dl_info own;
+  if (dladdr(d->own, &own) != 0 && own.dli_fbase == reinterpret_cast<void*>(info->dlpi_addr)) {
+    return 0;
+  }
+  void* handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == nullptr) return 0;
+  void* p = dlsym(handle, d->name);
+  dlclose(handle);
+  Dl_info where;
+  ElfW(Sym)* sym = nullptr;
+  if (p == nullptr || dladdr1(p, &where, reinterpret_cast<void**>(&sym), RTLD_DL_SYMENT) == 0 ||
+      where.dli_fbase != reinterpret_cast<void*>(info->dlpi_addr) || sym == nullptr ||
+      sym->st_shndx == SHN_UNDEF) {
+    return 0;  // defined in one of its dependencies, or not at all
+  }
+  d->found = p;
+  return 1;
+}
+
+// dlsym(RTLD_DEFAULT) answers with an executable's PLT entry where the
+// executable takes the function's address (a "canonical PLT" symbol,
+// undefined in it: python3.11's malloc and free): that entry jumps through
+// the GOT entry heaprec -p routes to the hooks, so it is never the real
+// function. Then the first object that defines the name is.
+void* GlobalDefinition(const char* name) {
+  void* p = dlsym(RTLD_DEFAULT, name);
+  Dl_info where;
+  ElfW(Sym)* sym = nullptr;
+  if (p != nullptr && dladdr1(p, &where, reinterpret_cast<void**>(&sym), RTLD_DL_SYMENT) != 0 &&
+      (sym == nullptr || sym->st_shndx != SHN_UNDEF)) {
+    return p;
+  }
+  Definition d{name, reinterpret_cast<const void*>(&GlobalDefinition)};
+  dl_iterate_phdr(FindDefinition, &d);
+  return d.found != nullptr ? d.found : p;
+}
+
 template <typename F>
 void Resolve(F*& slot, const char* name) {
-  slot = reinterpret_cast<F*>(dlsym(g_scope, name));
+  slot =
+      reinterpret_cast<F*>(g_scope == RTLD_DEFAULT ? GlobalDefinition(name) : dlsym(g_scope, name));
 }
 
 void ResolveAll() {

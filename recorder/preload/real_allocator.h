@@ -36,11 +36,11 @@ const RealAllocator* Real();
 // constructor and lazily by Real().
 void ResolveRealAllocator();
 
-// Resolves them again in the global scope (dlsym(RTLD_DEFAULT)): for a
-// library loaded by dlopen into a running process (heaprec -p), where the
-// next definition after it is libc's even when the program's allocator is
-// another. Called before any hook is routed to the library (attach.cc), so no
-// call is between the two answers.
+// Resolves them again in the global scope (dlsym(RTLD_DEFAULT), never an
+// executable's PLT entry): for a library loaded by dlopen into a running
+// process (heaprec -p), where the next definition after it is libc's even
+// when the program's allocator is another. Called before any hook is routed to the library
+// (attach.cc), so no call is between the two answers.
 void ResolveRealAllocatorGlobally();
 
 // A bump allocator over a static arena for calls made while resolving.
