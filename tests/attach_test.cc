@@ -83,6 +83,10 @@ void Start(Background* b, const std::vector<std::string>& argv, const std::strin
            const std::string& name) {
   b->out = dir + "/" + name + ".out";
   b->err = dir + "/" + name + ".err";
+  // Not the last run's words (the parent reads the file before the child
+  // truncates it).
+  unlink(b->out.c_str());
+  unlink(b->err.c_str());
   b->pid = fork();
   if (b->pid == 0) {
     const int out = open(b->out.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
@@ -194,6 +198,34 @@ TEST(AttachTest, HundredAttachesUnderLoadChangeNothing) {
     EXPECT_GT(s.total.allocations, 1000u) << t;
     ASSERT_NE(s.Site("WorkBlock"), nullptr) << t;
   }
+}
+
+// heaprec killed while attached leaves the calls routed to a recorder whose
+// launcher is gone: the process runs on, and the next attach takes over.
+TEST(AttachTest, AttachAgainAfterHeaprecWasKilled) {
+  const std::string dir = MakeTempDir("attach_killed");
+  Background target;
+  Start(&target, {Target(), "phases", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  {
+    Background killed;
+    AttachInBackground(&killed, target.pid, dir + "/killed.zst", dir);
+    kill(killed.pid, SIGKILL);
+    killed.Wait();
+  }
+  Background h;
+  const std::string trace = dir + "/trace.zst";
+  AttachInBackground(&h, target.pid, trace, dir);
+  Touch(dir + "/go-b");
+  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
+  kill(h.pid, SIGINT);
+  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  Touch(dir + "/go-c");
+  EXPECT_EQ(target.Wait(), 0);
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  ASSERT_NE(s.Site("while_attached"), nullptr);
+  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
 }
 
 TEST(AttachTest, TargetThatExitsWhileAttached) {

@@ -4,9 +4,12 @@
 
 #include <dlfcn.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include <atomic>
+#include <cerrno>
 
 #include "recorder/preload/got_patch.h"
 #include "recorder/preload/module_scan.h"
@@ -124,6 +127,19 @@ bool FindHooks() {
   return g_hook_count > 0;
 }
 
+// An earlier heaprec -p that ended without detaching (killed): its launcher
+// is gone, or its clock has stood still for 50 ms (it moves every 0.2 ms).
+bool EarlierLauncherGone() {
+  RegionHeader& h = Header();
+  if (h.launcher_gone.load(std::memory_order_relaxed) != 0) return true;
+  const int32_t pid = g_recorder.config.launcher_pid;
+  if (pid > 0) return kill(pid, 0) != 0 && errno == ESRCH;
+  const uint64_t before = h.launcher_clock_ns.load(std::memory_order_relaxed);
+  const timespec wait = {0, 50 * 1000 * 1000};
+  nanosleep(&wait, nullptr);
+  return h.launcher_clock_ns.load(std::memory_order_relaxed) == before;
+}
+
 void ReleasePatching() { g_patching.store(false, std::memory_order_release); }
 void AcquirePatching() {
   while (g_patching.exchange(true, std::memory_order_acquire)) sched_yield();
@@ -144,6 +160,10 @@ void AttachTick(uint32_t& countdown) {
 HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
   using namespace heaprec::recorder;
   using namespace heaprec::recorder::preload;
+  if (g_recorder.attached.load(std::memory_order_acquire) != 0 &&
+      g_recorder.mode.load(std::memory_order_acquire) == kOn && EarlierLauncherGone()) {
+    heaprec_detach();  // what the killed launcher left routed
+  }
   int expected = kOff;
   if (!g_recorder.mode.compare_exchange_strong(expected, kInitializing,
                                                std::memory_order_acq_rel)) {
