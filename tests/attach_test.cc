@@ -286,14 +286,27 @@ TEST(AttachTest, ModuleLoadedWhileAttachedIsRouted) {
   EXPECT_EQ(plugin->leaked_blocks, 100u);
 }
 
-TEST(AttachTest, ProcessInItsOwnPidNamespace) {
-  if (geteuid() != 0) GTEST_SKIP() << "unshare --pid needs root";
-  if (RunProgram({"/usr/bin/unshare", "--pid", "--fork", "/bin/true"}).exit_code != 0) {
-    GTEST_SKIP() << "unshare --pid --fork is not allowed here";
+// A container: its own PID namespace (the target is its pid 1), and with
+// mounts, its own /dev/shm, where heaprec's session folder and library are
+// not: they are put in the process's root (attach_files.h).
+void AttachInNamespaces(bool mounts) {
+  if (geteuid() != 0) GTEST_SKIP() << "unshare needs root";
+  std::vector<std::string> unshare = {"/usr/bin/unshare", "--pid", "--fork"};
+  if (mounts) unshare.insert(unshare.end(), {"--mount", "--mount-proc"});
+  std::vector<std::string> probe = unshare;
+  probe.push_back("/bin/true");
+  if (RunProgram(probe).exit_code != 0) GTEST_SKIP() << "unshare is not allowed here";
+  const std::string dir = MakeTempDir(mounts ? "attach_mntns" : "attach_pidns");
+  std::vector<std::string> argv = unshare;
+  if (mounts) {
+    argv.insert(argv.end(),
+                {"/bin/sh", "-c", "mount -t tmpfs tmpfs /dev/shm && exec \"$0\" phases \"$1\"",
+                 Target(), dir});
+  } else {
+    argv.insert(argv.end(), {Target(), "phases", dir});
   }
-  const std::string dir = MakeTempDir("attach_pidns");
   Background outer;
-  Start(&outer, {"/usr/bin/unshare", "--pid", "--fork", Target(), "phases", dir}, dir, "target");
+  Start(&outer, argv, dir, "target");
   ASSERT_TRUE(WaitForFile(dir + "/ready"));
   // The target as the host sees it: unshare's child.
   pid_t pid = 0;
@@ -321,8 +334,13 @@ TEST(AttachTest, ProcessInItsOwnPidNamespace) {
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
   ASSERT_NE(s.Site("while_attached"), nullptr);
   EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+  ASSERT_NE(s.Site("temp_in_window"), nullptr);
   EXPECT_EQ(s.Site("temp_in_window")->allocations, 7u);
 }
+
+TEST(AttachTest, ProcessInItsOwnPidNamespace) { AttachInNamespaces(false); }
+
+TEST(AttachTest, ProcessInItsOwnPidAndMountNamespaces) { AttachInNamespaces(true); }
 
 // Debian's python3.11 is a non-PIE executable that takes malloc's and
 // free's addresses: dlsym(RTLD_DEFAULT, "free") names its PLT entry, which

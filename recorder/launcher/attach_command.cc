@@ -19,6 +19,7 @@
 
 #include "analyzers/human_bytes.h"
 #include "analyzers/process_end.h"
+#include "recorder/launcher/attach_files.h"
 #include "recorder/launcher/attach_preflight.h"
 #include "recorder/launcher/background_symbolizer.h"
 #include "recorder/launcher/library_path.h"
@@ -131,35 +132,60 @@ std::string HoldThread(pid_t pid, RemoteThread* t) {
   return error;
 }
 
-// Loads library into pid (unless it is there) and calls heaprec_attach.
-// "" on success, else why not.
-std::string Inject(pid_t pid, const std::string& library, const std::string& settings) {
+// The path of a libheaprec.so the process has loaded already (an earlier
+// attach), or "".
+std::string LoadedRecorder(pid_t pid) {
+  std::istringstream maps(ReadAll("/proc/" + std::to_string(pid) + "/maps"));
+  std::string line;
+  while (std::getline(maps, line)) {
+    const size_t slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    std::string path = line.substr(slash);
+    if (const size_t deleted = path.find(" (deleted)"); deleted != std::string::npos) {
+      continue;  // a copy whose folder is gone: not loadable by name again
+    }
+    if (path.size() >= 14 && path.compare(path.size() - 14, 14, "/libheaprec.so") == 0) {
+      return path;
+    }
+  }
+  return "";
+}
+
+// Loads files.load into pid (unless a libheaprec.so is there) and calls
+// heaprec_attach. "" on success, else why not; *library: the recorder's
+// path as the process names it.
+std::string Inject(pid_t pid, const AttachFiles& files, const std::string& settings,
+                   std::string* library) {
   RemoteThread t;
   if (std::string why = HoldThread(pid, &t); !why.empty()) return why;
   std::string error;
   uint64_t result = 0;
-  if (!MapsContain(pid, library)) {
+  *library = LoadedRecorder(pid);
+  if (library->empty()) {
     uint64_t dlopen_fn = RemoteSymbol(pid, "libc.so", "dlopen", &error);
     if (dlopen_fn == 0) dlopen_fn = RemoteSymbol(pid, "libc.so", "__libc_dlopen_mode", &error);
     if (dlopen_fn == 0) dlopen_fn = RemoteSymbol(pid, "libdl.so", "dlopen", &error);
     if (dlopen_fn == 0) return "cannot find dlopen in the process: " + error;
-    const uint64_t path = t.Push(library.c_str(), library.size() + 1, &error);
-    if (path == 0) return error;
-    if (!t.Call(dlopen_fn, {path, static_cast<uint64_t>(RTLD_NOW)}, kCallTimeoutMs, &result,
-                &error)) {
-      return error;
-    }
-    if (result == 0) {
-      std::string why = "the process's dlopen could not load " + library;
-      if (const uint64_t dlerror_fn = RemoteSymbol(pid, "libc.so", "dlerror", &error);
-          dlerror_fn != 0 && t.Call(dlerror_fn, {}, kCallTimeoutMs, &result, &error) &&
-          result != 0) {
-        why += ": " + t.ReadString(result, 512);
+    for (const std::string& file : files.load) {
+      const uint64_t path = t.Push(file.c_str(), file.size() + 1, &error);
+      if (path == 0) return error;
+      if (!t.Call(dlopen_fn, {path, static_cast<uint64_t>(RTLD_NOW)}, kCallTimeoutMs, &result,
+                  &error)) {
+        return error;
       }
-      return why;
+      if (result == 0) {
+        std::string why = "the process's dlopen could not load " + file;
+        if (const uint64_t dlerror_fn = RemoteSymbol(pid, "libc.so", "dlerror", &error);
+            dlerror_fn != 0 && t.Call(dlerror_fn, {}, kCallTimeoutMs, &result, &error) &&
+            result != 0) {
+          why += ": " + t.ReadString(result, 512);
+        }
+        return why;
+      }
     }
+    *library = files.load.back();
   }
-  const uint64_t attach_fn = RemoteSymbol(pid, library, "heaprec_attach", &error);
+  const uint64_t attach_fn = RemoteSymbol(pid, *library, "heaprec_attach", &error);
   if (attach_fn == 0) return error;
   const uint64_t text = t.Push(settings.c_str(), settings.size() + 1, &error);
   if (text == 0) return error;
@@ -213,25 +239,22 @@ int RunAttach(const Options& o) {
     return 2;
   }
   std::string error;
-  const std::string session_dir = MakeSessionDir(SessionBases(), &error);
-  if (session_dir.empty()) {
+  AttachFiles files;
+  if (!PrepareAttachFiles(pid, facts.uid, library, &files, &error)) {
+    if (!files.session_here.empty()) RemoveSessionDir(files.session_here);
     std::fprintf(stderr, "heaprec: %s; nothing was changed\n", error.c_str());
     return 2;
   }
-  // The process creates its region file there as itself.
-  if (facts.uid != geteuid() &&
-      chown(session_dir.c_str(), facts.uid, static_cast<gid_t>(-1)) != 0) {
-    std::fprintf(stderr, "heaprec: cannot give %s to uid %u: %s\n", session_dir.c_str(),
-                 static_cast<unsigned>(facts.uid), std::strerror(errno));
-  }
+  const std::string& session_dir = files.session_here;
   InstallStopSignals();
   SetSymbolizersIdle(false);  // the process runs on after the recording
   Session session(session_dir, o);
   session.SetAttachedPid(pid);
   session.SetPreloadLibrary(library);
   const std::string settings =
-      Settings(o, session_dir, SamePidNamespace(pid) ? static_cast<int>(getpid()) : 0);
-  if (const std::string why = Inject(pid, library, settings); !why.empty()) {
+      Settings(o, files.session_there, SamePidNamespace(pid) ? static_cast<int>(getpid()) : 0);
+  std::string recorder;  // libheaprec.so as the process names it
+  if (const std::string why = Inject(pid, files, settings, &recorder); !why.empty()) {
     RemoveSessionDir(session_dir);
     std::fprintf(stderr, "heaprec: cannot attach to process %d (%s): %s\n", pid, program.c_str(),
                  why.c_str());
@@ -264,7 +287,7 @@ int RunAttach(const Options& o) {
     if (now - last_check > 100000000) {
       last_check = now;
       // An exec'd image has no recorder: the region is no longer mapped.
-      if (Alive(pid) && !MapsContain(pid, session_dir)) {
+      if (Alive(pid) && !MapsContain(pid, files.session_there + "/")) {
         exec = true;
         break;
       }
@@ -275,7 +298,7 @@ int RunAttach(const Options& o) {
     }
   }
   if (!ended && !exec && Alive(pid)) {
-    if (const std::string why = Detach(pid, library); !why.empty()) {
+    if (const std::string why = Detach(pid, recorder); !why.empty()) {
       std::fprintf(stderr, "heaprec: detaching from process %d: %s\n", pid, why.c_str());
     }
     // The records of calls that were inside the recorder as it stopped.
