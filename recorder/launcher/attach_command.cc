@@ -108,7 +108,8 @@ std::string Settings(const Options& o, const std::string& session, int launcher_
 std::string AttachError(int64_t code) {
   switch (code) {
     case -1:
-      return "the process is being recorded already (by heaprec or an earlier attach)";
+      return "the process is being recorded already: started by heaprec (heaprec --stop PID and "
+             "--start PID switch that recording) or attached by another heaprec -p";
     case -2:
       return "the recorder got no session folder";
     case -3:
@@ -122,11 +123,15 @@ std::string AttachError(int64_t code) {
   }
 }
 
+// Set when the kernel refused ptrace: nothing was touched (exit status 2).
+bool g_refused = false;
+
 // "" if a thread was held, else why not (ptrace's refusal explained).
 std::string HoldThread(pid_t pid, RemoteThread* t) {
   std::string error;
   if (t->Hold(pid, kHoldTimeoutMs, &error)) return "";
   if (error.find("Operation not permitted") != std::string::npos) {
+    g_refused = true;
     return WhyPtraceRefused(ReadAttachFacts(pid));
   }
   return error;
@@ -256,9 +261,9 @@ int RunAttach(const Options& o) {
   std::string recorder;  // libheaprec.so as the process names it
   if (const std::string why = Inject(pid, files, settings, &recorder); !why.empty()) {
     RemoveSessionDir(session_dir);
-    std::fprintf(stderr, "heaprec: cannot attach to process %d (%s): %s\n", pid, program.c_str(),
-                 why.c_str());
-    return 1;
+    std::fprintf(stderr, "heaprec: cannot attach to process %d (%s): %s%s\n", pid, program.c_str(),
+                 why.c_str(), g_refused ? "; nothing was changed" : "");
+    return g_refused ? 2 : 1;
   }
   const uint64_t start = NowNs();
   if (!o.quiet) {

@@ -27,8 +27,8 @@ bool SameMountNamespace(pid_t pid) {
 
 // Libraries every process has (the C library and the loader's family).
 bool Everywhere(const std::string& name) {
-  for (const char* base : {"libc.so", "ld-linux", "libm.so", "libdl.so", "libpthread.so",
-                           "librt.so", "libgcc_s.so"}) {
+  for (const char* base :
+       {"libc.so", "ld-linux", "libm.so", "libdl.so", "libpthread.so", "librt.so", "libgcc_s.so"}) {
     if (name.compare(0, std::strlen(base), base) == 0) return true;
   }
   return false;
