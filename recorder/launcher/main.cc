@@ -30,6 +30,7 @@
 #include "analyzers/human_bytes.h"
 #include "analyzers/process_end.h"
 #include "analyzers/process_table.h"
+#include "analyzers/sampling_notice.h"
 #include "format/format_version.h"
 #include "recorder/launcher/compare_command.h"
 #include "recorder/launcher/leak_gate.h"
@@ -142,7 +143,10 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     SetOrUnset(kFollowSkipEnv, JoinPatterns(o.follow_skip));
     setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
     setenv(kFreeStacksEnv, o.free_stacks ? "1" : "0", 1);
-    setenv(kLeakScanEnv, o.leak_scan ? "1" : "0", 1);
+    // A sample cannot be scanned for leaks: the blocks between it and the
+    // roots are not known.
+    setenv(kLeakScanEnv, o.leak_scan && o.sample_rate == 0 ? "1" : "0", 1);
+    setenv(kSampleRateEnv, std::to_string(o.sample_rate).c_str(), 1);
     setenv(kScanSignalEnv, std::to_string(o.scan_signal).c_str(), 1);
     std::vector<char*> argv;
     for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -170,6 +174,13 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
 // The closing lines on stderr: one process on one line; several as a table
 // (analyzers/process_table.h), largest peak first, at most a screenful.
 void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
+  // A sampled trace's peak and leaked are estimates; its calls are those recorded.
+  for (const TraceResult& r : results) {
+    if (r.process.sample_rate == 0) continue;
+    std::fprintf(stderr, "heaprec: %s (allocations and frees: the calls recorded)\n",
+                 analyzers::SamplingNotice(r.process.sample_rate).c_str());
+    break;
+  }
   if (results.empty()) {
     const bool patterns = !o.follow_only.empty() || !o.follow_skip.empty();
     std::fprintf(stderr, "heaprec: no trace written (%s)\n",

@@ -14,6 +14,17 @@ uint32_t ParseUint(const char* s, uint32_t fallback) {
   return *s == '\0' ? v : fallback;
 }
 
+uint64_t ParseUint64(const char* s, uint64_t fallback) {
+  if (s == nullptr || *s == '\0') return fallback;
+  uint64_t v = 0;
+  for (; *s >= '0' && *s <= '9'; ++s) {
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s - '0', &v)) {
+      return fallback;
+    }
+  }
+  return *s == '\0' ? v : fallback;
+}
+
 Config ReadConfig() {
   Config c;
   c.session = getenv(kSessionEnv);
@@ -29,6 +40,8 @@ Config ReadConfig() {
   c.mark_signal = static_cast<int>(ParseUint(getenv(kMarkSignalEnv), SIGUSR2));
   c.leak_scan = ParseUint(getenv(kLeakScanEnv), 1) != 0;
   c.scan_signal = static_cast<int>(ParseUint(getenv(kScanSignalEnv), 0));
+  c.sample_rate = ParseUint64(getenv(kSampleRateEnv), 0);
+  c.sample_seed = ParseUint64(getenv(kSampleSeedEnv), 0);
   return c;
 }
 
