@@ -32,8 +32,9 @@ std::string Heaprec() { return Runfile("recorder/heaprec"); }
 std::string Heapreplay() { return Runfile("replay/heapreplay"); }
 
 constexpr uint64_t kRate = 4096;
-constexpr char kNotice[] = "sampled: every 4 KiB on average (heaprec --sample-rate); "
-                           "numbers are estimates";
+constexpr char kNotice[] =
+    "sampled: every 4 KiB on average (heaprec --sample-rate); "
+    "numbers are estimates";
 
 // Records tests/sampling; rate "" = exact. Returns the trace's path.
 std::string RecordSampling(const std::string& rate) {
@@ -49,9 +50,8 @@ std::string RecordSampling(const std::string& rate) {
 }
 
 json Analyse(const std::string& trace) {
-  const ProcessResult r =
-      RunProgram({Heapreplay(), "--leaks", "--leak-kinds", "all", "--peak", "--hot", "--json",
-                  "--top", "0", trace});
+  const ProcessResult r = RunProgram({Heapreplay(), "--leaks", "--leak-kinds", "all", "--peak",
+                                      "--hot", "--json", "--top", "0", trace});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return json::parse(r.out);
 }
@@ -115,11 +115,10 @@ TEST(SamplingTest, EveryOutputSaysItIsSampled) {
   EXPECT_NE(text.out.find(std::string(kNotice) + "\n"), std::string::npos) << text.out;
 
   const std::string dir = MakeTempDir("sampling_outputs");
-  const ProcessResult files = RunProgram({Heapreplay(), "--flamegraph", dir + "/f.svg", "--html",
-                                          dir + "/r.html", "--folded", trace});
+  const ProcessResult files = RunProgram(
+      {Heapreplay(), "--flamegraph", dir + "/f.svg", "--html", dir + "/r.html", "--folded", trace});
   ASSERT_EQ(files.exit_code, 0) << files.err;
-  EXPECT_NE(files.err.find(std::string("heapreplay: ") + kNotice), std::string::npos)
-      << files.err;
+  EXPECT_NE(files.err.find(std::string("heapreplay: ") + kNotice), std::string::npos) << files.err;
   for (const char* file : {"/f.svg", "/r.html"}) {
     std::ifstream in(dir + file);
     std::stringstream s;
@@ -128,9 +127,18 @@ TEST(SamplingTest, EveryOutputSaysItIsSampled) {
         << file;
   }
 
+  // The process table of several traces.
+  const ProcessResult table = RunProgram({Heapreplay(), trace, trace});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find(std::string(kNotice) + "\n"), std::string::npos) << table.out;
+  // heaprec's closing lines.
+  const ProcessResult closing = RunProgram(
+      {Heaprec(), "--sample-rate", "4096", "-o", dir + "/closing.zst", Runfile("tests/sampling")});
+  ASSERT_EQ(closing.exit_code, 0) << closing.err;
+  EXPECT_NE(closing.err.find(std::string("heaprec: ") + kNotice), std::string::npos) << closing.err;
+
   // A sample cannot be replayed.
-  const ProcessResult bench =
-      RunProgram({Heapreplay(), "--bench", "--allocators", "glibc", trace});
+  const ProcessResult bench = RunProgram({Heapreplay(), "--bench", "--allocators", "glibc", trace});
   EXPECT_NE(bench.exit_code, 0);
   EXPECT_EQ(bench.err, "heapreplay: " + trace +
                            ": a sampled trace (heaprec --sample-rate) cannot be replayed: it "

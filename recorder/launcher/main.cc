@@ -173,14 +173,18 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
 
 // The closing lines on stderr: one process on one line; several as a table
 // (analyzers/process_table.h), largest peak first, at most a screenful.
-void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
-  // A sampled trace's peak and leaked are estimates; its calls are those recorded.
+// After them, for a sample: its peak and leaked are estimates (the writer
+// scales them, format/block_numbers.h); its calls are those recorded.
+void PrintSamplingNotice(const std::vector<TraceResult>& results) {
   for (const TraceResult& r : results) {
     if (r.process.sample_rate == 0) continue;
     std::fprintf(stderr, "heaprec: %s (allocations and frees: the calls recorded)\n",
                  analyzers::SamplingNotice(r.process.sample_rate).c_str());
-    break;
+    return;
   }
+}
+
+void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
   if (results.empty()) {
     const bool patterns = !o.follow_only.empty() || !o.follow_skip.empty();
     std::fprintf(stderr, "heaprec: no trace written (%s)\n",
@@ -203,6 +207,7 @@ void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
                  analyzers::ExitWords(r.exit_status, r.replaced_by_exec).c_str(), r.allocations,
                  r.frees, analyzers::HumanBytes(r.peak_bytes).c_str(),
                  analyzers::HumanBytes(r.leaked_bytes).c_str(), r.stacks, r.path.c_str());
+    PrintSamplingNotice(results);
     return;
   }
   uint64_t bytes = 0;
@@ -214,6 +219,7 @@ void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
                "heaprec: next: heapreplay --leaks %s (the table again: heapreplay with "
                "every trace)\n",
                rows[0].path.c_str());
+  PrintSamplingNotice(results);
 }
 
 int ExitCode(int status) {

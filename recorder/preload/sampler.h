@@ -47,6 +47,8 @@ __attribute__((always_inline)) inline bool SampleAllocation(size_t size) {
     s.countdown -= size;
     return false;
   }
+  // Exact mode without a call (the countdown stays 0 there).
+  if (g_sample_rate.load(std::memory_order_relaxed) == 0) return true;
   return SampleSlow(s, size);
 }
 
