@@ -77,9 +77,8 @@ void AnnounceOwnMemory() {
 
 namespace {
 
-// Sampling mode: the live sampled blocks (sampled_set.h), in memory mapped
-// by StartSampling.
-SampledSet g_sampled_blocks;
+// Sampling mode: the memory of the live sampled blocks (g_sampled_blocks,
+// sampler.h), mapped by StartSampling.
 void* g_sampled_memory = nullptr;
 
 // Sampling mode on (c->sample_rate != 0) needs the set's memory; without it
@@ -107,10 +106,6 @@ void KeepSampled(const void* block) {
   if (!g_sampled_blocks.Insert(reinterpret_cast<uintptr_t>(block))) {
     Count().unkept_samples.fetch_add(1, std::memory_order_relaxed);
   }
-}
-
-bool TakeSampled(const void* block) {
-  return g_sampled_blocks.Take(reinterpret_cast<uintptr_t>(block));
 }
 
 namespace {

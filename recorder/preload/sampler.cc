@@ -11,6 +11,7 @@ namespace heaprec::recorder::preload {
 
 std::atomic<uint64_t> g_sample_rate{0};
 __thread SamplerState t_sampler __attribute__((tls_model("initial-exec")));
+SampledSet g_sampled_blocks;
 
 namespace {
 
