@@ -108,6 +108,17 @@ TEST(SamplingTest, EstimatesWithinTenPercentOfTheExactAnswers) {
   EXPECT_LE(BytesOf(leaks, "few_small"), 4 * kRate);
 }
 
+// A fixed seed draws the same sample every run (the check above is
+// deterministic, not lucky).
+TEST(SamplingTest, SameSeedSameSample) {
+  const json a = Analyse(RecordSampling("4K"));
+  const json b = Analyse(RecordSampling("4K"));
+  EXPECT_EQ(a["summary"]["bytes_allocated"], b["summary"]["bytes_allocated"]);
+  EXPECT_EQ(a["summary"]["allocations"], b["summary"]["allocations"]);
+  EXPECT_EQ(a["peak"]["bytes"], b["peak"]["bytes"]);
+  EXPECT_EQ(a["summary"]["leaked_bytes"], b["summary"]["leaked_bytes"]);
+}
+
 TEST(SamplingTest, EveryOutputSaysItIsSampled) {
   const std::string trace = RecordSampling("4KiB");
   const ProcessResult text = RunProgram({Heapreplay(), trace});

@@ -77,8 +77,9 @@ void AnnounceOwnMemory() {
 
 namespace {
 
-// Sampling mode: the memory of the live sampled blocks (g_sampled_blocks,
-// sampler.h), mapped by StartSampling.
+// Sampling mode: the live sampled blocks (sampled_set.h), in memory mapped
+// by StartSampling.
+SampledSet g_sampled_blocks;
 void* g_sampled_memory = nullptr;
 
 // Sampling mode on (c->sample_rate != 0) needs the set's memory; without it
@@ -106,6 +107,10 @@ void KeepSampled(const void* block) {
   if (!g_sampled_blocks.Insert(reinterpret_cast<uintptr_t>(block))) {
     Count().unkept_samples.fetch_add(1, std::memory_order_relaxed);
   }
+}
+
+bool TakeSampled(const void* block) {
+  return g_sampled_blocks.Take(reinterpret_cast<uintptr_t>(block));
 }
 
 namespace {

@@ -35,7 +35,6 @@ class SampledSet {
   static constexpr int kLevels = 4;
   static constexpr int kFirstBucketBits = 12;
   static constexpr int kSlotsPerBucket = 8;
-  static_assert(kLevels == 4, "BucketOf's tables have one entry per level");
 
   // Memory for all levels (bytes), for the caller's mmap.
   static constexpr size_t BytesNeeded() {
@@ -50,14 +49,9 @@ class SampledSet {
 
   // Adds a non-null address not in the set; false if no bucket had room.
   bool Insert(uintptr_t address);
-  // Removes address if present; true if it was. Inline: every free asks.
-  bool Take(uintptr_t address) {
-    std::atomic<uint64_t>* slot = Find(address);
-    if (slot == nullptr) return false;
-    slot->store(0, std::memory_order_relaxed);
-    return true;
-  }
-  bool Contains(uintptr_t address) const { return Find(address) != nullptr; }
+  // Removes address if present; true if it was.
+  bool Take(uintptr_t address);
+  bool Contains(uintptr_t address) const;
   // Levels that may hold addresses (1 until a first-level bucket overflows).
   int levels_in_use() const { return levels_in_use_.load(std::memory_order_relaxed); }
 
@@ -65,35 +59,8 @@ class SampledSet {
   static constexpr size_t BucketsAt(int level) {
     return size_t{1} << (kFirstBucketBits + 2 * level);
   }
-  // The first bucket of each level, counted from the first of level 0.
-  static constexpr size_t FirstBucketOf(int level) {
-    size_t first = 0;
-    for (int l = 0; l < level; ++l) first += BucketsAt(l);
-    return first;
-  }
-  // The first slot of address's bucket at level; one odd multiplier per
-  // level, so that addresses crowded in one bucket spread over the next.
-  std::atomic<uint64_t>* BucketOf(uintptr_t address, int level) const {
-    static constexpr uint64_t kMultipliers[kLevels] = {
-        0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL, 0xd6e8feb86659fd93ULL};
-    static constexpr size_t kFirst[kLevels] = {FirstBucketOf(0), FirstBucketOf(1), FirstBucketOf(2),
-                                               FirstBucketOf(3)};
-    const uint64_t key = static_cast<uint64_t>(address) ^ (static_cast<uint64_t>(address) >> 29);
-    const uint64_t bucket = (key * kMultipliers[level]) >> (64 - kFirstBucketBits - 2 * level);
-    return slots_ + (kFirst[level] + bucket) * kSlotsPerBucket;
-  }
-  // The slot holding address, or nullptr.
-  std::atomic<uint64_t>* Find(uintptr_t address) const {
-    const auto key = static_cast<uint64_t>(address);
-    const int levels = levels_in_use();
-    for (int level = 0; level < levels; ++level) {
-      std::atomic<uint64_t>* bucket = BucketOf(address, level);
-      for (int i = 0; i < kSlotsPerBucket; ++i) {
-        if (bucket[i].load(std::memory_order_relaxed) == key) return bucket + i;
-      }
-    }
-    return nullptr;
-  }
+  // The first slot of address's bucket at level.
+  std::atomic<uint64_t>* BucketOf(uintptr_t address, int level) const;
 
   std::atomic<uint64_t>* slots_ = nullptr;
   std::atomic<int> levels_in_use_{1};

@@ -11,7 +11,6 @@ namespace heaprec::recorder::preload {
 
 std::atomic<uint64_t> g_sample_rate{0};
 __thread SamplerState t_sampler __attribute__((tls_model("initial-exec")));
-SampledSet g_sampled_blocks;
 
 namespace {
 
@@ -24,15 +23,22 @@ uint64_t Mix(uint64_t x) {  // splitmix64's finalizer
   return x ^ (x >> 31);
 }
 
+std::atomic<uint64_t> g_threads_seeded{0};
+
+// A fixed seed gives the k-th thread to allocate the k-th stream (the same
+// sample every run of a deterministic program); else the time and the tid.
 uint64_t SeedForThisThread() {
-  const auto tid = static_cast<uint64_t>(syscall(SYS_gettid));
   uint64_t seed = g_seed.load(std::memory_order_relaxed);
-  if (seed == 0) {
+  uint64_t salt;
+  if (seed != 0) {
+    salt = g_threads_seeded.fetch_add(1, std::memory_order_relaxed);
+  } else {
     timespec t{};
     clock_gettime(CLOCK_MONOTONIC, &t);
     seed = static_cast<uint64_t>(t.tv_sec) * 1000000000ULL + static_cast<uint64_t>(t.tv_nsec);
+    salt = static_cast<uint64_t>(syscall(SYS_gettid));
   }
-  const uint64_t s = Mix(seed ^ Mix(tid));
+  const uint64_t s = Mix(seed ^ Mix(salt));
   return s != 0 ? s : 1;
 }
 

@@ -25,8 +25,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "recorder/preload/sampled_set.h"
-
 namespace heaprec::recorder::preload {
 
 // The mean bytes between samples; 0 = exact mode (every call recorded).
@@ -49,23 +47,11 @@ __attribute__((always_inline)) inline bool SampleAllocation(size_t size) {
     s.countdown -= size;
     return false;
   }
-  // Exact mode without a call (the countdown stays 0 there).
-  if (g_sample_rate.load(std::memory_order_relaxed) == 0) return true;
   return SampleSlow(s, size);
 }
 
 // True in sampling mode.
 inline bool Sampling() { return g_sample_rate.load(std::memory_order_acquire) != 0; }
-
-// The live sampled blocks; attached (recorder.cc, StartSampling) before the
-// rate turns sampling on.
-extern SampledSet g_sampled_blocks;
-
-// Sampling mode: forgets a block about to be freed; true if it was a
-// sampled one (then its free is recorded). Inline: every free asks.
-inline bool TakeSampled(const void* block) {
-  return g_sampled_blocks.Take(reinterpret_cast<uintptr_t>(block));
-}
 
 // Sets the rate (Initialize, before recording starts); seed: the generators'
 // seed, 0 = from the time and each thread's id (heaprec --sample-seed, for
