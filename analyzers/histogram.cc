@@ -1,6 +1,8 @@
 // Allocation sizes in power-of-two buckets (histogram.h).
 #include "analyzers/histogram.h"
 
+#include "analyzers/estimate.h"
+
 namespace heaprec::analyzers {
 
 int HistogramAnalyzer::BucketOf(uint64_t size) {
@@ -21,8 +23,9 @@ SizeBucket HistogramAnalyzer::bucket(int k) const {
 void HistogramAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
   if (!e.CountsAsAllocation()) return;
   const int k = BucketOf(e.size);
-  ++count_[k];
-  bytes_[k] += e.size;
+  const Estimate est = EstimateOf(e.size, e.weight, e.block);
+  count_[k] += est.count;
+  bytes_[k] += est.bytes;
 }
 
 }  // namespace heaprec::analyzers

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyzers/estimate.h"
 #include "analyzers/human_bytes.h"
 
 namespace heaprec::analyzers {
@@ -176,7 +177,8 @@ LeakReport BuildLeakReport(const LiveHeap& heap, const format::LeakScan* scan,
   // One group per (stack, kind).
   std::unordered_map<uint64_t, Group> groups;
   heap.blocks().ForEach([&](uint64_t id, const LiveBlock& b) {
-    r.in_use.Add(b.size);
+    const Estimate est = heap.EstimateOf(id, b);
+    r.in_use.Add(est.bytes, est.count);
     LeakKind kind = LeakKind::kUnknown;
     uint32_t root = 0;
     uint64_t indirect = 0;
@@ -188,17 +190,17 @@ LeakReport BuildLeakReport(const LiveHeap& heap, const format::LeakScan* scan,
         root = at < scan->block_roots.size() ? scan->block_roots[at] : 0;
         indirect = at < scan->block_indirect.size() ? scan->block_indirect[at] : 0;
         const auto h = static_cast<size_t>(scan->HeuristicAt(static_cast<size_t>(i)));
-        if (h != 0 && h < r.heuristics.size()) r.heuristics[h].Add(b.size);
+        if (h != 0 && h < r.heuristics.size()) r.heuristics[h].Add(est.bytes, est.count);
       }
     }
     Group& g = groups[(uint64_t{b.stack} << 3) | static_cast<uint64_t>(kind)];
     g.stack = b.stack;
     g.kind = kind;
     g.api = b.api;
-    g.bytes += b.size;
-    g.blocks += 1;
+    g.bytes += est.bytes;
+    g.blocks += est.count;
     g.indirect += indirect;
-    if (kind == LeakKind::kReachable) g.by_root[root] += b.size;
+    if (kind == LeakKind::kReachable) g.by_root[root] += est.bytes;
   });
   for (auto& [key, g] : groups) {
     LeakSite s;

@@ -1,12 +1,26 @@
 // LiveHeap: event kinds applied to the live-block map (live_heap.h).
 #include "analyzers/live_heap.h"
 
+#include "format/sampling.h"
+
 namespace heaprec::analyzers {
 
-void LiveHeap::Add(uint64_t id, const LiveBlock& block, HeapChange* c) {
+Estimate LiveHeap::EstimateOf(uint64_t id, const LiveBlock& block) const {
+  if (sample_rate_ == 0) return {block.size, 1};
+  // The weight the reader gave the event that made it (format/sampling.h).
+  return analyzers::EstimateOf(block.size, format::SampleWeight(block.size, sample_rate_), id);
+}
+
+void LiveHeap::Add(uint64_t id, const LiveBlock& block, double weight, HeapChange* c) {
   LiveBlock old;
-  if (blocks_.Put(id, block, &old)) live_bytes_ -= old.size;  // a damaged trace naming it twice
-  live_bytes_ += block.size;
+  if (blocks_.Put(id, block, &old)) {  // a damaged trace naming it twice
+    const Estimate e = EstimateOf(id, old);
+    live_bytes_ -= e.bytes;
+    live_count_ -= e.count;
+  }
+  c->made_est = analyzers::EstimateOf(block.size, weight, id);
+  live_bytes_ += c->made_est.bytes;
+  live_count_ += c->made_est.count;
   c->made = id;
   c->made_block = block;
 }
@@ -17,7 +31,9 @@ void LiveHeap::Remove(uint64_t id, HeapChange* c) {
     c->unknown_release = true;
     return;
   }
-  live_bytes_ -= c->released_block.size;
+  c->released_est = EstimateOf(id, c->released_block);
+  live_bytes_ -= c->released_est.bytes;
+  live_count_ -= c->released_est.count;
   c->released = id;
 }
 
@@ -25,7 +41,7 @@ HeapChange LiveHeap::Apply(const format::Event& e) {
   HeapChange c;
   switch (e.kind()) {
     case format::EventKind::kAlloc:
-      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, &c);
+      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, &c);
       break;
     case format::EventKind::kFree:
       if (!e.IsNullFree()) Remove(e.block, &c);  // free(NULL) is nothing
@@ -33,7 +49,7 @@ HeapChange LiveHeap::Apply(const format::Event& e) {
     case format::EventKind::kRealloc:
       if (e.IsFailedRealloc()) break;  // the old block stays
       if (e.HasOldBlock()) Remove(e.old_block, &c);
-      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, &c);
+      if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, &c);
       break;
     case format::EventKind::kInvalid:
       break;

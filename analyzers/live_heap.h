@@ -7,7 +7,9 @@
 // moved realloc). Blocks are keyed by Event::block (when they were made), not
 // by address. Frees of unknown blocks are counted, not fatal.
 // Apply() says what the event did (HeapChange), so that the analyzers built on
-// top (analyzer.h) need no map of their own.
+// top (analyzer.h) need no map of their own. In a sampled trace
+// (set_sample_rate) every block stands for more: live bytes and blocks, and
+// each change's Estimate, are scaled by its weight (estimate.h).
 // Not thread-safe; memory is proportional to live blocks.
 #ifndef HEAPREC_ANALYZERS_LIVE_HEAP_H_
 #define HEAPREC_ANALYZERS_LIVE_HEAP_H_
@@ -15,6 +17,7 @@
 #include <cstdint>
 
 #include "analyzers/block_map.h"
+#include "analyzers/estimate.h"
 #include "format/records.h"
 
 namespace heaprec::analyzers {
@@ -27,6 +30,10 @@ struct HeapChange {
   LiveBlock released_block;
   uint64_t made = 0;  // block made (0 = none)
   LiveBlock made_block;
+  // What the released and made blocks stand for: {size, 1} in an exact
+  // trace, scaled by their weight in a sampled one (estimate.h).
+  Estimate released_est;
+  Estimate made_est;
   // The event released a block that was not live: one the trace never saw
   // made (Event::block 0: made before recording, or a wild pointer), or one
   // already released (a double free).
@@ -37,17 +44,28 @@ class LiveHeap {
  public:
   HeapChange Apply(const format::Event& e);
 
+  // The trace's ProcessInfo::sample_rate (0: exact), before any event.
+  void set_sample_rate(uint64_t rate) { sample_rate_ = rate; }
+  uint64_t sample_rate() const { return sample_rate_; }
+  bool sampled() const { return sample_rate_ != 0; }
+
   // Event::block -> what it was made with.
   const BlockMap& blocks() const { return blocks_; }
+  // What live block id stands for ({size, 1} in an exact trace).
+  Estimate EstimateOf(uint64_t id, const LiveBlock& block) const;
+  // Live bytes and blocks, estimated in a sampled trace.
   uint64_t live_bytes() const { return live_bytes_; }
+  uint64_t live_blocks() const { return sampled() ? live_count_ : blocks_.size(); }
   uint64_t unknown_frees() const { return unknown_frees_; }
 
  private:
-  void Add(uint64_t id, const LiveBlock& block, HeapChange* c);
+  void Add(uint64_t id, const LiveBlock& block, double weight, HeapChange* c);
   void Remove(uint64_t id, HeapChange* c);
 
   BlockMap blocks_;
+  uint64_t sample_rate_ = 0;
   uint64_t live_bytes_ = 0;
+  uint64_t live_count_ = 0;  // estimated blocks (sampled traces)
   uint64_t unknown_frees_ = 0;
 };
 

@@ -16,7 +16,7 @@ void PeakAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const Li
   if (c.made != 0) Touch(c.made_block.stack);
   if (heap.live_bytes() <= peak_bytes_) return;
   peak_bytes_ = heap.live_bytes();
-  peak_blocks_ = heap.blocks().size();
+  peak_blocks_ = heap.live_blocks();
   peak_time_ns_ = e.time_ns;
   peak_seq_ = e.seq;
   for (uint32_t s : touched_list_) {

@@ -95,6 +95,8 @@ nlohmann::json ProcessesJson(const std::vector<ProcessRow>& rows) {
     p["allocations"] = r.allocations;
     p["peak_bytes"] = r.peak_bytes;
     p["leaked_bytes"] = r.leaked_bytes;
+    // Estimates (heaprec --sample-rate): as the report's "sampling".
+    if (r.process.sample_rate != 0) p["sampling"] = {{"rate", r.process.sample_rate}};
     list.push_back(std::move(p));
   }
   return {{"processes", list}};

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analyzers/estimate.h"
+
 namespace heaprec::analyzers {
 namespace {
 
@@ -85,27 +87,28 @@ void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const Li
   bucket.end_ns = e.time_ns;
   if (c.released != 0) {
     RangeCell& x = CellOf(c.released_block.stack);
-    x.net_n -= 1;
-    x.net_b -= static_cast<int64_t>(c.released_block.size);
+    x.net_n -= static_cast<int64_t>(c.released_est.count);
+    x.net_b -= static_cast<int64_t>(c.released_est.bytes);
     Touch(static_cast<uint32_t>(&x - cells_.data()));
   }
   if (c.made != 0) {
     last_made_ = std::max(last_made_, c.made);
     RangeCell& x = CellOf(c.made_block.stack);
-    x.net_n += 1;
-    x.net_b += static_cast<int64_t>(c.made_block.size);
+    x.net_n += static_cast<int64_t>(c.made_est.count);
+    x.net_b += static_cast<int64_t>(c.made_est.bytes);
     Touch(static_cast<uint32_t>(&x - cells_.data()));
   }
   // Allocation calls and temporaries exactly as HotAnalyzer counts them.
   if (e.CountsAsAllocation()) {
     RangeCell& x = CellOf(e.stack);
-    x.calls_n += 1;
-    x.calls_b += static_cast<int64_t>(e.size);
+    const Estimate est = EstimateOf(e.size, e.weight, e.block);
+    x.calls_n += static_cast<int64_t>(est.count);
+    x.calls_b += static_cast<int64_t>(est.bytes);
   }
   if (temporary_watch_.Step(c)) {
     RangeCell& x = CellOf(c.released_block.stack);
-    x.temp_n += 1;
-    x.temp_b += static_cast<int64_t>(c.released_block.size);
+    x.temp_n += static_cast<int64_t>(c.released_est.count);
+    x.temp_b += static_cast<int64_t>(c.released_est.bytes);
   }
   const uint64_t live = heap.live_bytes();
   bucket.live_end = live;
@@ -217,8 +220,9 @@ void RangeProfile::Finish(const LiveHeap& heap, const BlockFilter& leaked, size_
     RangeCell& cell = leaks[(uint64_t{block.stack} << 32) | bucket];
     cell.stack = block.stack;
     cell.bucket = bucket;
-    cell.leak_n += 1;
-    cell.leak_b += static_cast<int64_t>(block.size);
+    const Estimate est = heap.EstimateOf(id, block);
+    cell.leak_n += static_cast<int64_t>(est.count);
+    cell.leak_b += static_cast<int64_t>(est.bytes);
   });
   for (const auto& [key, cell] : leaks) cells_.push_back(cell);
   Normalize();

@@ -18,15 +18,23 @@ std::vector<RecordingLoss> RecordingLosses(const std::optional<format::EndRecord
        "256): their outermost frames are cut, and the cut stacks are grouped under "
        "[truncated]"},
       {"module_log_full", "loaded modules were not logged: some frames may have no symbols"},
-      {"label_log_full", "marker labels were lost"}};
+      {"label_log_full", "marker labels were lost"},
+      {"unkept_samples",
+       "sampled blocks had no room in the recorder's set of live samples: their frees were not "
+       "recorded, so they count as leaked"}};
   std::vector<RecordingLoss> out;
   for (const auto& [name, what] : kLosses) {
     RecordingLoss loss{name, 0, what};
+    bool present = false;
     if (end) {
       for (const auto& [counter, value] : end->counters) {
-        if (counter == name) loss.value += value;
+        if (counter != name) continue;
+        loss.value += value;
+        present = true;
       }
     }
+    // Only sampled traces count unkept samples: exact ones do not list it.
+    if (!present && loss.name == "unkept_samples") continue;
     out.push_back(std::move(loss));
   }
   return out;

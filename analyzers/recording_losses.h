@@ -22,7 +22,8 @@ struct RecordingLoss {
 };
 
 // Every loss counter the reports know, in a fixed order, with its value in
-// end (0 when the counter is absent or there is no end record).
+// end (0 when the counter is absent or there is no end record);
+// unkept_samples only when end has it (sampled traces).
 std::vector<RecordingLoss> RecordingLosses(const std::optional<format::EndRecord>& end);
 
 // "12 WHAT (name)." for a loss with a value, for warnings.

@@ -39,6 +39,9 @@ struct DiffResult {
   std::string from;  // the earlier moment's text, or the base trace's path
   std::string to;    // the later moment's text ("end" by default)
   bool across_traces = false;
+  // Across traces: the base trace's ProcessInfo::sample_rate (0: exact).
+  // Each side is scaled by its own weights.
+  uint64_t base_sample_rate = 0;
   std::vector<DiffSite> sites;
 };
 

@@ -5,6 +5,7 @@
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
+#include "analyzers/sampling_notice.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -120,7 +121,7 @@ json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
 json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
   return {{"allocations", s.allocations()},         {"frees", s.frees()},
           {"bytes_allocated", s.bytes_allocated()}, {"peak_bytes", s.peak_bytes()},
-          {"leaked_bytes", a.heap().live_bytes()},  {"leaked_blocks", a.heap().blocks().size()},
+          {"leaked_bytes", a.heap().live_bytes()},  {"leaked_blocks", a.heap().live_blocks()},
           {"temporaries", s.temporaries()},         {"duration_ns", s.duration_ns()},
           {"peak_time_ns", s.peak_time_ns()},       {"peak_seq", s.peak_seq()}};
 }
@@ -141,6 +142,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                                                                    : json(nullptr)},
       {"replaced_by_exec", a.end() && a.end()->replaced_by_exec}};
   AddExitJson(a.end() ? a.end()->exit_status : -1, &j["trace"]);
+  if (a.heap().sampled()) j["sampling"] = {{"rate", a.heap().sample_rate()}};
   j["summary"] = SummaryJson(a, s);
   if (!r.notes.empty()) j["notes"] = r.notes;
   json losses = json::object();
@@ -159,7 +161,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                {"seq", w.seq()},
                {"time_ns", w.time_ns()},
                {"live_bytes", a.heap().live_bytes()},
-               {"live_blocks", a.heap().blocks().size()}};
+               {"live_blocks", a.heap().live_blocks()}};
   }
   if (o.leaks && r.leak_report) {
     j["leaks"] = LeaksJson(*r.leak_report, o.leak_kinds, sym);
@@ -212,6 +214,9 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                  {"to", r.diff->to},
                  {"bytes", grown},
                  {"sites", sites}};
+    if (r.diff->base_sample_rate != 0) {
+      j["diff"]["base_sampling"] = {{"rate", r.diff->base_sample_rate}};
+    }
   }
   if (o.mismatches && r.mismatches) j["mismatches"] = MismatchesJson(*r.mismatches, sym);
   return j;

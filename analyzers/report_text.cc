@@ -8,6 +8,7 @@
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
+#include "analyzers/sampling_notice.h"
 #include "analyzers/top_table.h"
 
 namespace heaprec::analyzers {
@@ -227,6 +228,7 @@ void AppendHistogram(std::string* out, const Report& r) {
 
 void AppendDiff(std::string* out, const Report& r, size_t top) {
   const DiffResult& d = *r.diff;
+  const uint64_t sample_rate = r.analysis->heap().sample_rate();
   int64_t grown = 0;
   uint64_t before = 0, after = 0;
   for (const DiffSite& s : d.sites) {
@@ -239,6 +241,13 @@ void AppendDiff(std::string* out, const Report& r, size_t top) {
           (d.across_traces ? "base " : "") + d.from + " to " + d.to +
           " (changed stacks: " + HumanBytes(before) + " -> " + HumanBytes(after) + ", " +
           std::to_string(d.sites.size()) + " call stacks)\n";
+  if (d.across_traces && (d.base_sample_rate != 0 || sample_rate != 0)) {
+    // Each side is scaled by its own sample's weights.
+    *out += "  (base " +
+            (d.base_sample_rate != 0 ? SamplingNotice(d.base_sample_rate) : std::string("exact")) +
+            "; this trace " +
+            (sample_rate != 0 ? SamplingNotice(sample_rate) : std::string("exact")) + ")\n";
+  }
   const size_t shown = Shown(top, d.sites.size());
   for (size_t i = 0; i < shown; ++i) {
     const DiffSite& s = d.sites[i];
@@ -327,6 +336,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   out += "trace " + r.trace.path + ": " + a.CommandLine();
   if (a.process()) out += " (" + ProcessWords(*a.process(), a.end()) + ")";
   out += r.trace.truncated ? " [truncated]\n" : "\n";
+  if (a.heap().sampled()) out += SamplingNotice(a.heap().sample_rate()) + "\n";
   if (a.stop()) {
     const MomentWatch& w = *a.stop();
     out += "as of " + w.moment().text;
@@ -353,7 +363,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
          HumanBytes(s.bytes_allocated()) + "), " + std::to_string(s.frees()) + " frees, " +
          std::to_string(s.temporaries()) + " temporaries, peak " + HumanBytes(s.peak_bytes()) +
          ", " + (a.stopped() ? "live then " : "not freed ") + HumanBytes(a.heap().live_bytes()) +
-         " in " + std::to_string(a.heap().blocks().size()) + " blocks";
+         " in " + std::to_string(a.heap().live_blocks()) + " blocks";
   if (r.leak_report && r.leak_report->no_scan.empty()) {
     const KindTotals& lost = r.leak_report->of(format::LeakKind::kDefinite);
     out += " (definitely lost " + HumanBytes(lost.bytes) + " in " + std::to_string(lost.blocks) +

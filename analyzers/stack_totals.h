@@ -32,8 +32,8 @@ class StackTotals {
   }
   // Live bytes and blocks per stack: moves what one event changed.
   void Apply(const HeapChange& c) {
-    if (c.released != 0) Sub(c.released_block.stack, c.released_block.size, 1);
-    if (c.made != 0) Add(c.made_block.stack, c.made_block.size, 1);
+    if (c.released != 0) Sub(c.released_block.stack, c.released_est.bytes, c.released_est.count);
+    if (c.made != 0) Add(c.made_block.stack, c.made_est.bytes, c.made_est.count);
   }
   const std::vector<Site>& all() const { return sites_; }
 

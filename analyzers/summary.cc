@@ -1,17 +1,20 @@
 // SummaryAnalyzer: counts, peak, temporaries (summary.h).
 #include "analyzers/summary.h"
 
+#include "analyzers/estimate.h"
+
 namespace heaprec::analyzers {
 
 void SummaryAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
   ++events_;
   if (e.time_ns > last_time_ns_) last_time_ns_ = e.time_ns;
   if (e.CountsAsAllocation()) {
-    ++allocations_;
-    bytes_allocated_ += e.size;
+    const Estimate est = EstimateOf(e.size, e.weight, e.block);
+    allocations_ += est.count;
+    bytes_allocated_ += est.bytes;
   }
-  if (e.CountsAsFree()) ++frees_;
-  if (temporary_watch_.Step(c)) ++temporaries_;
+  if (e.CountsAsFree()) frees_ += c.released != 0 ? c.released_est.count : 1;
+  if (temporary_watch_.Step(c)) temporaries_ += c.released_est.count;
   if (heap.live_bytes() > peak_bytes_) {
     peak_bytes_ = heap.live_bytes();
     peak_time_ns_ = e.time_ns;

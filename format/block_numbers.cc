@@ -6,8 +6,8 @@ namespace heaprec::format {
 void BlockNumbers::Make(uint64_t address, uint64_t block, uint64_t size) {
   Live old;
   // A live address made again (damaged trace): replaced.
-  if (live_.Put(address, Live{block, size}, &old)) live_bytes_ -= old.size;
-  live_bytes_ += size;
+  if (live_.Put(address, Live{block, size}, &old)) live_bytes_ -= Bytes(old.size);
+  live_bytes_ += Bytes(size);
   if (live_bytes_ > peak_bytes_) peak_bytes_ = live_bytes_;
   Released& r = released_[ReleasedSlot(address)];
   if (r.address == address) r = Released{};
@@ -31,7 +31,7 @@ void BlockNumbers::Assign(const Event& e, uint64_t* block, uint64_t* old_block) 
       if (e.address == 0) return;
       Live l;
       if (live_.Take(e.address, &l)) {
-        live_bytes_ -= l.size;
+        live_bytes_ -= Bytes(l.size);
         *block = l.block;
         Release(e.address, l.block);
         return;
@@ -47,7 +47,7 @@ void BlockNumbers::Assign(const Event& e, uint64_t* block, uint64_t* old_block) 
       if (*old_block != 0 && (e.address != 0 || e.size == 0)) {
         Live taken;
         live_.Take(e.old_address, &taken);
-        live_bytes_ -= taken.size;
+        live_bytes_ -= Bytes(taken.size);
         Release(e.old_address, *old_block);
       }
       if (e.address != 0) {

@@ -13,12 +13,14 @@
 #ifndef HEAPREC_FORMAT_BLOCK_NUMBERS_H_
 #define HEAPREC_FORMAT_BLOCK_NUMBERS_H_
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "base/open_table.h"
 #include "format/records.h"
+#include "format/sampling.h"
 
 namespace heaprec::format {
 
@@ -48,8 +50,11 @@ class BlockNumbers {
   // Bytes of the live blocks (as made), and the most there were after any
   // event so far: the launcher's per-process peak and "not freed", the same
   // numbers heapreplay's live heap gives.
+  // In a sampled trace (set_sample_rate), estimates: each block's size
+  // times its weight (format/sampling.h), rounded, as heapreplay counts it.
   uint64_t live_bytes() const { return live_bytes_; }
   uint64_t peak_bytes() const { return peak_bytes_; }
+  void set_sample_rate(uint64_t rate) { sample_rate_ = rate; }
   // Calls f(address, block, size) for every live block, in no order (the
   // launcher's leak scan: size is the size the block was made with).
   template <typename F>
@@ -74,11 +79,18 @@ class BlockNumbers {
     uint64_t size = 0;
   };
   void Make(uint64_t address, uint64_t block, uint64_t size);
+  // The bytes a block of size stands for (size in an exact trace).
+  uint64_t Bytes(uint64_t size) const {
+    if (sample_rate_ == 0) return size;
+    return static_cast<uint64_t>(
+        std::llround(static_cast<double>(size) * SampleWeight(size, sample_rate_)));
+  }
   void Release(uint64_t address, uint64_t block);
 
   base::OpenTable<Live, 4> live_;  // address -> live block; nearby addresses share lines
   std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
   uint64_t made_ = 0;
+  uint64_t sample_rate_ = 0;
   uint64_t live_bytes_ = 0;
   uint64_t peak_bytes_ = 0;
 };

@@ -281,7 +281,7 @@ flatbuffers::Offset<fb::Process> BuildProcess(flatbuffers::FlatBufferBuilder& b,
   return fb::CreateProcess(b, b.CreateString(p.program), b.CreateVector(args), p.pid, p.ppid,
                            p.start_realtime_ns, p.start_monotonic_ns, b.CreateString(p.clock),
                            p.page_size, b.CreateString(p.recorder), b.CreateString(p.hostname),
-                           p.parent_trace_seq, b.CreateString(p.parent_trace));
+                           p.parent_trace_seq, b.CreateString(p.parent_trace), p.sample_rate);
 }
 
 flatbuffers::Offset<fb::Module> BuildModule(flatbuffers::FlatBufferBuilder& b, const Module& m) {

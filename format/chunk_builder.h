@@ -51,7 +51,10 @@ class ChunkBuilder {
   }
   // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
   void AddStackNode(const StackNode& n);
-  void SetProcess(const ProcessInfo& p) { process_ = p; }
+  void SetProcess(const ProcessInfo& p) {
+    process_ = p;
+    blocks_.set_sample_rate(p.sample_rate);
+  }
   void AddModule(const Module& m);
   void AddModuleUnload(const ModuleUnload& u) { unloads_.push_back(u); }
   void AddThread(const ThreadInfo& t);

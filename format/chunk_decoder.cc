@@ -121,7 +121,10 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   }
 
   // Deliver: in FORMAT.md's order.
-  if (c.process()) detail::DeliverProcess(*c.process(), visitor);
+  if (c.process()) {
+    k.sample_rate = c.process()->sample_rate();
+    detail::DeliverProcess(*c.process(), visitor);
+  }
   detail::DeliverTables(c, visitor);
   detail::DeliverStacksAndSymbols(c, k, visitor);
   const size_t n = k.n;

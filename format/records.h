@@ -47,6 +47,11 @@ struct Event {
   uint32_t stack = 0;      // StackNode id of the innermost frame; 0 = none
   uint64_t block = 0;      // alloc, realloc: the block returned; free: the block released
   uint64_t old_block = 0;  // realloc: the block passed in
+  // Filled by readers, never written: in a sampled trace
+  // (ProcessInfo::sample_rate), the allocations an event that made a block
+  // stands for (format/sampling.h); 1 in exact traces and for every other
+  // event.
+  double weight = 1.0;
 
   constexpr EventKind kind() const { return KindOf(api); }
 
@@ -187,6 +192,9 @@ struct ProcessInfo {
   // 3.2: the trace of the image that started this one, as heaprec named it
   // (FORMAT.md, "Process"); empty for the first process or an untraced parent.
   std::string parent_trace;
+  // 3.3: heaprec --sample-rate: the mean bytes between recorded allocations
+  // (format/sampling.h); 0 = every call was recorded (and in older traces).
+  uint64_t sample_rate = 0;
   friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
 };
 

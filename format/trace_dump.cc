@@ -20,9 +20,12 @@ class Dumper : public TraceVisitor {
   void OnProcess(const ProcessInfo& p) override {
     std::printf("process pid=%d ppid=%d program=%s args=", p.pid, p.ppid, p.program.c_str());
     for (const std::string& a : p.args) std::printf("[%s]", a.c_str());
-    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64 " parent_trace=%s\n",
+    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64 " parent_trace=%s",
                 p.page_size, p.recorder.c_str(), p.hostname.c_str(), p.parent_trace_seq,
                 p.parent_trace.c_str());
+    if (p.sample_rate != 0) std::printf(" sample_rate=%" PRIu64, p.sample_rate);
+    std::printf("\n");
+    sampled_ = p.sample_rate != 0;
   }
   void OnModule(const Module& m) override {
     std::printf("module %u %s load=0x%" PRIx64 " ranges=%zu build_id_bytes=%zu seq=%" PRIu64 "\n",
@@ -77,6 +80,7 @@ class Dumper : public TraceVisitor {
       std::printf(" old_block=%" PRIu64 " old=0x%" PRIx64, e.old_block, e.old_address);
     }
     std::printf(" stack=%u", e.stack);
+    if (sampled_) std::printf(" weight=%.4f", e.weight);
     for (uint64_t pc : stacks_.Frames(e.stack)) std::printf(" 0x%" PRIx64, pc);
     std::printf("\n");
   }
@@ -95,6 +99,7 @@ class Dumper : public TraceVisitor {
   StackTable stacks_;
   uint64_t max_events_;
   uint64_t events_ = 0;
+  bool sampled_ = false;  // a sampled trace: events show their weight
 };
 
 }  // namespace

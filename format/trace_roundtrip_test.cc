@@ -5,6 +5,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -137,6 +138,43 @@ TEST(TraceRoundTripTest, ParentTraceAndReplacedByExec) {
   ASSERT_EQ(v.r.ends.size(), 1u);
   EXPECT_TRUE(v.r.ends[0].replaced_by_exec);
   EXPECT_EQ(v.r.ends[0].exit_status, -1);
+}
+
+// A sampled trace: the rate round-trips, every event that made a block
+// carries its weight 1 / (1 - exp(-size / rate)) and the others 1; the
+// writer's live and peak bytes are estimates the same way.
+TEST(TraceRoundTripTest, SampleRateAndWeights) {
+  StringSink sink;
+  ProcessInfo process = testing::SampleProcess();
+  process.sample_rate = 4096;
+  TraceWriter w(&sink, process);
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x1000, .size = 1024});
+  w.AddEvent(
+      {.seq = 2, .api = Api::kRealloc, .address = 0x2000, .size = 8192, .old_address = 0x1000});
+  w.AddEvent({.seq = 3, .api = Api::kFree, .address = 0x2000});
+  w.AddEvent({.seq = 4, .api = Api::kMalloc, .address = 0x3000, .size = 100});
+  const double w100 = 1 / -std::expm1(-100.0 / 4096);
+  EXPECT_EQ(w.live_bytes(), static_cast<uint64_t>(std::llround(100 * w100)));
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  ASSERT_EQ(v.r.processes.size(), 1u);
+  EXPECT_EQ(v.r.processes[0].sample_rate, 4096u);
+  ASSERT_EQ(v.r.events.size(), 4u);
+  EXPECT_DOUBLE_EQ(v.r.events[0].weight, 1 / -std::expm1(-1024.0 / 4096));
+  EXPECT_DOUBLE_EQ(v.r.events[1].weight, 1 / -std::expm1(-2.0));
+  EXPECT_EQ(v.r.events[2].weight, 1.0);  // a free
+  EXPECT_DOUBLE_EQ(v.r.events[3].weight, w100);
+}
+
+TEST(TraceRoundTripTest, ExactTracesWeighOne) {
+  const std::string bytes = SampleTraceBytes(300, 0, 5, nullptr);
+  RecordingVisitor v;
+  ASSERT_EQ(ReadTraceMemory("mem", bytes.data(), bytes.size(), v).status, ReadResult::kComplete);
+  ASSERT_EQ(v.r.processes.size(), 1u);
+  EXPECT_EQ(v.r.processes[0].sample_rate, 0u);
+  for (const Event& e : v.r.events) EXPECT_EQ(e.weight, 1.0);
 }
 
 // Wait statuses as waitpid gives them, decoded.

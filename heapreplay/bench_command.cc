@@ -64,6 +64,7 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
   TeeVisitor tee(&analysis, &compiler);
   const format::ReadResult read = format::ReadTraceFileAhead(o.trace, tee);
   if (read.status == format::ReadResult::kError) return Fail(read.message);
+  if (compiler.sampled()) return Fail(TraceCompiler::SampledRefusal(o.trace));
   const bool truncated = read.status == format::ReadResult::kTruncated;
   if (truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", read.message.c_str());
   const CompiledTrace compiled = compiler.Finish();

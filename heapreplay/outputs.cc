@@ -8,6 +8,7 @@
 #include "analyzers/folded.h"
 #include "analyzers/leaks.h"
 #include "analyzers/pprof.h"
+#include "analyzers/sampling_notice.h"
 
 namespace heaprec::heapreplay {
 
@@ -70,6 +71,7 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
     analyzers::FlameGraphOptions f;
     f.title = title;
     f.subtitle = a.CommandLine() + " (" + r.trace.path + ")";
+    if (a.heap().sampled()) f.subtitle += "; " + analyzers::SamplingNotice(a.heap().sample_rate());
     f.unit = o.metric == Metric::kBytes ? "bytes" : "allocations";
     if (!WriteTextFile(o.flamegraph, analyzers::FlameGraphSvg(sites, o.metric, a.symbols(), f),
                        error)) {
@@ -86,6 +88,8 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
     if (a.process()) in.time_nanos = static_cast<int64_t>(a.process()->start_realtime_ns);
     in.duration_nanos = static_cast<int64_t>(r.summary->duration_ns());
     in.comments.push_back(a.CommandLine());
+    if (a.heap().sampled())
+      in.comments.push_back(analyzers::SamplingNotice(a.heap().sample_rate()));
     in.comments.push_back("recorded by heaprec; inuse = live at " +
                           (peak ? "the peak (" + std::to_string(r.peak->peak_bytes()) +
                                       " bytes at " + std::to_string(r.peak->peak_time_ns()) +

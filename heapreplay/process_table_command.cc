@@ -11,6 +11,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/process_table.h"
+#include "analyzers/sampling_notice.h"
 #include "analyzers/summary.h"
 #include "format/read_ahead.h"
 
@@ -133,6 +134,11 @@ int RunProcessTable(const Options& o) {
   } else {
     std::printf("%zu traces, largest peak first:\n%s", rows.size(),
                 analyzers::ProcessTableText(rows, analyzers::kScreenfulRows, "").c_str());
+    for (const analyzers::ProcessRow& r : rows) {
+      if (r.process.sample_rate == 0) continue;
+      std::printf("%s\n", analyzers::SamplingNotice(r.process.sample_rate).c_str());
+      break;
+    }
   }
   return 0;
 }

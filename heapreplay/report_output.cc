@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "analyzers/html/page_data.h"
+#include "analyzers/sampling_notice.h"
 #include "analyzers/timeline.h"
 #include "heapreplay/html_output.h"
 #include "heapreplay/outputs.h"
@@ -33,6 +34,11 @@ bool WriteOutputs(const Options& o, const analyzers::Report& report, const Analy
     }
   }
   if (o.report_to_stdout) std::fputs(StdoutText(o, report, bench).c_str(), stdout);
+  // Folded stacks and the timeline's CSV have no room for it on stdout.
+  const analyzers::LiveHeap& heap = report.analysis->heap();
+  if (o.report_to_stdout && !o.json && (o.folded || o.report.timeline) && heap.sampled()) {
+    std::fprintf(stderr, "heapreplay: %s\n", analyzers::SamplingNotice(heap.sample_rate()).c_str());
+  }
   return true;
 }
 

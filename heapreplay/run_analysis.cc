@@ -56,6 +56,7 @@ bool Diff(const Options& o, AnalysisPlan* p, analyzers::DiffResult* d, std::stri
   SymbolizeMissing(&p->base.symbols(), p->base.end(), o.debug_dirs);
   d->from = o.base;
   d->across_traces = true;
+  d->base_sample_rate = p->base.heap().sample_rate();
   d->sites = analyzers::DiffSites(analyzers::LeakSites(p->base.heap()), p->base.symbols(),
                                   p->after->Sites(), p->analysis.symbols());
   return true;

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   TraceCompiler compiler;
   const heaprec::format::ReadResult read = heaprec::format::ReadTraceFileAhead(argv[1], compiler);
   if (read.status == heaprec::format::ReadResult::kError) return Fail(read.message);
+  if (compiler.sampled()) return Fail(TraceCompiler::SampledRefusal(argv[1]));
   const CompiledTrace compiled = compiler.Finish();
   static Setup setup;
   setup.image_fd = WriteImage(compiled, &error);

@@ -79,10 +79,22 @@ inline constexpr uint32_t kMergeWaits = 64;
 
 class TraceCompiler : public format::TraceVisitor {
  public:
-  void OnProcess(const format::ProcessInfo& p) override { pid_ = p.pid; }
+  void OnProcess(const format::ProcessInfo& p) override {
+    pid_ = p.pid;
+    sample_rate_ = p.sample_rate;
+  }
   void OnThread(const format::ThreadInfo& t) override;
   void OnEvent(const format::Event& e) override;
   void OnEnd(const format::EndRecord&) override { FlushPending(); }
+
+  // A sampled trace (heaprec --sample-rate) holds only some of the calls:
+  // it cannot be replayed. Callers check this and refuse (SampledRefusal).
+  bool sampled() const { return sample_rate_ != 0; }
+  static std::string SampledRefusal(const std::string& path) {
+    return path +
+           ": a sampled trace (heaprec --sample-rate) cannot be replayed: it holds only some "
+           "of the allocations; record it without --sample-rate";
+  }
 
   // Ends compilation (also for a trace cut short) and hands out the result.
   CompiledTrace Finish();
@@ -120,6 +132,7 @@ class TraceCompiler : public format::TraceVisitor {
 
   CompiledTrace out_;
   int32_t pid_ = 0;
+  uint64_t sample_rate_ = 0;
   bool main_named_ = false;
   uint32_t main_format_thread_ = 0;  // ThreadInfo::thread whose tid is the pid
   std::unordered_map<uint32_t, uint32_t> thread_index_;

@@ -8,13 +8,15 @@ usage() {
 usage: tools/bench_recorder.sh [options]
 
 Builds what it needs (bazel build -c opt), then, for each workload, runs it
-bare, under heaprec and under heaptrack, interleaved (bare, heaprec,
-heaptrack, bare, ...) RUNS times, and prints the median wall time of each,
-the slowdowns, the ratio of the extra times (heaprec's extra over heaptrack's;
-the target is <= 0.33), trace sizes, and trace bytes per allocation call.
-Then the micro-benchmarks: malloc_free_benchmark bare / under heaprec /
-under heaptrack (the whole cost of one recorded malloc+free), and
-hot_path_benchmark (the pieces of the hot path, in process).
+bare, under heaprec, under heaprec --sample-rate RATE and under heaptrack,
+interleaved (bare, heaprec, sampled, heaptrack, bare, ...) RUNS times, and
+prints the median wall time of each, the slowdowns, the ratio of the extra
+times (heaprec's extra over heaptrack's; the target is <= 0.33), the sampled
+slowdown (target <= 1.05 at 512K), trace sizes, and trace bytes per
+allocation call. Then the micro-benchmarks: malloc_free_benchmark bare /
+under heaprec / under heaprec --sample-rate / under heaptrack (the whole cost
+of one recorded malloc+free), and hot_path_benchmark (the pieces of the hot
+path, in process).
 
 Workloads:
   alloc_heavy  tests/bench/alloc_heavy.cc: std::map<std::string,
@@ -35,6 +37,8 @@ options:
                  show which columns the bytes go to (~1 minute more)
   --min-time S   Google Benchmark --benchmark_min_time (default 0.2)
   --micro-runs N runs of each micro-benchmark (default 5; medians)
+  --sample-rate R  the rate of the sampled runs (default 512K; 0 = no
+                 sampled runs)
   -h, --help     this text
 
 Traces go to a temporary folder that is removed at the end. The machine
@@ -50,6 +54,7 @@ do_micro=1
 do_breakdown=0
 min_time=0.2
 micro_runs=5
+sample_rate=512K
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) runs="${2:?-n needs a number}"; shift 2 ;;
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
     --breakdown) do_breakdown=1; shift ;;
     --min-time) min_time="${2:?--min-time needs seconds}"; shift 2 ;;
     --micro-runs) micro_runs="${2:?--micro-runs needs a number}"; shift 2 ;;
+    --sample-rate) sample_rate="${2:?--sample-rate needs bytes}"; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench_recorder: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -122,22 +128,29 @@ timed() {
 
 if [ "$do_workloads" = 1 ]; then
   time_rows=()
+  sampled_rows=()
   size_rows=()
   raw_rows=()
   notes=()
   IFS=',' read -r -a wl <<<"$workloads"
   for w in "${wl[@]}"; do
     setup_workload "$w"
-    echo "bench_recorder: $w: warm-up, then $runs x (bare, heaprec, heaptrack)..." >&2
+    echo "bench_recorder: $w: warm-up, then $runs x (bare, heaprec, sampled, heaptrack)..." >&2
     timed "${cmd[@]}" >/dev/null
-    bare=() rec=() ht=()
+    bare=() rec=() smp=() ht=()
     for ((i = 1; i <= runs; i++)); do
       bare+=("$(timed "${cmd[@]}")")
       rm -f "$tmp/rec.zst"
       rec+=("$(timed "$heaprec" -q -o "$tmp/rec.zst" "${cmd[@]}")")
+      if [ "$sample_rate" != 0 ]; then
+        rm -f "$tmp/smp.zst"
+        smp+=("$(timed "$heaprec" -q --sample-rate "$sample_rate" -o "$tmp/smp.zst" "${cmd[@]}")")
+      else
+        smp+=(0)
+      fi
       rm -f "$tmp/ht".*
       ht+=("$(timed heaptrack -o "$tmp/ht" "${cmd[@]}")")
-      echo "bench_recorder:   run $i: bare ${bare[-1]} s, heaprec ${rec[-1]} s, heaptrack ${ht[-1]} s" >&2
+      echo "bench_recorder:   run $i: bare ${bare[-1]} s, heaprec ${rec[-1]} s, sampled ${smp[-1]} s, heaptrack ${ht[-1]} s" >&2
     done
     # Sizes and counts from the last run's traces.
     [ -f "$tmp/rec.zst" ] || die "$w: heaprec wrote no $tmp/rec.zst (did the program fork?)"
@@ -158,17 +171,21 @@ if [ "$do_workloads" = 1 ]; then
     [ -n "$ht_allocs" ] || die "$w: heaptrack_print printed no allocation count"
 
     b=$(median "${bare[@]}") r=$(median "${rec[@]}") h=$(median "${ht[@]}")
+    s=$(median "${smp[@]}")
+    smp_bytes=0
+    [ ! -f "$tmp/smp.zst" ] || smp_bytes=$(stat -c %s "$tmp/smp.zst")
+    sampled_rows+=("| $w | $b | $s | $(ratio "$s" "$b" %.3f)x | $(mib "$smp_bytes") |")
     extra_r=$(awk -v a="$r" -v b="$b" 'BEGIN { printf "%.3f", a - b }')
     extra_h=$(awk -v a="$h" -v b="$b" 'BEGIN { printf "%.3f", a - b }')
     time_rows+=("| $w | $b | $r | $h | $(ratio "$r" "$b")x | $(ratio "$h" "$b")x | $extra_r | $extra_h | $(ratio "$extra_r" "$extra_h") |")
     size_rows+=("| $w | $rec_allocs | $ht_allocs | $rec_events | $(mib "$rec_bytes") | $(mib "$ht_bytes") | $(ratio "$rec_bytes" "$ht_bytes") | $(ratio "$rec_bytes" "$rec_allocs" %.2f) | $(ratio "$ht_bytes" "$ht_allocs" %.2f) |")
-    raw_rows+=("| $w | ${bare[*]} | ${rec[*]} | ${ht[*]} |")
+    raw_rows+=("| $w | ${bare[*]} | ${rec[*]} | ${smp[*]} | ${ht[*]} |")
     if [ "$do_breakdown" = 1 ]; then
       echo "bench_recorder: $w: trace_size_breakdown..." >&2
       "$bin/recorder/benchmarks/trace_size_breakdown" "$tmp/rec.zst" >"$tmp/breakdown.$w" ||
         die "$w: trace_size_breakdown failed"
     fi
-    rm -f "$tmp/rec.zst" "$tmp"/ht.* "$tmp/dump"
+    rm -f "$tmp/rec.zst" "$tmp/smp.zst" "$tmp"/ht.* "$tmp/dump"
   done
 
   echo "## Workloads: wall time, median of $runs interleaved runs"
@@ -177,6 +194,14 @@ if [ "$do_workloads" = 1 ]; then
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${time_rows[@]}"
   echo
+  if [ "$sample_rate" != 0 ]; then
+    echo "## Workloads: heaprec --sample-rate $sample_rate, median of $runs interleaved runs"
+    echo
+    echo "| workload | bare s | sampled s | sampled slowdown (target <= 1.05 at 512K) | trace MiB |"
+    echo "|---|---:|---:|---:|---:|"
+    printf '%s\n' "${sampled_rows[@]}"
+    echo
+  fi
   echo "## Workloads: traces (last run)"
   echo
   echo "Allocation calls: heaprec's End record (allocations: every call that returned a block) and"
@@ -189,8 +214,8 @@ if [ "$do_workloads" = 1 ]; then
   echo
   echo "## Workloads: every run (s, in run order)"
   echo
-  echo "| workload | bare | heaprec | heaptrack |"
-  echo "|---|---|---|---|"
+  echo "| workload | bare | heaprec | sampled | heaptrack |"
+  echo "|---|---|---|---|---|"
   printf '%s\n' "${raw_rows[@]}"
   echo
   if [ "$do_breakdown" = 1 ]; then
@@ -218,13 +243,19 @@ if [ "$do_micro" = 1 ]; then
   cmd_env=()
   mfb="$bin/recorder/benchmarks/malloc_free_benchmark"
   gb=(--benchmark_min_time="$min_time" --benchmark_out_format=csv)
-  echo "bench_recorder: malloc_free_benchmark: $micro_runs x (bare, heaprec, heaptrack)..." >&2
+  echo "bench_recorder: malloc_free_benchmark: $micro_runs x (bare, heaprec, sampled, heaptrack)..." >&2
   csv_files=()
   for ((i = 1; i <= micro_runs; i++)); do
     csv_files+=("$tmp/bench.bare.$i.csv" "$tmp/bench.heaprec.$i.csv" "$tmp/bench.heaptrack.$i.csv")
     timed "$mfb" "${gb[@]}" --benchmark_out="$tmp/bench.bare.$i.csv" >/dev/null
     timed "$heaprec" -q -o "$tmp/mf.zst" "$mfb" "${gb[@]}" \
       --benchmark_out="$tmp/bench.heaprec.$i.csv" >/dev/null
+    if [ "$sample_rate" != 0 ]; then
+      csv_files+=("$tmp/bench.sampled.$i.csv")
+      timed "$heaprec" -q --sample-rate "$sample_rate" -o "$tmp/mfs.zst" "$mfb" "${gb[@]}" \
+        --benchmark_out="$tmp/bench.sampled.$i.csv" >/dev/null
+      rm -f "$tmp/mfs.zst"
+    fi
     timed heaptrack -o "$tmp/mf_ht" "$mfb" "${gb[@]}" \
       --benchmark_out="$tmp/bench.heaptrack.$i.csv" >/dev/null
     rm -f "$tmp"/mf.zst "$tmp"/mf_ht.*
@@ -232,12 +263,13 @@ if [ "$do_micro" = 1 ]; then
 
   echo "## Micro: one malloc+free, out of process (ns per iteration, real time)"
   echo
-  echo "malloc_free_benchmark run bare, under heaprec and under heaptrack,"
-  echo "interleaved, $micro_runs times; medians. extra = recorded - bare."
+  echo "malloc_free_benchmark run bare, under heaprec, under heaprec --sample-rate"
+  echo "$sample_rate (sampled; 0 = not run) and under heaptrack, interleaved, $micro_runs"
+  echo "times; medians. extra = recorded - bare."
   echo "BM_MallocBatchThenFree is per allocation (64 per iteration)."
   echo
-  echo "| benchmark | bare ns | heaprec ns | heaptrack ns | heaprec extra ns | heaptrack extra ns | extra ratio |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
+  echo "| benchmark | bare ns | heaprec ns | heaptrack ns | heaprec extra ns | heaptrack extra ns | extra ratio | sampled ns | sampled/bare |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   # CSV: name,iterations,real_time,cpu_time,time_unit,...; file names say
   # the tool.
   awk -F, '
@@ -260,8 +292,9 @@ if [ "$do_micro" = 1 ]; then
       for (i = 1; i <= n; i++) {
         m = order[i]
         b = median("bare" SUBSEP m); r = median("heaprec" SUBSEP m); h = median("heaptrack" SUBSEP m)
-        printf "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", m, b, r, h, r - b, h - b,
-               (h - b) != 0 ? (r - b) / (h - b) : 0
+        s = cnt["sampled" SUBSEP m] ? median("sampled" SUBSEP m) : 0
+        printf "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f | %.3f |\n", m, b, r, h, r - b, h - b,
+               (h - b) != 0 ? (r - b) / (h - b) : 0, s, b != 0 ? s / b : 0
       }
     }' "${csv_files[@]}"
   echo

@@ -9,6 +9,7 @@
 #include "analyzers/html/page_stacks.h"
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
+#include "analyzers/sampling_notice.h"
 
 namespace heaprec::analyzers::html {
 namespace {
@@ -39,6 +40,7 @@ json TraceJson(const PageInputs& in) {
     t["start_realtime_ns"] = p.start_realtime_ns;
     t["ppid"] = p.ppid;
     if (!p.parent_trace.empty()) t["parent"] = p.parent_trace;
+    if (p.sample_rate != 0) t["sampling"] = {{"rate", p.sample_rate}};
   }
   // Decoded (process_end.h), never the raw wait status.
   if (a.end()) t["exit"] = ExitWords(a.end()->exit_status, a.end()->replaced_by_exec);
@@ -148,6 +150,11 @@ json BaseJson(const PageBase& b, LeakKindSet leak_kinds, PageStacks* stacks) {
 
 std::vector<std::string> PageWarnings(const PageInputs& in) {
   std::vector<std::string> out;
+  if (in.analysis->heap().sampled()) {
+    std::string notice = SamplingNotice(in.analysis->heap().sample_rate());
+    notice[0] = 'S';
+    out.push_back(notice + ": each recorded allocation stands for the calls it was sampled from.");
+  }
   if (in.trace.truncated) {
     out.push_back(
         "The trace is truncated: the recording goes on past its last whole chunk, so what "

@@ -62,7 +62,8 @@ inline uint64_t TimeUnitNs(const fb::Chunk& c) {
 // varints). Deltas stay deltas, except sizes (absolute) and stack nodes
 // (parent ids and absolute addresses). Reused from chunk to chunk.
 struct Columns {
-  size_t n = 0;  // events
+  size_t n = 0;              // events
+  uint64_t sample_rate = 0;  // the trace's (ProcessInfo::sample_rate), for Event::weight
   std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
   std::vector<uint64_t> ref_thread;  // format 3: per ref of form kOtherThread
   std::vector<uint64_t> seq_run;     // format 3: (group, count) pairs

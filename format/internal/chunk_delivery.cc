@@ -29,6 +29,7 @@ void DeliverProcess(const fb::Process& p, TraceVisitor& v) {
   info.hostname = Str(p.hostname());
   info.parent_trace_seq = p.parent_trace_seq();
   info.parent_trace = Str(p.parent_trace());
+  info.sample_rate = p.sample_rate();
   v.OnProcess(info);
 }
 

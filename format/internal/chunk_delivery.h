@@ -14,6 +14,7 @@
 
 #include "format/internal/chunk_columns.h"
 #include "format/records.h"
+#include "format/sampling.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::format::detail {
@@ -57,6 +58,8 @@ uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, NextEvent&& nex
   e.time_ns = c.base_time_ns();
   for (size_t j = 0; j < k.n; ++j) {
     next(j, &e);
+    e.weight =
+        k.sample_rate != 0 && e.CountsAsAllocation() ? SampleWeight(e.size, k.sample_rate) : 1.0;
     deliver_up_to(e.seq);
     v.OnEvent(e);
   }

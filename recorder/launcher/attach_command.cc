@@ -101,6 +101,8 @@ std::string Settings(const Options& o, const std::string& session, int launcher_
   add(kFreeStacksEnv, o.free_stacks ? "1" : "0");
   add(kLeakScanEnv, "0");
   add(kScanSignalEnv, "0");
+  add(kSampleRateEnv, std::to_string(o.sample_rate));
+  if (const char* seed = getenv(kSampleSeedEnv)) add(kSampleSeedEnv, seed);
   return s;
 }
 

@@ -30,6 +30,7 @@
 #include "analyzers/human_bytes.h"
 #include "analyzers/process_end.h"
 #include "analyzers/process_table.h"
+#include "analyzers/sampling_notice.h"
 #include "format/format_version.h"
 #include "recorder/launcher/attach_command.h"
 #include "recorder/launcher/compare_command.h"
@@ -132,7 +133,10 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     SetOrUnset(kFollowSkipEnv, JoinPatterns(o.follow_skip));
     setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
     setenv(kFreeStacksEnv, o.free_stacks ? "1" : "0", 1);
-    setenv(kLeakScanEnv, o.leak_scan ? "1" : "0", 1);
+    // A sample cannot be scanned for leaks: the blocks between it and the
+    // roots are not known.
+    setenv(kLeakScanEnv, o.leak_scan && o.sample_rate == 0 ? "1" : "0", 1);
+    setenv(kSampleRateEnv, std::to_string(o.sample_rate).c_str(), 1);
     setenv(kScanSignalEnv, std::to_string(o.scan_signal).c_str(), 1);
     std::vector<char*> argv;
     for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));

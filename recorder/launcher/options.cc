@@ -19,6 +19,28 @@ bool ParseNumber(const std::string& text, unsigned min, unsigned max, unsigned* 
   return true;
 }
 
+// Bytes: digits, then K, M or G (KiB, MiB, GiB: powers of 1024) or nothing.
+bool ParseBytes(const std::string& text, uint64_t* out) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15) return false;
+  const std::string unit = text.substr(digits);
+  int shift = 0;
+  if (unit.empty()) {
+    shift = 0;
+  } else if (unit == "K" || unit == "k" || unit == "KiB") {
+    shift = 10;
+  } else if (unit == "M" || unit == "MiB") {
+    shift = 20;
+  } else if (unit == "G" || unit == "GiB") {
+    shift = 30;
+  } else {
+    return false;
+  }
+  *out = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10) << shift;
+  return true;
+}
+
 bool ParseKinds(const std::string& name, const std::string& text, analyzers::LeakKindSet* set,
                 std::string* error) {
   if (analyzers::LeakKindSet::Parse(text, set, error)) return true;
@@ -257,6 +279,22 @@ base::CommandLine Table(Options* o) {
            "also record the call stack of every free (for\n"
            "heapreplay --mismatches; slower)",
            &o->free_stacks),
+      Value("--sample-rate", "BYTES",
+            "record a sample: one allocation per BYTES allocated on\n"
+            "average (e.g. 512K, 1M; tcmalloc's and jemalloc's\n"
+            "sampling), and the frees of those only; heapreplay\n"
+            "scales every number by the allocations each stands for.\n"
+            "Cheaper; the numbers are estimates (a site of 100 x BYTES\n"
+            "or more within about 10%); no leak scan. Default 0: every\n"
+            "call",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              if (!ParseBytes(v, &o->sample_rate)) {
+                *error = "--sample-rate takes bytes (524288, 512K, 512KiB, 1M), not '" + v + "'";
+                return false;
+              }
+              o->recording_only.push_back(name);
+              return true;
+            }),
       Flag("-q, --quiet", "no summary line at the end", &o->quiet),
       base::FinalFlag("-h, --help", "this text", &o->help),
       base::FinalFlag("--version", "heaprec's version", &o->version),
@@ -315,6 +353,12 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   if (o->compare_allocators && !o->recording_only.empty()) {
     *error = o->recording_only.front() +
              " is for recording: --compare-allocators runs the program without recording it";
+    return false;
+  }
+  if (o->sample_rate != 0 && (o->leak_check != Options::LeakCheck::kNo || o->scan_signal != 0)) {
+    *error = std::string(o->scan_signal != 0 ? "--scan-signal" : "--leak-check") +
+             " needs every allocation: a sample (--sample-rate) cannot tell lost blocks from "
+             "reachable ones";
     return false;
   }
   if (!o->follow && (!o->follow_only.empty() || !o->follow_skip.empty())) {

@@ -28,6 +28,8 @@ struct Options {
   int mark_signal = 12;      // SIGUSR2; 0 = none
   bool leak_scan = true;     // --no-leak-scan: no reachability scan at the end
   int scan_signal = 0;       // --scan-signal: the signal that asks for a scan; 0 = none
+  // --sample-rate: mean bytes between recorded allocations; 0 = every call.
+  uint64_t sample_rate = 0;
   // The leak check (valgrind's spellings): after the program, a LEAK SUMMARY
   // per process on stderr, and exit error_exitcode when a kind of errors_for
   // has blocks after suppressions.

@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace heaprec::recorder::launcher {
@@ -28,6 +30,36 @@ TEST(OptionsTest, ProgramAndArgumentsAfterOptions) {
   EXPECT_FALSE(o.follow);
   EXPECT_TRUE(o.quiet);
   EXPECT_EQ(o.command, (std::vector<std::string>{"./app", "-o", "x"}));
+}
+
+TEST(OptionsTest, SampleRateSpellings) {
+  for (const auto& [text, bytes] :
+       std::vector<std::pair<const char*, uint64_t>>{{"0", 0},
+                                                     {"524288", 524288},
+                                                     {"512K", 524288},
+                                                     {"512k", 524288},
+                                                     {"512KiB", 524288},
+                                                     {"1M", 1048576},
+                                                     {"1MiB", 1048576},
+                                                     {"2G", 2147483648}}) {
+    Options o;
+    std::string error;
+    ASSERT_TRUE(Parse({"heaprec", "--sample-rate", text, "./app"}, &o, &error)) << text << error;
+    EXPECT_EQ(o.sample_rate, bytes) << text;
+  }
+  for (const char* bad : {"", "K", "1.5M", "-1", "12KB", "1T"}) {
+    Options o;
+    std::string error;
+    EXPECT_FALSE(Parse({"heaprec", "--sample-rate", bad, "./app"}, &o, &error)) << bad;
+    EXPECT_NE(error.find("--sample-rate takes bytes"), std::string::npos) << error;
+  }
+  Options o;
+  std::string error;
+  EXPECT_FALSE(
+      Parse({"heaprec", "--sample-rate", "1M", "--scan-signal", "10", "./app"}, &o, &error));
+  EXPECT_EQ(error,
+            "--scan-signal needs every allocation: a sample (--sample-rate) cannot tell lost "
+            "blocks from reachable ones");
 }
 
 TEST(OptionsTest, DoubleDashAndInlineValues) {

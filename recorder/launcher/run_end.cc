@@ -10,6 +10,7 @@
 #include "analyzers/human_bytes.h"
 #include "analyzers/process_end.h"
 #include "analyzers/process_table.h"
+#include "analyzers/sampling_notice.h"
 
 namespace heaprec::recorder::launcher {
 
@@ -23,6 +24,15 @@ void RemoveSessionDir(const std::string& dir) {
     closedir(d);
   }
   rmdir(dir.c_str());
+}
+
+void PrintSamplingNotice(const std::vector<TraceResult>& results) {
+  for (const TraceResult& r : results) {
+    if (r.process.sample_rate == 0) continue;
+    std::fprintf(stderr, "heaprec: %s (allocations and frees: the calls recorded)\n",
+                 analyzers::SamplingNotice(r.process.sample_rate).c_str());
+    return;
+  }
 }
 
 void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
@@ -48,6 +58,7 @@ void PrintSummary(const std::vector<TraceResult>& results, const Options& o) {
                  analyzers::ExitWords(r.exit_status, r.replaced_by_exec).c_str(), r.allocations,
                  r.frees, analyzers::HumanBytes(r.peak_bytes).c_str(),
                  analyzers::HumanBytes(r.leaked_bytes).c_str(), r.stacks, r.path.c_str());
+    PrintSamplingNotice(results);
     return;
   }
   uint64_t bytes = 0;

@@ -20,6 +20,10 @@ void RemoveSessionDir(const std::string& dir);
 // (analyzers/process_table.h), largest peak first, at most a screenful.
 void PrintSummary(const std::vector<TraceResult>& results, const Options& o);
 
+// After them, for a sample: its peak and leaked are estimates (the writer
+// scales them, format/block_numbers.h); its calls are those recorded.
+void PrintSamplingNotice(const std::vector<TraceResult>& results);
+
 }  // namespace heaprec::recorder::launcher
 
 #endif  // HEAPREC_RECORDER_LAUNCHER_RUN_END_H_

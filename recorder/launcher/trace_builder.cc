@@ -40,6 +40,7 @@ format::ProcessInfo ProcessOf(const RegionHeader& h) {
   p.recorder = std::string("heaprec ") + format::kToolsVersion;
   p.hostname = std::string(h.hostname, strnlen(h.hostname, sizeof(h.hostname)));
   p.parent_trace_seq = h.parent_fork_seq;
+  p.sample_rate = h.sample_rate;
   return p;
 }
 
@@ -304,6 +305,7 @@ format::EndRecord TraceBuilder::EndWithCounters(int exit_status) const {
   add("module_log_full", c.module_log_full.load());
   add("label_log_full", c.label_log_full.load());
   add("unwind_skipped", c.unwind_skipped.load());
+  if (region_->header().sample_rate != 0) add("unkept_samples", c.unkept_samples.load());
   add("skipped_seqs", region_->skipped_seqs());
   add("unreadable_stacks", dropped_stacks_);
   end.symbols_complete = true;  // AddSymbols ran before
@@ -360,7 +362,9 @@ bool TraceBuilder::Finish(int exit_status, bool replaced_by_exec, bool scans_on)
     none.time_ns = last_time_ns_;
     none.reason = format::LeakScan::Reason::kExit;
     none.status = format::LeakScan::Status::kNotDone;
-    none.note = NoScanReason(exit_status, replaced_by_exec, scans_on);
+    none.note = process_.sample_rate != 0
+                    ? "a sample (heaprec --sample-rate) is not scanned for leaks"
+                    : NoScanReason(exit_status, replaced_by_exec, scans_on);
     AddLeakScan(none);
   }
   PollModules();

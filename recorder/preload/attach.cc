@@ -16,6 +16,7 @@
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/sampler.h"
 #include "recorder/preload/seq_counter.h"
 
 namespace heaprec::recorder::preload {
@@ -190,10 +191,12 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
     munmap(g_previous.base, kRegionBytes);
     g_previous = {};
   }
+  StartSampling(&c);
+  g_recorder.config.sample_rate = c.sample_rate;
   // Shared seq counting from the start: the launcher's last drain after
   // heaprec_detach waits for every seq the header has handed out.
-  const RegionView region =
-      CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false});
+  const RegionView region = CreateRegion(
+      {c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false, 0, c.sample_rate});
   if (region.base == nullptr) return fail(kAttachNoRegion);
   g_recorder.region = region;
   g_recorder.generation.fetch_add(1, std::memory_order_acq_rel);  // rings of a region before
@@ -205,6 +208,7 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
     InstallForkHandlers();
   }
   ScanModules(g_recorder.region);
+  SetSampleRate(c.sample_rate, c.sample_seed);
   g_recorder.attached.store(1, std::memory_order_release);
   g_recorder.mode.store(kOn, std::memory_order_release);
   ts.guard--;
@@ -236,6 +240,7 @@ HEAPREC_EXPORT_C int heaprec_detach(void) {
   g_recorder.mode.store(kOff, std::memory_order_release);
   AcquirePatching();
   const int restored = RestoreAllModules();
+  SetSampleRate(0, 0);
   g_recorder.attached.store(0, std::memory_order_release);
   ReleasePatching();
   g_previous = g_recorder.region;

@@ -14,6 +14,17 @@ uint32_t ParseUint(const char* s, uint32_t fallback) {
   return *s == '\0' ? v : fallback;
 }
 
+uint64_t ParseUint64(const char* s, uint64_t fallback) {
+  if (s == nullptr || *s == '\0') return fallback;
+  uint64_t v = 0;
+  for (; *s >= '0' && *s <= '9'; ++s) {
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s - '0', &v)) {
+      return fallback;
+    }
+  }
+  return *s == '\0' ? v : fallback;
+}
+
 Config ReadConfig() {
   return ReadConfigWith([](const char* name) -> const char* { return getenv(name); });
 }
@@ -33,6 +44,8 @@ Config ReadConfigWith(const char* (*get)(const char*)) {
   c.mark_signal = static_cast<int>(ParseUint(get(kMarkSignalEnv), SIGUSR2));
   c.leak_scan = ParseUint(get(kLeakScanEnv), 1) != 0;
   c.scan_signal = static_cast<int>(ParseUint(get(kScanSignalEnv), 0));
+  c.sample_rate = ParseUint64(get(kSampleRateEnv), 0);
+  c.sample_seed = ParseUint64(get(kSampleSeedEnv), 0);
   return c;
 }
 

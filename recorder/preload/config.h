@@ -26,6 +26,8 @@ struct Config {
   int mark_signal = SIGUSR2;  // the signal that records a marker; 0 = none
   bool leak_scan = true;      // a leak scan at the end of the process
   int scan_signal = 0;        // the signal that asks for a leak scan; 0 = none
+  uint64_t sample_rate = 0;   // --sample-rate: mean bytes between samples; 0 = exact
+  uint64_t sample_seed = 0;   // the sampler's seed; 0 = from time and thread ids
 };
 
 Config ReadConfig();
@@ -35,6 +37,7 @@ Config ReadConfigWith(const char* (*get)(const char*));
 
 // The decimal number s, or fallback if s is missing or not all digits.
 uint32_t ParseUint(const char* s, uint32_t fallback);
+uint64_t ParseUint64(const char* s, uint64_t fallback);
 
 }  // namespace heaprec::recorder::preload
 

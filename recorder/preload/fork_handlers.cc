@@ -9,6 +9,7 @@
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/sampler.h"
 #include "recorder/preload/seq_counter.h"
 #include "recorder/preload/thread_block.h"
 
@@ -35,13 +36,15 @@ void ForkChild() {
   ts.ring = {};
   ResetThreadBlocksAfterFork();  // this thread keeps its block; the others' are free
   ResetFastUnwindAfterFork();
+  t_sampler.rng = 0;  // a sample of its own, not the parent's draws again
   if (g_recorder.mode.load(std::memory_order_acquire) == kOn) {
     const RegionView parent = g_recorder.region;
     const Config& c = g_recorder.config;
     RegionView child;
     if (c.follow) {
-      child = CreateRegion({c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq,
-                            RegisterMembarrier(), parent.header()->start_monotonic_ns});
+      child =
+          CreateRegion({c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq,
+                        RegisterMembarrier(), parent.header()->start_monotonic_ns, c.sample_rate});
     }
     g_recorder.mode.store(child.base != nullptr ? kOn : kOff, std::memory_order_release);
     if (child.base != nullptr) {

@@ -23,6 +23,7 @@
 #include "format/api.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/sampler.h"
 
 namespace heaprec::recorder::preload {
 
@@ -56,25 +57,32 @@ class HookScope {
 
 // An allocation hook: call() (the real allocation, returning the block or
 // nullptr) then, if recording, its record with the hook's stack. Inlined, so
-// that the stack starts at the hook's caller.
+// that the stack starts at the hook's caller. Sampling (sampler.h): an
+// allocation not sampled goes straight to call(), before the guard.
 template <typename Call>
 __attribute__((always_inline)) inline void* RecordedAlloc(format::Api api, size_t size,
                                                           size_t extra, Call call) {
+  if (!SampleAllocation(size)) return call();
   HookScope scope;
   if (!scope.recording()) return call();
   void* p = call();
   const uintptr_t frame = HEAPREC_HOOK_FRAME();
-  scope.Record([&](ThreadState& ts) { RecordAlloc(ts, api, p, size, extra, frame); });
+  scope.Record([&](ThreadState& ts) {
+    RecordAlloc(ts, api, p, size, extra, frame);
+    if (p != nullptr && Sampling()) KeepSampled(p);
+  });
   return p;
 }
 
 // A free hook: its record, then the real free. free(NULL) and blocks of the
-// bootstrap arena (real_allocator.h) are not recorded.
+// bootstrap arena (real_allocator.h) are not recorded; when sampling, neither
+// are the blocks whose allocation was not.
 __attribute__((always_inline)) inline void RecordedFree(format::Api api, void* p, size_t size,
                                                         size_t alignment) {
   if (p == nullptr || IsBootstrap(p)) return;
   const RealAllocator* real = Real();
   if (real == nullptr) return;  // cannot happen: p came from a resolved allocator
+  if (Sampling() && !TakeSampled(p)) return real->free(p);
   HookScope scope;
   if (scope.recording()) {
     const uintptr_t frame = HEAPREC_HOOK_FRAME();

@@ -14,6 +14,7 @@
 #include "recorder/preload/hook_scope.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/sampler.h"
 
 using heaprec::format::Api;
 namespace pre = heaprec::recorder::preload;
@@ -35,6 +36,45 @@ void* ReallocFromBootstrap(void* old, size_t size) {
   return p;
 }
 
+// Realloc when sampling (sampler.h): the release of the old block if it was
+// a sampled one, and a fresh sampling decision for the new block, each
+// recorded as Realloc records it: both as a realloc; only the old, as its
+// release (address 0, size 0: the first half of a move); only the new, as a
+// realloc(NULL, size). A failed call leaves the old block as it was.
+template <typename Call>
+__attribute__((noinline)) void* SampledRealloc(Api api, void* old, size_t size, Call call) {
+  const bool old_sampled = pre::TakeSampled(old);
+  const bool new_sampled = size != 0 && pre::SampleAllocation(size);
+  if (!old_sampled && !new_sampled) return call();
+  pre::HookScope scope;
+  if (!scope.recording()) return call();
+  const uint64_t before = old_sampled ? pre::TakeSeq() : 0;
+  void* p = call();
+  const uintptr_t frame = HEAPREC_HOOK_FRAME();
+  scope.Record([&](pre::ThreadState& ts) {
+    const auto o = reinterpret_cast<uint64_t>(old);
+    const auto n = reinterpret_cast<uint64_t>(p);
+    if (p == nullptr && size != 0) {  // failed: the old block stays
+      if (old_sampled) {
+        pre::WriteEvent(ts, before, api, 0, size, o, pre::CaptureStack(frame));
+        pre::KeepSampled(old);
+      }
+      return;
+    }
+    const uint32_t stack = pre::CaptureStack(frame);
+    if (old_sampled && (!new_sampled || p != old)) {
+      pre::WriteEvent(ts, before, api, 0, 0, o, stack);  // released
+    }
+    if (new_sampled && p != nullptr) {
+      const bool in_place = old_sampled && p == old;
+      pre::WriteEvent(ts, in_place ? before : pre::TakeSeq(), api, n, size, in_place ? o : 0,
+                      stack);
+      pre::KeepSampled(p);
+    }
+  });
+  return p;
+}
+
 // realloc and reallocarray: size is the new size in bytes (SIZE_MAX on
 // overflow). The seq of the old block's release is taken before the call
 // (the block may be released inside it), so nothing is misordered between.
@@ -42,6 +82,7 @@ template <typename Call>
 __attribute__((always_inline)) inline void* Realloc(Api api, void* old, size_t size, Call call) {
   // realloc(NULL, n) only allocates: its seq comes after, as for malloc.
   if (old == nullptr) return pre::RecordedAlloc(api, size, 0, call);
+  if (pre::Sampling()) return SampledRealloc(api, old, size, call);
   pre::HookScope scope;
   if (!scope.recording()) return call();
   const uint64_t before = pre::TakeSeq();

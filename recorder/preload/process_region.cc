@@ -99,6 +99,7 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->page_size = static_cast<uint32_t>(sysconf(_SC_PAGESIZE));
   h->max_depth = settings.max_depth;
   h->exec_serial = serial;
+  h->sample_rate = settings.sample_rate;
   h->start_realtime_ns = Now(CLOCK_REALTIME);
   h->start_monotonic_ns = start_monotonic;
   h->parent_fork_seq = settings.parent_fork_seq;

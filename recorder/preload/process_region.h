@@ -24,6 +24,8 @@ struct RegionSettings {
   bool solo_seq;
   // A fork child: the forking image's start_monotonic_ns; 0 otherwise.
   uint64_t parent_start_ns = 0;
+  // heaprec --sample-rate (RegionHeader::sample_rate); 0 = exact.
+  uint64_t sample_rate = 0;
 };
 
 // Returns a view with base == nullptr if the region could not be made.

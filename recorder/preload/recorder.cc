@@ -3,6 +3,7 @@
 #include "recorder/preload/recorder.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,6 +16,8 @@
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/sampled_set.h"
+#include "recorder/preload/sampler.h"
 #include "recorder/preload/seq_counter.h"
 #include "recorder/preload/stack_cache.h"
 #include "recorder/preload/stack_interner.h"
@@ -67,7 +70,51 @@ void AnnounceOwnMemory() {
   if (const void* p = ThreadBlocksMemory(&bytes)) {
     h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
   }
+  if (const void* p = SampledSetMemory(&bytes)) {
+    h.own_memory[n++] = {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + bytes};
+  }
   h.own_memory_count = n;
+}
+
+namespace {
+
+// Sampling mode: the live sampled blocks (sampled_set.h), in memory mapped
+// by StartSampling.
+SampledSet g_sampled_blocks;
+void* g_sampled_memory = nullptr;
+
+}  // namespace
+
+void StartSampling(Config* c) {
+  if (c->sample_rate == 0) return;
+  if (g_sampled_memory != nullptr) {  // an earlier attach's: emptied
+    madvise(g_sampled_memory, SampledSet::BytesNeeded(), MADV_DONTNEED);
+    g_sampled_blocks.Attach(g_sampled_memory);
+    return;
+  }
+  void* m = mmap(nullptr, SampledSet::BytesNeeded(), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) {
+    c->sample_rate = 0;
+    return;
+  }
+  g_sampled_memory = m;
+  g_sampled_blocks.Attach(m);
+}
+
+const void* SampledSetMemory(size_t* bytes) {
+  *bytes = SampledSet::BytesNeeded();
+  return g_sampled_memory;
+}
+
+void KeepSampled(const void* block) {
+  if (!g_sampled_blocks.Insert(reinterpret_cast<uintptr_t>(block))) {
+    Count().unkept_samples.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+bool TakeSampled(const void* block) {
+  return g_sampled_blocks.Take(reinterpret_cast<uintptr_t>(block));
 }
 
 namespace {
@@ -99,13 +146,14 @@ void Initialize() {
   ts.guard++;
   ResolveRealAllocator();
   g_recorder.config = ReadConfig();
-  const Config& c = g_recorder.config;
+  Config& c = g_recorder.config;
   // A program not followed records nothing but keeps the session in the
   // environment: the programs it starts decide for themselves.
   if (c.session != nullptr && ThisProgramFollowed(c.follow_only, c.follow_skip)) {
     OwnTextRange(&g_recorder.own_start, &g_recorder.own_end);
-    g_recorder.region =
-        CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, RegisterMembarrier()});
+    StartSampling(&c);
+    g_recorder.region = CreateRegion(
+        {c.session, c.launcher_pid, c.max_depth, 0, RegisterMembarrier(), 0, c.sample_rate});
   }
   if (g_recorder.region.base == nullptr) {
     g_recorder.mode.store(kOff, std::memory_order_release);
@@ -121,6 +169,7 @@ void Initialize() {
   ScanModules(g_recorder.region);
   InstallMarkSignal();
   InstallLeakScans();
+  SetSampleRate(c.sample_rate, c.sample_seed);
   g_recorder.mode.store(kOn, std::memory_order_release);
   ts.guard--;
 }

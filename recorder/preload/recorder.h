@@ -78,6 +78,15 @@ void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t si
 void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
                 uintptr_t hook_frame);
 
+// Sampling mode (sampler.h): KeepSampled notes a sampled block whose
+// allocation was just recorded (counted as unkept_samples if the set has no
+// room); TakeSampled forgets a block about to be freed and says whether it
+// was a sampled one (then its free is recorded). Lock-free, no heap.
+void KeepSampled(const void* block);
+bool TakeSampled(const void* block);
+// The set's memory (for the leak scan to leave out), nullptr if none.
+const void* SampledSetMemory(size_t* bytes);
+
 // The frame of the function this is used in, for hook_frame.
 #define HEAPREC_HOOK_FRAME() reinterpret_cast<uintptr_t>(__builtin_frame_address(0))
 

@@ -79,6 +79,11 @@ void AnnounceOwnMemory();
 // Registers the fork handlers (fork_handlers.cc).
 void InstallForkHandlers();
 
+// Sampling mode on (c->sample_rate != 0) needs the sampled set's memory
+// (mapped once, emptied when a later attach starts again); without it the
+// recorder records every call (c->sample_rate = 0) (recorder.cc).
+void StartSampling(Config* c);
+
 // Creates the key whose destructor releases an exiting thread's ring and
 // ThreadBlock (recorder.cc).
 void InstallThreadExit();

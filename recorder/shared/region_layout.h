@@ -30,7 +30,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 9;
+inline constexpr uint32_t kRegionVersion = 10;
 
 inline constexpr uint32_t kSlots = 512;  // rings (ring.h); slot 0 is shared
 // The stack index (stack_interner.cc) grows by levels: level k is a table of
@@ -97,6 +97,9 @@ struct Counters {
   std::atomic<uint64_t> module_log_full;
   std::atomic<uint64_t> label_log_full;
   std::atomic<uint64_t> unwind_skipped;
+  // Sampling: sampled blocks the set of live samples had no room for
+  // (recorder/preload/sampled_set.h); their frees are not recorded.
+  std::atomic<uint64_t> unkept_samples;
 };
 
 struct RegionHeader {
@@ -109,6 +112,9 @@ struct RegionHeader {
   uint32_t page_size;
   uint32_t max_depth;    // frames recorded per stack (--depth)
   uint32_t exec_serial;  // the <n> of the region file name "<pid>.<start ns>.<n>.region"
+  // heaprec --sample-rate: the mean bytes between recorded allocations
+  // (recorder/preload/sampler.h); 0 = every call is recorded.
+  uint64_t sample_rate;
   uint64_t start_realtime_ns;
   uint64_t start_monotonic_ns;
   uint64_t parent_fork_seq;  // fork child: the parent's next seq when it forked
@@ -226,6 +232,11 @@ inline constexpr char kFreeStacksEnv[] = "HEAPREC_FREE_STACKS";  // "1": stacks 
 inline constexpr char kLeakScanEnv[] = "HEAPREC_LEAK_SCAN";      // "0": no scan at the end
 inline constexpr char kScanSignalEnv[] =
     "HEAPREC_SCAN_SIGNAL";  // signal that asks for a scan; 0 = none
+// heaprec --sample-rate: mean bytes between samples; "0" or unset = exact.
+inline constexpr char kSampleRateEnv[] = "HEAPREC_SAMPLE_RATE";
+// The sampler's seed (tests that need the same sample every run); unset or
+// "0" = from the time and thread ids. Not set by heaprec.
+inline constexpr char kSampleSeedEnv[] = "HEAPREC_SAMPLE_SEED";
 
 }  // namespace heaprec::recorder
 
