@@ -34,7 +34,10 @@ class Analysis : public format::TraceVisitor {
     if (a->WantsBeforeEvent()) before_.push_back(a);
   }
 
-  void OnProcess(const format::ProcessInfo& p) override { process_ = p; }
+  void OnProcess(const format::ProcessInfo& p) override {
+    process_ = p;
+    heap_.OnProcess(p);
+  }
   void OnModule(const format::Module& m) override { symbols_.AddModule(m); }
   void OnThread(const format::ThreadInfo& t) override { threads_.push_back(t); }
   void OnStackNode(const format::StackNode& n) override { symbols_.AddStackNode(n); }

@@ -187,6 +187,11 @@ struct ProcessInfo {
   // 3.2: the trace of the image that started this one, as heaprec named it
   // (FORMAT.md, "Process"); empty for the first process or an untraced parent.
   std::string parent_trace;
+  // 3.3: recording began when the process did (false: heaprec
+  // --start-paused, or attached to a running process). With the switch
+  // markers (format/switch_markers.h) it says whether the trace saw every
+  // block made so far: analyzers/live_heap.h's RecordedWholeLife.
+  bool from_start = true;
   friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
 };
 

@@ -20,9 +20,10 @@ class Dumper : public TraceVisitor {
   void OnProcess(const ProcessInfo& p) override {
     std::printf("process pid=%d ppid=%d program=%s args=", p.pid, p.ppid, p.program.c_str());
     for (const std::string& a : p.args) std::printf("[%s]", a.c_str());
-    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64 " parent_trace=%s\n",
+    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64
+                " parent_trace=%s from_start=%d\n",
                 p.page_size, p.recorder.c_str(), p.hostname.c_str(), p.parent_trace_seq,
-                p.parent_trace.c_str());
+                p.parent_trace.c_str(), p.from_start ? 1 : 0);
   }
   void OnModule(const Module& m) override {
     std::printf("module %u %s load=0x%" PRIx64 " ranges=%zu build_id_bytes=%zu seq=%" PRIu64 "\n",

@@ -29,6 +29,7 @@ void DeliverProcess(const fb::Process& p, TraceVisitor& v) {
   info.hostname = Str(p.hostname());
   info.parent_trace_seq = p.parent_trace_seq();
   info.parent_trace = Str(p.parent_trace());
+  info.from_start = p.from_start();
   v.OnProcess(info);
 }
 

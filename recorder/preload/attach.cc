@@ -16,6 +16,7 @@
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/recording_switch.h"
 #include "recorder/preload/seq_counter.h"
 
 namespace heaprec::recorder::preload {
@@ -193,9 +194,11 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
   // Shared seq counting from the start: the launcher's last drain after
   // heaprec_detach waits for every seq the header has handed out.
   const RegionView region =
-      CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false});
+      CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false,
+                    /*parent_start_ns=*/0, /*start_paused=*/false, /*attached=*/true});
   if (region.base == nullptr) return fail(kAttachNoRegion);
   g_recorder.region = region;
+  UseSwitch(*region.header());  // heaprec --stop/--start PID pause and resume it
   g_recorder.generation.fetch_add(1, std::memory_order_acq_rel);  // rings of a region before
   ForgetModules();
   AnnounceOwnMemory();
@@ -238,6 +241,7 @@ HEAPREC_EXPORT_C int heaprec_detach(void) {
   const int restored = RestoreAllModules();
   g_recorder.attached.store(0, std::memory_order_release);
   ReleasePatching();
+  ForgetSwitch();  // its region stays mapped (g_previous) for calls on their way
   g_previous = g_recorder.region;
   ts.guard--;
   return restored;

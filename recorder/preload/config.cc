@@ -33,6 +33,8 @@ Config ReadConfigWith(const char* (*get)(const char*)) {
   c.mark_signal = static_cast<int>(ParseUint(get(kMarkSignalEnv), SIGUSR2));
   c.leak_scan = ParseUint(get(kLeakScanEnv), 1) != 0;
   c.scan_signal = static_cast<int>(ParseUint(get(kScanSignalEnv), 0));
+  c.start_paused = ParseUint(get(kPausedEnv), 0) != 0;
+  c.switch_signal = static_cast<int>(ParseUint(get(kSwitchSignalEnv), 0));
   return c;
 }
 

@@ -26,6 +26,8 @@ struct Config {
   int mark_signal = SIGUSR2;  // the signal that records a marker; 0 = none
   bool leak_scan = true;      // a leak scan at the end of the process
   int scan_signal = 0;        // the signal that asks for a leak scan; 0 = none
+  bool start_paused = false;  // HEAPREC_PAUSED=1: allocations not recorded at first
+  int switch_signal = 0;      // the signal that toggles recording; 0 = none
 };
 
 Config ReadConfig();

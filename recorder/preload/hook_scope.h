@@ -23,6 +23,7 @@
 #include "format/api.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/recording_switch.h"
 
 namespace heaprec::recorder::preload {
 
@@ -60,6 +61,7 @@ class HookScope {
 template <typename Call>
 __attribute__((always_inline)) inline void* RecordedAlloc(format::Api api, size_t size,
                                                           size_t extra, Call call) {
+  if (!AllocationsRecorded()) return call();  // paused (recording_switch.h)
   HookScope scope;
   if (!scope.recording()) return call();
   void* p = call();

@@ -24,6 +24,12 @@ struct RegionSettings {
   bool solo_seq;
   // A fork child: the forking image's start_monotonic_ns; 0 otherwise.
   uint64_t parent_start_ns = 0;
+  // Allocations not recorded at first (RegionHeader::started_paused,
+  // recording_switch; recording_switch.h).
+  bool start_paused = false;
+  // heaprec -p: the recording begins in a running process
+  // (RegionHeader::attached).
+  bool attached = false;
 };
 
 // Returns a view with base == nullptr if the region could not be made.
