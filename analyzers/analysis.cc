@@ -16,6 +16,7 @@ std::string Analysis::CommandLine() const {
 
 void Analysis::OnMarker(const format::Marker& m) {
   if (stopped()) return;
+  heap_.OnMarker(m);
   if (stop_ && stop_->AtMarker(m)) return;
   markers_.push_back(m);
   for (Analyzer* a : analyzers_) a->OnMarker(m);

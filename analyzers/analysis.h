@@ -37,6 +37,7 @@ class Analysis : public format::TraceVisitor {
   void OnProcess(const format::ProcessInfo& p) override {
     process_ = p;
     heap_.set_sample_rate(p.sample_rate);
+    heap_.OnProcess(p);
   }
   void OnModule(const format::Module& m) override { symbols_.AddModule(m); }
   void OnThread(const format::ThreadInfo& t) override { threads_.push_back(t); }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzers/analysis.h"
+#include "analyzers/mismatches.h"
 #include "analyzers/summary.h"
 #include "analyzers/test_events.h"
 
@@ -83,6 +84,46 @@ TEST(LeaksTest, ReallocForms) {
   EXPECT_EQ(sites[0].bytes, 40u);
   EXPECT_EQ(p.heap().blocks().size(), 1u);
   EXPECT_EQ(a.peak_bytes(), 45u);  // 40 at 0x200 + 5 at 0x300
+}
+
+// A recording that does not cover the whole life (live_heap.h): frees of
+// blocks never seen made are "freed, allocated before recording", not
+// mismatches; before a trace's first switch they still are mismatches.
+TEST(LeaksTest, FreesOfBlocksMadeBeforeRecording) {
+  Pass p;
+  MismatchAnalyzer mismatches;
+  p.analysis.Add(&mismatches);
+  format::ProcessInfo info;
+  info.from_start = false;
+  p.analysis.OnProcess(info);
+  EXPECT_FALSE(p.heap().RecordedWholeLife());
+  EventFeeder feeder(&p.analysis);
+  feeder.Event({.api = Api::kFree, .address = 0x999});
+  feeder.Event({.api = Api::kMalloc, .address = 0x100, .size = 24, .stack = 3});
+  feeder.Event({.api = Api::kRealloc, .address = 0x200, .size = 64, .old_address = 0x998});
+  feeder.Event({.api = Api::kFree, .address = 0x100});
+  EXPECT_EQ(p.heap().freed_before_recording(), 2u);
+  EXPECT_EQ(p.heap().live_bytes(), 64u);  // the realloc's new block
+  EXPECT_EQ(mismatches.total(), 0u);
+  EXPECT_EQ(p.summary.frees(), 3u);
+}
+
+TEST(LeaksTest, WholeLifeUntilTheFirstSwitch) {
+  Pass p;
+  MismatchAnalyzer mismatches;
+  p.analysis.Add(&mismatches);
+  p.analysis.OnProcess(format::ProcessInfo{});  // from_start
+  EventFeeder feeder(&p.analysis);
+  feeder.Event({.api = Api::kFree, .address = 0x999});  // a wild free: a mismatch
+  EXPECT_TRUE(p.heap().RecordedWholeLife());
+  feeder.Marker(format::kRecordingStopLabel);
+  feeder.Event({.api = Api::kFree, .address = 0x998});
+  feeder.Marker(format::kRecordingStartLabel);
+  feeder.Event({.api = Api::kFree, .address = 0x997});
+  EXPECT_FALSE(p.heap().RecordedWholeLife());
+  EXPECT_EQ(mismatches.total(), 1u);
+  EXPECT_EQ(p.heap().freed_before_recording(), 2u);
+  EXPECT_EQ(p.heap().unknown_frees(), 3u);
 }
 
 TEST(LeaksTest, FreeOfUnknownBlockIsHarmless) {

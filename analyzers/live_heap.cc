@@ -26,6 +26,12 @@ void LiveHeap::Add(uint64_t id, const LiveBlock& block, double weight, HeapChang
 }
 
 void LiveHeap::Remove(uint64_t id, HeapChange* c) {
+  if (id == 0 && !whole_life_) {  // made while the trace did not record
+    ++unknown_frees_;
+    ++freed_before_recording_;
+    c->before_recording = true;
+    return;
+  }
   if (id == 0 || !blocks_.Take(id, &c->released_block)) {  // never made, or released
     ++unknown_frees_;
     c->unknown_release = true;

@@ -119,11 +119,18 @@ json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
 }  // namespace
 
 json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
-  return {{"allocations", s.allocations()},         {"frees", s.frees()},
-          {"bytes_allocated", s.bytes_allocated()}, {"peak_bytes", s.peak_bytes()},
-          {"leaked_bytes", a.heap().live_bytes()},  {"leaked_blocks", a.heap().live_blocks()},
-          {"temporaries", s.temporaries()},         {"duration_ns", s.duration_ns()},
-          {"peak_time_ns", s.peak_time_ns()},       {"peak_seq", s.peak_seq()}};
+  return {{"allocations", s.allocations()},
+          {"frees", s.frees()},
+          {"bytes_allocated", s.bytes_allocated()},
+          {"peak_bytes", s.peak_bytes()},
+          {"leaked_bytes", a.heap().live_bytes()},
+          {"leaked_blocks", a.heap().live_blocks()},
+          {"temporaries", s.temporaries()},
+          {"duration_ns", s.duration_ns()},
+          {"peak_time_ns", s.peak_time_ns()},
+          {"peak_seq", s.peak_seq()},
+          {"recorded_whole_life", a.heap().RecordedWholeLife()},
+          {"freed_before_recording", a.heap().freed_before_recording()}};
 }
 
 json JsonReportValue(const Report& r, const ReportOptions& o) {

@@ -10,6 +10,7 @@
 #include "analyzers/report.h"
 #include "analyzers/sampling_notice.h"
 #include "analyzers/top_table.h"
+#include "format/switch_markers.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -327,6 +328,22 @@ std::string ProcessWords(const format::ProcessInfo& p,
   return words;
 }
 
+// The line under the summary of a recording that does not cover the
+// process's whole life (live_heap.h, RecordedWholeLife).
+std::string RecordedPartText(const Analysis& a) {
+  size_t switches = 0;
+  for (const format::Marker& m : a.markers()) switches += format::IsRecordingSwitch(m.label);
+  std::string how = a.process() && !a.process()->from_start ? "started after the process" : "";
+  if (switches != 0) {
+    how += std::string(how.empty() ? "" : ", ") + "switched " + std::to_string(switches) +
+           (switches == 1 ? " time" : " times");
+  }
+  return "recorded: part of the run (" + how + "); freed, allocated before recording: " +
+         std::to_string(a.heap().freed_before_recording()) +
+         " (not leaks, not mismatches; leaks and peak count what was allocated while "
+         "recording)\n";
+}
+
 }  // namespace
 
 std::string TextReport(const Report& r, const ReportOptions& o) {
@@ -370,6 +387,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
            " blocks)";
   }
   out += ", " + Seconds(s.duration_ns()) + "\n";
+  if (!a.heap().RecordedWholeLife()) out += RecordedPartText(a);
   const std::string missing = MissingSymbolsText(r.missing_symbols);
   if (!missing.empty()) out += "symbols: " + missing + "\n";
   return out;

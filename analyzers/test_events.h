@@ -2,7 +2,9 @@
 // trace would: seq from 1, time = seq ms unless given, blocks numbered from
 // the addresses (format::BlockNumbers), addresses kept only for frees of
 // blocks never made. Raw() passes an event whose blocks are given (a double
-// free names an already released block); Marker() precedes the next event.
+// free names an already released block); Marker() precedes the next event
+// (and a switch of recording makes the numbering forget released addresses,
+// as heaprec's writer does).
 // Test-only; not thread-safe.
 #ifndef HEAPREC_ANALYZERS_TEST_EVENTS_H_
 #define HEAPREC_ANALYZERS_TEST_EVENTS_H_
@@ -12,6 +14,7 @@
 
 #include "format/block_numbers.h"
 #include "format/records.h"
+#include "format/switch_markers.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::analyzers {
@@ -34,6 +37,10 @@ class EventFeeder {
     v_->OnEvent(e);
   }
   void Marker(const std::string& label) {
+    // As heaprec's trace writer does at a switch of recording.
+    if (format::IsRecordingSwitch(label)) {
+      blocks_.RecordingSwitched(label == format::kRecordingStopLabel);
+    }
     v_->OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, label});
   }
   // A leak scan at this point: blocks (by number) with their kinds and

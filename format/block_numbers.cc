@@ -1,6 +1,8 @@
 // BlockNumbers: live addresses in an OpenTable, released ones direct-mapped.
 #include "format/block_numbers.h"
 
+#include <algorithm>
+
 namespace heaprec::format {
 
 void BlockNumbers::Make(uint64_t address, uint64_t block, uint64_t size) {
@@ -14,7 +16,12 @@ void BlockNumbers::Make(uint64_t address, uint64_t block, uint64_t size) {
 }
 
 void BlockNumbers::Release(uint64_t address, uint64_t block) {
-  released_[ReleasedSlot(address)] = Released{address, block};
+  if (remember_released_) released_[ReleasedSlot(address)] = Released{address, block};
+}
+
+void BlockNumbers::RecordingSwitched(bool paused) {
+  std::fill(released_.begin(), released_.end(), Released{});
+  remember_released_ = !paused;
 }
 
 void BlockNumbers::Assign(const Event& e, uint64_t* block, uint64_t* old_block) {

@@ -44,6 +44,12 @@ class BlockNumbers {
   void Prefetch(uint64_t address) const {
     if (address != 0) live_.Prefetch(address);
   }
+  // Recording was switched off (paused) or on (format/switch_markers.h):
+  // the addresses released so far are forgotten, and while paused none is
+  // remembered. An allocation the trace does not hold may have reused any
+  // of them, so a later free of one is of an unknown block (block 0), not a
+  // double free.
+  void RecordingSwitched(bool paused);
   // Blocks made so far.
   uint64_t made() const { return made_; }
   size_t live() const { return live_.size(); }
@@ -89,6 +95,7 @@ class BlockNumbers {
 
   base::OpenTable<Live, 4> live_;  // address -> live block; nearby addresses share lines
   std::vector<Released> released_ = std::vector<Released>(size_t{1} << kReleasedBits);
+  bool remember_released_ = true;  // false while recording is paused
   uint64_t made_ = 0;
   uint64_t sample_rate_ = 0;
   uint64_t live_bytes_ = 0;

@@ -47,6 +47,24 @@ TEST(BlockNumbersTest, PairsFreesReallocsAndDoubleFrees) {
   EXPECT_EQ(b.live(), 0u);
 }
 
+TEST(BlockNumbersTest, SwitchesOfRecordingForgetReleasedAddresses) {
+  BlockNumbers b;
+  EXPECT_EQ(Assigned(&b, Alloc(0x10)).block, 1u);
+  EXPECT_EQ(Assigned(&b, Alloc(0x20)).block, 2u);
+  EXPECT_EQ(Assigned(&b, Free(0x10)).block, 1u);
+  b.RecordingSwitched(/*paused=*/true);
+  // A paused allocation may have reused 0x10: unknown, not a double free.
+  EXPECT_EQ(Assigned(&b, Free(0x10)).block, 0u);
+  // A live block is still released while paused, but not remembered.
+  EXPECT_EQ(Assigned(&b, Free(0x20)).block, 2u);
+  EXPECT_EQ(Assigned(&b, Free(0x20)).block, 0u);
+  b.RecordingSwitched(/*paused=*/false);
+  EXPECT_EQ(Assigned(&b, Alloc(0x30)).block, 3u);
+  EXPECT_EQ(Assigned(&b, Free(0x30)).block, 3u);
+  EXPECT_EQ(Assigned(&b, Free(0x30)).block, 3u);  // recording again: a double free
+  EXPECT_EQ(b.live(), 0u);
+}
+
 TEST(BlockNumbersTest, ReleasedAddressesAreForgottenWhenTheirSlotIsTaken) {
   BlockNumbers b;
   // Two addresses sharing a released slot, and one in another slot.

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "format/leak_scan_columns.h"
+#include "format/switch_markers.h"
 #include "format/trace_generated.h"
 #include "format/varint.h"
 #include "format/zigzag.h"
@@ -251,6 +252,9 @@ void ChunkBuilder::AddThread(const ThreadInfo& t) {
 }
 
 void ChunkBuilder::AddMarker(const Marker& m) {
+  if (!blocks_given_ && IsRecordingSwitch(m.label)) {
+    blocks_.RecordingSwitched(m.label == kRecordingStopLabel);
+  }
   markers_.push_back(m);
   approx_bytes_ += 40 + m.label.size();
   tables_ += 1;
@@ -281,7 +285,8 @@ flatbuffers::Offset<fb::Process> BuildProcess(flatbuffers::FlatBufferBuilder& b,
   return fb::CreateProcess(b, b.CreateString(p.program), b.CreateVector(args), p.pid, p.ppid,
                            p.start_realtime_ns, p.start_monotonic_ns, b.CreateString(p.clock),
                            p.page_size, b.CreateString(p.recorder), b.CreateString(p.hostname),
-                           p.parent_trace_seq, b.CreateString(p.parent_trace), p.sample_rate);
+                           p.parent_trace_seq, b.CreateString(p.parent_trace), p.sample_rate,
+                           p.from_start);
 }
 
 flatbuffers::Offset<fb::Module> BuildModule(flatbuffers::FlatBufferBuilder& b, const Module& m) {

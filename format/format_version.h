@@ -22,7 +22,8 @@ namespace heaprec::format {
 // length-prefixed chunks; frees name blocks, addresses optional; 2.1:
 // End.symbols_complete. 3.0: a free may name a block by the thread that made
 // it (Chunk.ref_form, ref_thread_v). 3.1: leak scans (Chunk.leak_scans).
-// 3.2: Process.parent_trace, End.replaced_by_exec. 3.3: Process.sample_rate.
+// 3.2: Process.parent_trace, End.replaced_by_exec. 3.3: Process.sample_rate,
+// Process.from_start.
 inline constexpr uint16_t kFormatMajor = 3;
 inline constexpr uint16_t kFormatMinor = 3;
 

@@ -92,6 +92,7 @@ TEST(OldTraceTest, Version3Dot1ReadsAsWritten) {
   testing::ExpectSameRecords(want, v.r);
   ASSERT_EQ(v.r.processes.size(), 1u);
   EXPECT_EQ(v.r.processes[0].parent_trace, "");
+  EXPECT_TRUE(v.r.processes[0].from_start);  // 3.3: absent reads as recorded from the start
   ASSERT_EQ(v.r.ends.size(), 1u);
   EXPECT_FALSE(v.r.ends[0].replaced_by_exec);
   EXPECT_EQ(v.r.ends[0].exit_status, 0);

@@ -195,6 +195,11 @@ struct ProcessInfo {
   // 3.3: heaprec --sample-rate: the mean bytes between recorded allocations
   // (format/sampling.h); 0 = every call was recorded (and in older traces).
   uint64_t sample_rate = 0;
+  // 3.3: recording began when the process did (false: heaprec
+  // --start-paused, or attached to a running process). With the switch
+  // markers (format/switch_markers.h) it says whether the trace saw every
+  // block made so far: analyzers/live_heap.h's RecordedWholeLife.
+  bool from_start = true;
   friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
 };
 

@@ -20,9 +20,10 @@ class Dumper : public TraceVisitor {
   void OnProcess(const ProcessInfo& p) override {
     std::printf("process pid=%d ppid=%d program=%s args=", p.pid, p.ppid, p.program.c_str());
     for (const std::string& a : p.args) std::printf("[%s]", a.c_str());
-    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64 " parent_trace=%s",
+    std::printf(" page_size=%u recorder=%s host=%s parent_seq=%" PRIu64
+                " parent_trace=%s from_start=%d",
                 p.page_size, p.recorder.c_str(), p.hostname.c_str(), p.parent_trace_seq,
-                p.parent_trace.c_str());
+                p.parent_trace.c_str(), p.from_start ? 1 : 0);
     if (p.sample_rate != 0) std::printf(" sample_rate=%" PRIu64, p.sample_rate);
     std::printf("\n");
     sampled_ = p.sample_rate != 0;

@@ -14,6 +14,7 @@
 #include "format/byte_io.h"
 #include "format/chunk_builder.h"
 #include "format/records_expect.h"
+#include "format/switch_markers.h"
 #include "format/test_traces.h"
 #include "format/thread_blocks.h"
 #include "format/trace_generated.h"
@@ -113,6 +114,30 @@ TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
   EXPECT_EQ(e.stack_nodes, 1u);
   EXPECT_EQ(e.exit_status, 7);
   EXPECT_TRUE(e.symbols_complete);
+}
+
+// 3.3: a recording that began after the process (Process.from_start false),
+// and the switch markers: released addresses are forgotten at each (a paused
+// allocation may have reused them), so a later free is of an unknown block.
+TEST(TraceRoundTripTest, FromStartAndRecordingSwitches) {
+  StringSink sink;
+  ProcessInfo process = testing::SampleProcess();
+  process.from_start = false;
+  TraceWriter w(&sink, process);
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x1000, .size = 100});
+  w.AddEvent({.seq = 2, .api = Api::kFree, .address = 0x1000});
+  w.AddMarker({.seq = 3, .time_ns = 3, .thread = 1, .label = kRecordingStopLabel});
+  w.AddEvent({.seq = 3, .api = Api::kFree, .address = 0x1000});
+  ASSERT_TRUE(w.Finish({.exit_status = 0}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  ASSERT_EQ(v.r.processes.size(), 1u);
+  EXPECT_FALSE(v.r.processes[0].from_start);
+  EXPECT_EQ(v.r.processes[0], process);
+  ASSERT_EQ(v.r.events.size(), 3u);
+  EXPECT_EQ(v.r.events[1].block, 1u);
+  EXPECT_EQ(v.r.events[2].block, 0u);  // not a double free of block 1
 }
 
 // 3.2: the parent's trace and an image replaced by exec; the writer's live

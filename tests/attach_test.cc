@@ -19,6 +19,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -166,6 +167,17 @@ TEST(AttachTest, PhasesGiveExactNumbersForTheWindow) {
   ASSERT_GE(s.markers.size(), 2u);
   EXPECT_EQ(s.markers.front().label, "heaprec:attach");
   EXPECT_EQ(s.markers.back().label, "heaprec:detach");
+  // The recording began in a running process: phase A's frees are of blocks
+  // made before it, not bad frees (analyzers/live_heap.h RecordedWholeLife).
+  EXPECT_FALSE(s.process.from_start);
+  const ProcessResult replay =
+      RunProgram({Runfile("replay/heapreplay"), "--json", "--mismatches", trace});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const nlohmann::json j = nlohmann::json::parse(replay.out);
+  EXPECT_EQ(j["summary"]["recorded_whole_life"], false);
+  EXPECT_EQ(j["summary"]["freed_before_recording"], 10);
+  EXPECT_EQ(j["summary"]["leaked_bytes"], 11200);
+  EXPECT_EQ(j["mismatches"]["count"], 0) << j["mismatches"].dump();
 }
 
 TEST(AttachTest, HundredAttachesUnderLoadChangeNothing) {

@@ -88,6 +88,8 @@ TEST(PageDataTest, StacksThatNameTheSameFramesAreOneSite) {
   EXPECT_EQ(page["summary"]["leaked_bytes"], 200);
   EXPECT_EQ(page["summary"]["peak_bytes"], 5200);
   EXPECT_EQ(page["summary"]["temporaries"], 1);
+  EXPECT_EQ(page["summary"]["recorded_whole_life"], true);
+  EXPECT_EQ(page["summary"]["freed_before_recording"], 0);
   EXPECT_EQ(page["markers"], json::parse(R"([{"label": "half", "time_ns": 2000000,
                                                "bucket": 1, "exact": true}])"));
   EXPECT_EQ(page["warnings"], json::array());
@@ -121,6 +123,25 @@ TEST(PageDataTest, StacksThatNameTheSameFramesAreOneSite) {
   EXPECT_EQ(page["strings"][frames["file"][size_t(frame)].get<size_t>()], "app.c");
   EXPECT_EQ(frames["line"][size_t(frame)], 20);
   EXPECT_EQ(page["strings"][frames["module"][size_t(frame)].get<size_t>()], "app");
+}
+
+// A recording of part of the run (heaprec --start-paused): the page's
+// summary carries what the header shows, frees of blocks made before it.
+TEST(PageDataTest, PartOfTheRunCountsFreesOfBlocksMadeBefore) {
+  Trace t;
+  EventFeeder f(&t.analysis);
+  f.Event({.api = Api::kFree, .address = 0x90});  // made before the start marker
+  f.Marker("heaprec:start");
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});
+  f.Event({.api = Api::kFree, .address = 0x80});
+  t.Finish();
+  PageInputs in{{"t.zst", {3, 3}, false}, &t.analysis, &t.summary, &t.range};
+  const json page = PageData(in);
+  EXPECT_EQ(page["summary"]["recorded_whole_life"], false);
+  // The first free came before the switch, in a trace recorded from the
+  // start so far: a bad free then, not one of these.
+  EXPECT_EQ(page["summary"]["freed_before_recording"], 1);
+  EXPECT_EQ(page["summary"]["leaked_bytes"], 100);
 }
 
 TEST(PageDataTest, BaseStacksLandOnTheSameNodes) {

@@ -30,6 +30,7 @@ void DeliverProcess(const fb::Process& p, TraceVisitor& v) {
   info.parent_trace_seq = p.parent_trace_seq();
   info.parent_trace = Str(p.parent_trace());
   info.sample_rate = p.sample_rate();
+  info.from_start = p.from_start();
   v.OnProcess(info);
 }
 

@@ -38,6 +38,7 @@
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/preflight.h"
+#include "recorder/launcher/recording_control.h"
 #include "recorder/launcher/run_end.h"
 #include "recorder/launcher/session.h"
 #include "recorder/launcher/traceable.h"
@@ -138,6 +139,8 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     setenv(kLeakScanEnv, o.leak_scan && o.sample_rate == 0 ? "1" : "0", 1);
     setenv(kSampleRateEnv, std::to_string(o.sample_rate).c_str(), 1);
     setenv(kScanSignalEnv, std::to_string(o.scan_signal).c_str(), 1);
+    setenv(kPausedEnv, o.start_paused ? "1" : "0", 1);
+    setenv(kSwitchSignalEnv, std::to_string(o.switch_signal).c_str(), 1);
     std::vector<char*> argv;
     for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -221,6 +224,14 @@ int Run(const Options& options) {
   // its own priority. mt_handoff, whose four threads outnumber the cores:
   // 1.14 -> 0.96 s; alloc_heavy 0.76 -> 0.72 s; cppcheck unchanged.
   setpriority(PRIO_PROCESS, 0, kLauncherNice);
+  // Each traced process holds a pidfd, its trace and its region file open
+  // here (region_reader.h): room for large process trees. After the fork
+  // too: the program keeps its own limit.
+  struct rlimit files;
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
 
   Session session(session_dir, options);
   session.SetMainPid(child);
@@ -304,5 +315,11 @@ int main(int argc, char** argv) {
   }
   if (options.compare_allocators) return RunCompareAllocators(options);
   if (options.attach_pid != 0) return RunAttach(options);
+  if (options.control != Options::Control::kNone) {
+    const ControlOutcome out =
+        SwitchRecording(options.control_pid, options.control == Options::Control::kStart);
+    std::fprintf(out.exit_code == 0 ? stdout : stderr, "%s\n", out.line.c_str());
+    return out.exit_code;
+  }
   return Run(options);
 }

@@ -71,12 +71,29 @@ bool ParseDuration(const std::string& text, uint64_t* ms) {
 
 namespace {
 
+bool ParseControl(const std::string& name, const std::string& v, Options::Control control,
+                  Options* o, std::string* error) {
+  unsigned pid = 0;
+  if (!ParseNumber(v, 1, 999999999, &pid)) {
+    *error = name + " takes a process id, not '" + v + "'";
+    return false;
+  }
+  if (o->control != Options::Control::kNone) {
+    *error = "give one of --start PID and --stop PID";
+    return false;
+  }
+  o->control = control;
+  o->control_pid = static_cast<int>(pid);
+  return true;
+}
+
 base::CommandLine Table(Options* o) {
   using base::Flag, base::Heading, base::Value;
   base::CommandLine line;
   line.usage =
       "usage: heaprec [options] [--] PROGRAM [ARGS...]\n"
-      "       heaprec -p PID [--duration TIME] [options]";
+      "       heaprec -p PID [--duration TIME] [options]\n"
+      "       heaprec --start PID | --stop PID";
   line.positionals = base::Positionals::kEndOptions;
   line.positional = [o](const std::string& arg, std::string*) {
     o->command.push_back(arg);
@@ -180,6 +197,38 @@ base::CommandLine Table(Options* o) {
            "end (leaks are then every block not freed, of\n"
            "unknown kind)",
            [o] { o->leak_scan = false; }),
+      Heading("recording a phase:"),
+      Flag("--start-paused",
+           "start with allocations not recorded (frees still are);\n"
+           "switch on with heaprec --start PID or --switch-signal",
+           [o] {
+             o->start_paused = true;
+             o->recording_only.push_back("--start-paused");
+           }),
+      Value("--switch-signal", "N",
+            "signal whose each delivery switches the recording of\n"
+            "allocations off or on (default 0, none)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              unsigned sig = 0;
+              if (!ParseNumber(v, 0, 64, &sig)) {
+                *error = "--switch-signal takes a signal number from 0 to 64, not '" + v + "'";
+                return false;
+              }
+              o->switch_signal = static_cast<int>(sig);
+              return true;
+            }),
+      Value("--start", "PID",
+            "in a process a heaprec records (from another shell):\n"
+            "record its allocations from now on (marker heaprec:start)",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              return ParseControl(name, v, Options::Control::kStart, o, error);
+            }),
+      Value("--stop", "PID",
+            "... and pause them (marker heaprec:stop; frees are still\n"
+            "recorded, so blocks freed meanwhile do not leak)",
+            [o](const std::string& name, const std::string& v, std::string* error) {
+              return ParseControl(name, v, Options::Control::kStop, o, error);
+            }),
       Heading("leak check (valgrind memcheck's kinds and spellings):"),
       base::OptionalValue("--leak-check", "MODE",
                           "after the program, each process's LEAK SUMMARY on stderr;\n"
@@ -327,6 +376,14 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     return false;
   }
   if (o->help || o->version) return true;
+  if (o->control != Options::Control::kNone) {
+    if (!o->command.empty() || o->attach_pid != 0) {
+      *error = std::string(o->control == Options::Control::kStart ? "--start" : "--stop") +
+               " PID switches a process heaprec already records: it runs no program";
+      return false;
+    }
+    return true;
+  }
   if (o->attach_pid != 0) {
     if (!o->command.empty()) {
       *error = "-p records a running process: give no PROGRAM too ('" + o->command.front() + "')";
@@ -334,6 +391,10 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     }
     if (o->compare_allocators) {
       *error = "--compare-allocators runs a program: it does not go with -p";
+      return false;
+    }
+    if (o->start_paused) {
+      *error = "--start-paused is for a program heaprec starts: -p records from the attach on";
       return false;
     }
     return true;

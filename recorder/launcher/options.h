@@ -23,13 +23,20 @@ struct Options {
   std::vector<std::string> follow_only;
   std::vector<std::string> follow_skip;
   bool quiet = false;
-  bool addresses = false;    // --addresses: keep every block's address in the trace
-  bool free_stacks = false;  // --free-stacks: record the call stack of frees too
-  int mark_signal = 12;      // SIGUSR2; 0 = none
-  bool leak_scan = true;     // --no-leak-scan: no reachability scan at the end
-  int scan_signal = 0;       // --scan-signal: the signal that asks for a scan; 0 = none
+  bool addresses = false;     // --addresses: keep every block's address in the trace
+  bool free_stacks = false;   // --free-stacks: record the call stack of frees too
+  int mark_signal = 12;       // SIGUSR2; 0 = none
+  bool leak_scan = true;      // --no-leak-scan: no reachability scan at the end
+  int scan_signal = 0;        // --scan-signal: the signal that asks for a scan; 0 = none
+  bool start_paused = false;  // --start-paused: allocations not recorded until switched on
+  int switch_signal = 0;      // --switch-signal: each delivery toggles recording; 0 = none
   // --sample-rate: mean bytes between recorded allocations; 0 = every call.
   uint64_t sample_rate = 0;
+  // --start PID / --stop PID: switch the recording of a running traced
+  // process (launcher/recording_control.h) instead of running a program.
+  enum class Control { kNone, kStart, kStop };
+  Control control = Control::kNone;
+  int control_pid = 0;
   // The leak check (valgrind's spellings): after the program, a LEAK SUMMARY
   // per process on stderr, and exit error_exitcode when a kind of errors_for
   // has blocks after suppressions.

@@ -84,11 +84,61 @@ TEST(OptionsTest, HelpAndVersionNeedNoProgram) {
   EXPECT_TRUE(v.version);
 }
 
+TEST(OptionsTest, RecordingAPhase) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"heaprec", "--start-paused", "--switch-signal", "10", "./app"}, &o, &error))
+      << error;
+  EXPECT_TRUE(o.start_paused);
+  EXPECT_EQ(o.switch_signal, 10);
+  EXPECT_EQ(o.control, Options::Control::kNone);
+  EXPECT_EQ(o.command, (std::vector<std::string>{"./app"}));
+  Options d;
+  ASSERT_TRUE(Parse({"heaprec", "./app"}, &d, &error));
+  EXPECT_FALSE(d.start_paused);
+  EXPECT_EQ(d.switch_signal, 0);
+  EXPECT_FALSE(Parse({"heaprec", "--switch-signal", "65", "./app"}, &d, &error));
+  EXPECT_EQ(error, "--switch-signal takes a signal number from 0 to 64, not '65'");
+}
+
+TEST(OptionsTest, StartAndStopTakeAPidAndNoProgram) {
+  Options start;
+  std::string error;
+  ASSERT_TRUE(Parse({"heaprec", "--start", "4242"}, &start, &error)) << error;
+  EXPECT_EQ(start.control, Options::Control::kStart);
+  EXPECT_EQ(start.control_pid, 4242);
+  Options stop;
+  ASSERT_TRUE(Parse({"heaprec", "--stop=17"}, &stop, &error)) << error;
+  EXPECT_EQ(stop.control, Options::Control::kStop);
+  EXPECT_EQ(stop.control_pid, 17);
+
+  Options o;
+  EXPECT_FALSE(Parse({"heaprec", "--start", "0"}, &o, &error));
+  EXPECT_EQ(error, "--start takes a process id, not '0'");
+  Options p;
+  EXPECT_FALSE(Parse({"heaprec", "--stop", "12x"}, &p, &error));
+  EXPECT_EQ(error, "--stop takes a process id, not '12x'");
+  Options both;
+  EXPECT_FALSE(Parse({"heaprec", "--start", "1", "--stop", "1"}, &both, &error));
+  EXPECT_EQ(error, "give one of --start PID and --stop PID");
+  Options with_program;
+  EXPECT_FALSE(Parse({"heaprec", "--stop", "5", "./app"}, &with_program, &error));
+  EXPECT_EQ(error, "--stop PID switches a process heaprec already records: it runs no program");
+  Options compare;
+  EXPECT_FALSE(
+      Parse({"heaprec", "--compare-allocators", "--start-paused", "./app"}, &compare, &error));
+  EXPECT_EQ(error,
+            "--start-paused is for recording: --compare-allocators runs the program without "
+            "recording it");
+}
+
 TEST(OptionsTest, UsageListsTheOptions) {
   const std::string usage = UsageText();
   EXPECT_EQ(usage.rfind("usage: heaprec [options] [--] PROGRAM [ARGS...]\n", 0), 0u);
-  for (const char* listed : {"  -o, --output PATH  ", "      --no-follow[=PATTERN]  ",
-                             "      --follow[=PATTERN]  ", "      --version  "}) {
+  for (const char* listed :
+       {"  -o, --output PATH  ", "      --no-follow[=PATTERN]  ", "      --follow[=PATTERN]  ",
+        "      --version  ", "      --start-paused  ", "      --start PID  ", "      --stop PID  ",
+        "      --switch-signal N  "}) {
     EXPECT_NE(usage.find(listed), std::string::npos) << listed;
   }
 }

@@ -26,8 +26,8 @@ std::unique_ptr<RegionReader> RegionReader::Open(const std::string& path, std::s
     return nullptr;  // still being created
   }
   void* base = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  close(fd);
   if (base == MAP_FAILED) {
+    close(fd);
     *error = path + ": mmap: " + std::strerror(errno);
     return nullptr;
   }
@@ -36,17 +36,22 @@ std::unique_ptr<RegionReader> RegionReader::Open(const std::string& path, std::s
   const RegionHeader* h = view.header();
   if (h->ready.load(std::memory_order_acquire) != 1) {
     munmap(base, kRegionBytes);
+    close(fd);
     return nullptr;
   }
   if (h->magic != kRegionMagic || h->version != kRegionVersion) {
     munmap(base, kRegionBytes);
+    close(fd);
     *error = path + ": not a heaprec region of this version";
     return nullptr;
   }
-  return std::unique_ptr<RegionReader>(new RegionReader(path, view));
+  return std::unique_ptr<RegionReader>(new RegionReader(path, view, fd));
 }
 
-RegionReader::~RegionReader() { munmap(view_.base, kRegionBytes); }
+RegionReader::~RegionReader() {
+  munmap(view_.base, kRegionBytes);
+  close(fd_);
+}
 
 size_t RegionReader::Drain(bool all) {
   size_t moved = 0;

@@ -10,6 +10,10 @@
 // bounds-checked: a program that scribbles on it can spoil its own trace but
 // cannot crash the launcher.
 //
+// The region file stays open while the reader lives (its name is unlinked
+// once adopted): `heaprec --start/--stop PID` reaches the region through
+// /proc/<launcher>/fd (launcher/recording_control.h).
+//
 // Not thread-safe; allocates (local queues). Used by the launcher's loop.
 #ifndef HEAPREC_RECORDER_LAUNCHER_REGION_READER_H_
 #define HEAPREC_RECORDER_LAUNCHER_REGION_READER_H_
@@ -96,7 +100,8 @@ class RegionReader {
   void ReleaseMemory();
 
  private:
-  RegionReader(std::string path, RegionView view) : path_(std::move(path)), view_(view) {}
+  RegionReader(std::string path, RegionView view, int fd)
+      : path_(std::move(path)), view_(view), fd_(fd) {}
   // Drain() for one ring (its bit is set in slots_in_use, or it is slot 0).
   size_t DrainSlot(uint32_t slot, bool all);
 
@@ -108,6 +113,7 @@ class RegionReader {
 
   std::string path_;
   RegionView view_;
+  int fd_;  // the region file, open while the reader lives (see above)
   // Records taken from a ring and not yet emitted: records[head..] (a vector
   // refilled in bulk, so draining is a memcpy per ring, not a push per record).
   struct Queue {

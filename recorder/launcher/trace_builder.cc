@@ -41,6 +41,10 @@ format::ProcessInfo ProcessOf(const RegionHeader& h) {
   p.hostname = std::string(h.hostname, strnlen(h.hostname, sizeof(h.hostname)));
   p.parent_trace_seq = h.parent_fork_seq;
   p.sample_rate = h.sample_rate;
+  // Started paused (heaprec --start-paused, or forked or exec'd while
+  // paused) or attached to a running process (heaprec -p): the trace does
+  // not see every block the process makes.
+  p.from_start = h.started_paused == 0 && h.attached == 0;
   return p;
 }
 

@@ -16,6 +16,7 @@
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/recording_switch.h"
 #include "recorder/preload/sampler.h"
 #include "recorder/preload/seq_counter.h"
 
@@ -195,10 +196,13 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
   g_recorder.config.sample_rate = c.sample_rate;
   // Shared seq counting from the start: the launcher's last drain after
   // heaprec_detach waits for every seq the header has handed out.
-  const RegionView region = CreateRegion(
-      {c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false, 0, c.sample_rate});
+  const RegionView region =
+      CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false,
+                    /*parent_start_ns=*/0, c.sample_rate, /*start_paused=*/false,
+                    /*attached=*/true});
   if (region.base == nullptr) return fail(kAttachNoRegion);
   g_recorder.region = region;
+  UseSwitch(*region.header());  // heaprec --stop/--start PID pause and resume it
   g_recorder.generation.fetch_add(1, std::memory_order_acq_rel);  // rings of a region before
   ForgetModules();
   AnnounceOwnMemory();
@@ -243,6 +247,7 @@ HEAPREC_EXPORT_C int heaprec_detach(void) {
   SetSampleRate(0, 0);
   g_recorder.attached.store(0, std::memory_order_release);
   ReleasePatching();
+  ForgetSwitch();  // its region stays mapped (g_previous) for calls on their way
   g_previous = g_recorder.region;
   ts.guard--;
   return restored;

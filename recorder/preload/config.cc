@@ -46,6 +46,8 @@ Config ReadConfigWith(const char* (*get)(const char*)) {
   c.scan_signal = static_cast<int>(ParseUint(get(kScanSignalEnv), 0));
   c.sample_rate = ParseUint64(get(kSampleRateEnv), 0);
   c.sample_seed = ParseUint64(get(kSampleSeedEnv), 0);
+  c.start_paused = ParseUint(get(kPausedEnv), 0) != 0;
+  c.switch_signal = static_cast<int>(ParseUint(get(kSwitchSignalEnv), 0));
   return c;
 }
 

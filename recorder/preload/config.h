@@ -28,6 +28,8 @@ struct Config {
   int scan_signal = 0;        // the signal that asks for a leak scan; 0 = none
   uint64_t sample_rate = 0;   // --sample-rate: mean bytes between samples; 0 = exact
   uint64_t sample_seed = 0;   // the sampler's seed; 0 = from time and thread ids
+  bool start_paused = false;  // HEAPREC_PAUSED=1: allocations not recorded at first
+  int switch_signal = 0;      // the signal that toggles recording; 0 = none
 };
 
 Config ReadConfig();

@@ -76,13 +76,17 @@ uint64_t LogLabel(const char* label) {
   return index;
 }
 
-void Marker(const char* label) {
-  ThreadState& ts = t_thread_state;
-  if (!Enter(ts)) return;
+void WriteMarkerLocked(ThreadState& ts, const char* label) {
   RawRecord r = {};
   r.api = kMarker;
   r.address = LogLabel(label);
   WriteControl(ts, r);
+}
+
+void Marker(const char* label) {
+  ThreadState& ts = t_thread_state;
+  if (!Enter(ts)) return;
+  WriteMarkerLocked(ts, label);
   Leave(ts);
 }
 

@@ -9,6 +9,7 @@
 #include "recorder/preload/module_scan.h"
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/recording_switch.h"
 #include "recorder/preload/sampler.h"
 #include "recorder/preload/seq_counter.h"
 #include "recorder/preload/thread_block.h"
@@ -42,16 +43,20 @@ void ForkChild() {
     const Config& c = g_recorder.config;
     RegionView child;
     if (c.follow) {
-      child =
-          CreateRegion({c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq,
-                        RegisterMembarrier(), parent.header()->start_monotonic_ns, c.sample_rate});
+      // The child starts as its parent is (paused or recording).
+      child = CreateRegion({c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq,
+                            RegisterMembarrier(), parent.header()->start_monotonic_ns,
+                            c.sample_rate, PausedAtStartAfterFork(*parent.header())});
     }
     g_recorder.mode.store(child.base != nullptr ? kOn : kOff, std::memory_order_release);
     if (child.base != nullptr) {
+      UseSwitch(*child.header());
       g_recorder.region = child;
       g_recorder.generation.fetch_add(1, std::memory_order_acq_rel);
       AnnounceOwnMemory();
       ForgetModules();
+    } else {
+      ForgetSwitch();
     }
     munmap(parent.base, kRegionBytes);  // the parent's rings are not ours
   }

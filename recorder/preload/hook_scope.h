@@ -23,6 +23,7 @@
 #include "format/api.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder.h"
+#include "recorder/preload/recording_switch.h"
 #include "recorder/preload/sampler.h"
 
 namespace heaprec::recorder::preload {
@@ -62,6 +63,7 @@ class HookScope {
 template <typename Call>
 __attribute__((always_inline)) inline void* RecordedAlloc(format::Api api, size_t size,
                                                           size_t extra, Call call) {
+  if (!AllocationsRecorded()) return call();  // paused (recording_switch.h)
   if (!SampleAllocation(size)) return call();
   HookScope scope;
   if (!scope.recording()) return call();

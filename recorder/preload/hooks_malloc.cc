@@ -89,9 +89,15 @@ __attribute__((always_inline)) inline void* Realloc(Api api, void* old, size_t s
   void* p = call();
   const uintptr_t frame = HEAPREC_HOOK_FRAME();
   scope.Record([&](pre::ThreadState& ts) {
-    const uint32_t stack = pre::CaptureStack(frame);
     const auto o = reinterpret_cast<uint64_t>(old);
     const auto n = reinterpret_cast<uint64_t>(p);
+    if (pre::RecordingPaused()) {
+      // Paused (recording_switch.h): the old block's release only, no stack;
+      // the block returned is not recorded. A failed call keeps the old one.
+      pre::WriteEvent(ts, before, api, 0, p == nullptr && size != 0 ? size : 0, o, 0);
+      return;
+    }
+    const uint32_t stack = pre::CaptureStack(frame);
     if (p == nullptr || p == old) {
       // One event: failed, freed by size 0, or resized in place.
       pre::WriteEvent(ts, before, api, n, p == nullptr && size == 0 ? 0 : size, o, stack);

@@ -104,6 +104,10 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->start_monotonic_ns = start_monotonic;
   h->parent_fork_seq = settings.parent_fork_seq;
   h->parent_start_ns = settings.parent_start_ns;
+  h->started_paused = settings.start_paused ? 1 : 0;
+  h->attached = settings.attached ? 1 : 0;
+  h->recording_switch.store(settings.start_paused ? kSwitchPaused : kSwitchRecording,
+                            std::memory_order_relaxed);
   h->next_seq.store(1, std::memory_order_relaxed);
   h->solo_seq.store(1, std::memory_order_relaxed);
   h->seq_mode.store(settings.solo_seq ? kSeqSolo : kSeqShared, std::memory_order_relaxed);

@@ -26,6 +26,12 @@ struct RegionSettings {
   uint64_t parent_start_ns = 0;
   // heaprec --sample-rate (RegionHeader::sample_rate); 0 = exact.
   uint64_t sample_rate = 0;
+  // Allocations not recorded at first (RegionHeader::started_paused,
+  // recording_switch; recording_switch.h).
+  bool start_paused = false;
+  // heaprec -p: the recording begins in a running process
+  // (RegionHeader::attached).
+  bool attached = false;
 };
 
 // Returns a view with base == nullptr if the region could not be made.

@@ -16,6 +16,7 @@
 #include "recorder/preload/process_region.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder_state.h"
+#include "recorder/preload/recording_switch.h"
 #include "recorder/preload/sampled_set.h"
 #include "recorder/preload/sampler.h"
 #include "recorder/preload/seq_counter.h"
@@ -152,8 +153,8 @@ void Initialize() {
   if (c.session != nullptr && ThisProgramFollowed(c.follow_only, c.follow_skip)) {
     OwnTextRange(&g_recorder.own_start, &g_recorder.own_end);
     StartSampling(&c);
-    g_recorder.region = CreateRegion(
-        {c.session, c.launcher_pid, c.max_depth, 0, RegisterMembarrier(), 0, c.sample_rate});
+    g_recorder.region = CreateRegion({c.session, c.launcher_pid, c.max_depth, 0,
+                                      RegisterMembarrier(), 0, c.sample_rate, PausedAtStart()});
   }
   if (g_recorder.region.base == nullptr) {
     g_recorder.mode.store(kOff, std::memory_order_release);
@@ -163,12 +164,14 @@ void Initialize() {
   Count().bootstrap_allocations.fetch_add(g_recorder.early_calls.load(std::memory_order_relaxed),
                                           std::memory_order_relaxed);
   AnnounceOwnMemory();
+  UseSwitch(Header());
   InstallThreadExit();
   InstallForkHandlers();
   if (!c.follow) unsetenv(kSessionEnv);  // exec'd images are not traced
   ScanModules(g_recorder.region);
   InstallMarkSignal();
   InstallLeakScans();
+  InstallSwitchSignal();
   SetSampleRate(c.sample_rate, c.sample_seed);
   g_recorder.mode.store(kOn, std::memory_order_release);
   ts.guard--;
@@ -200,6 +203,10 @@ bool Enter(ThreadState& ts) {
   if (ts.ring.ring == nullptr ||
       ts.generation != g_recorder.generation.load(std::memory_order_acquire)) {
     ClaimThreadRing(ts);
+  }
+  // heaprec --start/--stop or the switch signal asked: the marker goes here.
+  if (__builtin_expect(SwitchAsked(Header().recording_switch.load(std::memory_order_relaxed)), 0)) {
+    ApplySwitchLocked(ts);
   }
   return true;
 }
@@ -325,6 +332,9 @@ void WriteControl(ThreadState& ts, RawRecord r) {
 
 void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
                  uintptr_t hook_frame) {
+  // Paused since the hook's check (another thread wrote "heaprec:stop"), or
+  // the call that started the recorder paused: not recorded.
+  if (__builtin_expect(RecordingPaused(), 0)) return;
   const uint32_t stack = CaptureStack(hook_frame);
   WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(result), size, extra, stack);
 }
@@ -334,7 +344,8 @@ void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size
   // The seq is taken before the capture, as for any free: the block is still
   // live until the real free below returns.
   const uint64_t seq = TakeSeq();
-  const uint32_t stack = g_recorder.config.free_stacks ? CaptureStack(hook_frame) : 0;
+  const uint32_t stack =
+      g_recorder.config.free_stacks && !RecordingPaused() ? CaptureStack(hook_frame) : 0;
   WriteEvent(ts, seq, api, reinterpret_cast<uint64_t>(block), size, alignment, stack);
 }
 

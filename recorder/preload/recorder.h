@@ -69,12 +69,13 @@ void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address
                 uint64_t extra, uint32_t stack);
 
 // Allocations (after the real call): seq now, stack now
-// (CaptureStack(hook_frame)), write.
+// (CaptureStack(hook_frame)), write; nothing while recording is paused
+// (recording_switch.h).
 void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
                  uintptr_t hook_frame);
 
 // Frees (before the real free): seq now, the stack only with heaprec
-// --free-stacks (else 0), write.
+// --free-stacks and not paused (else 0), write.
 void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
                 uintptr_t hook_frame);
 

@@ -65,6 +65,10 @@ void WriteControl(ThreadState& ts, RawRecord r);
 // (control_records.cc).
 uint64_t LogLabel(const char* label);
 
+// Writes a marker with this label (nullptr: "signal-N") with the guard held
+// (control_records.cc).
+void WriteMarkerLocked(ThreadState& ts, const char* label);
+
 // The thread's first record in a ring: its tid and name (control_records.cc).
 void WriteThreadStart(ThreadState& ts, int32_t tid);
 

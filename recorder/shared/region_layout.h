@@ -30,7 +30,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 10;
+inline constexpr uint32_t kRegionVersion = 11;
 
 inline constexpr uint32_t kSlots = 512;  // rings (ring.h); slot 0 is shared
 // The stack index (stack_interner.cc) grows by levels: level k is a table of
@@ -53,6 +53,18 @@ inline constexpr uint32_t kLabelRecords = 8192;
 inline constexpr uint32_t kLabelBytes = 120;
 inline constexpr uint32_t kCmdlineBytes = 32768;
 inline constexpr uint32_t kExeBytes = 4096;
+
+// RegionHeader::recording_switch: whether allocations are recorded now
+// (heaprec --start-paused, --start PID, --stop PID, --switch-signal). Bit 0
+// is what was asked for (set: paused), bit 1 what the recorder did (set:
+// paused, its "heaprec:stop" marker written). The launcher and the switch
+// signal change bit 0 only (atomic or / and / xor); the recorder, on its next
+// hook, moves bit 1 to match and writes the marker at that place in the seq
+// order. Steady states are kSwitchRecording and kSwitchPaused.
+inline constexpr uint32_t kSwitchRecording = 0;
+inline constexpr uint32_t kSwitchPauseWanted = 1;
+inline constexpr uint32_t kSwitchPausedNow = 2;
+inline constexpr uint32_t kSwitchPaused = kSwitchPauseWanted | kSwitchPausedNow;
 
 enum SeqMode : uint32_t {
   kSeqSolo = 0,       // one thread: solo_seq, plain increments
@@ -146,6 +158,13 @@ struct RegionHeader {
   // (stored after it, with release).
   std::atomic<int32_t> exit_wait_status;
   std::atomic<uint32_t> exit_announced;
+  // kSwitch* above; producers read it on every call, in this line.
+  std::atomic<uint32_t> recording_switch;
+  // 1 if the image started paused, or the recording attached to it when it
+  // ran already (heaprec -p): the trace does not cover its whole life
+  // (format ProcessInfo::from_start false). Written before ready.
+  uint32_t started_paused;
+  uint32_t attached;
   alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
   std::atomic<uint32_t> module_count;
   std::atomic<uint32_t> label_count;
@@ -237,6 +256,11 @@ inline constexpr char kSampleRateEnv[] = "HEAPREC_SAMPLE_RATE";
 // The sampler's seed (tests that need the same sample every run); unset or
 // "0" = from the time and thread ids. Not set by heaprec.
 inline constexpr char kSampleSeedEnv[] = "HEAPREC_SAMPLE_SEED";
+// "1": start paused (heaprec --start-paused); an exec'd image starts as its
+// predecessor was when it switched (recorder/preload/recording_switch.h).
+inline constexpr char kPausedEnv[] = "HEAPREC_PAUSED";
+inline constexpr char kSwitchSignalEnv[] =
+    "HEAPREC_SWITCH_SIGNAL";  // signal that toggles recording; 0 = none
 
 }  // namespace heaprec::recorder
 

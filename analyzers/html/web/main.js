@@ -166,6 +166,10 @@
         '" title="' + fmt.count(s.peak_time_ns) + ' ns">' + fmt.seconds(s.peak_time_ns) + "</span>"),
       leakedStat(model, bv),
       countStat("Temporaries", "temporaries"),
+      s.recorded_whole_life === false
+        ? countStat("Freed, allocated before recording", "freed_before_recording",
+          '<div class="stat-base">recorded part of the run: not leaks, not mismatches</div>')
+        : "",
       stat("Duration", "duration_ns", s.duration_ns, fmt.duration(s.duration_ns || 0),
         fmt.count(s.duration_ns || 0) + " ns", b ? '<div class="stat-base">base ' +
           fmt.duration(b.duration_ns || 0) + "</div>" : ""),
