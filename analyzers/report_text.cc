@@ -109,8 +109,12 @@ void AppendLeaks(std::string* out, const Report& r, const ReportOptions& o, bool
                  size_t top) {
   const Analysis& a = *r.analysis;
   const LeakReport& l = *r.leak_report;
-  // Before the end a block not freed yet is live, not leaked: say when.
-  const std::string moment = a.stopped() ? "live at " + a.LiveAt() : "not freed at the end";
+  // Before the end a block not freed yet is live, not leaked: say when. So
+  // is one still allocated when heaprec -p detached from a process that ran on.
+  const bool detached = !a.markers().empty() && a.markers().back().label == format::kDetachLabel;
+  const std::string moment = a.stopped() ? "live at " + a.LiveAt()
+                             : detached  ? "live when heaprec detached (the process ran on)"
+                                         : "not freed at the end";
   *out += "\n" + moment + ": " + HumanBytes(l.in_use.bytes) + " in " +
           std::to_string(l.in_use.blocks) + " blocks";
   if (!l.no_scan.empty()) {
@@ -333,7 +337,15 @@ std::string ProcessWords(const format::ProcessInfo& p,
 std::string RecordedPartText(const Analysis& a) {
   size_t switches = 0;
   for (const format::Marker& m : a.markers()) switches += format::IsRecordingSwitch(m.label);
-  std::string how = a.process() && !a.process()->from_start ? "started after the process" : "";
+  bool attached = false;
+  for (const format::Marker& m : a.markers()) attached |= m.label == format::kAttachLabel;
+  std::string how =
+      a.process() && !a.process()->from_start
+          ? (attached ? "heaprec -p attached to the running process" : "started after the process")
+          : "";
+  if (!a.markers().empty() && a.markers().back().label == format::kDetachLabel) {
+    how += ", then detached while it ran on";
+  }
   if (switches != 0) {
     how += std::string(how.empty() ? "" : ", ") + "switched " + std::to_string(switches) +
            (switches == 1 ? " time" : " times");

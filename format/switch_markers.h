@@ -1,7 +1,8 @@
 // The markers that say recording was switched on or off while the process
-// ran (heaprec --start-paused, --start PID, --stop PID, --switch-signal):
-// their labels, written by the recorder and read by the analyses, defined
-// once here (format/FORMAT.md, "Markers").
+// ran (heaprec --start-paused, --start PID, --stop PID, --switch-signal), or
+// began and ended in a running process (heaprec -p): their labels, written
+// by the recorder and read by the analyses, defined once here
+// (format/FORMAT.md, "Markers").
 //
 // Header-only, no allocation: the preload library (the writer of these
 // labels) may include it.
@@ -17,6 +18,11 @@ namespace heaprec::format {
 // recorded (without stacks); allocations are not.
 inline constexpr char kRecordingStartLabel[] = "heaprec:start";
 inline constexpr char kRecordingStopLabel[] = "heaprec:stop";
+
+// heaprec -p: the recording's first record (in a process running before it)
+// and its last (the process ran on after it).
+inline constexpr char kAttachLabel[] = "heaprec:attach";
+inline constexpr char kDetachLabel[] = "heaprec:detach";
 
 inline bool IsRecordingSwitch(std::string_view label) {
   return label == kRecordingStartLabel || label == kRecordingStopLabel;

@@ -11,6 +11,7 @@
 
 #include "format/api.h"
 #include "format/format_version.h"
+#include "format/switch_markers.h"
 
 namespace heaprec::recorder::launcher {
 namespace {
@@ -119,9 +120,12 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
       }
       return;
     }
-    case kMarker:
-      writer_->AddMarker({r.seq, r.time_ns, slot_thread_[slot], region_->Label(r.address)});
+    case kMarker: {
+      std::string label = region_->Label(r.address);
+      if (label == format::kDetachLabel) detached_ = true;
+      writer_->AddMarker({r.seq, r.time_ns, slot_thread_[slot], std::move(label)});
       return;
+    }
     case kLeakScanRequest:
       scan_requests_.push_back({r.seq, slot == 0 ? shared_thread_ : slot_thread_[slot],
                                 static_cast<int32_t>(r.address),
@@ -341,7 +345,11 @@ std::string TraceBuilder::ThreadName(uint32_t thread) const {
 namespace {
 
 // Why a process's end was not scanned, from its wait status (-1: unknown).
-std::string NoScanReason(int exit_status, bool replaced_by_exec, bool scans_on) {
+// attached: heaprec -p's recording; detached: it ended at heaprec_detach.
+std::string NoScanReason(int exit_status, bool replaced_by_exec, bool scans_on, bool attached,
+                         bool detached) {
+  if (detached) return "heaprec -p detached and the process ran on: what it holds is live";
+  if (attached) return "heaprec -p makes no leak scan (attached to a running process)";
   if (!scans_on) return "leak scans are off (heaprec --no-leak-scan)";
   if (replaced_by_exec) return "the program replaced itself (exec)";
   if (exit_status == -1) {
@@ -366,9 +374,11 @@ bool TraceBuilder::Finish(int exit_status, bool replaced_by_exec, bool scans_on)
     none.time_ns = last_time_ns_;
     none.reason = format::LeakScan::Reason::kExit;
     none.status = format::LeakScan::Status::kNotDone;
-    none.note = process_.sample_rate != 0
-                    ? "a sample (heaprec --sample-rate) is not scanned for leaks"
-                    : NoScanReason(exit_status, replaced_by_exec, scans_on);
+    none.note =
+        process_.sample_rate != 0
+            ? "a sample (heaprec --sample-rate) is not scanned for leaks"
+            : NoScanReason(exit_status, replaced_by_exec, scans_on,
+                           !process_.from_start && region_->header().attached != 0, detached_);
     AddLeakScan(none);
   }
   PollModules();

@@ -144,6 +144,7 @@ class TraceBuilder : public RecordSink {
   std::vector<ScanRequest> scan_requests_;
   std::map<uint32_t, std::string> thread_names_;
   bool final_scan_written_ = false;
+  bool detached_ = false;  // the heaprec:detach marker was seen (heaprec -p)
 };
 
 }  // namespace heaprec::recorder::launcher

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 
+#include "format/switch_markers.h"
 #include "recorder/preload/export.h"
 
 // Returns 0 when recording, else a negative kAttach* code (attach.cc).
@@ -35,9 +36,9 @@ namespace heaprec::recorder::preload {
 
 inline constexpr uint32_t kAttachTickCalls = 4096;
 
-// The markers at the recording's start and end (format/FORMAT.md).
-inline constexpr char kAttachMarker[] = "heaprec:attach";
-inline constexpr char kDetachMarker[] = "heaprec:detach";
+// The markers at the recording's start and end (format/switch_markers.h).
+inline constexpr const char* kAttachMarker = format::kAttachLabel;
+inline constexpr const char* kDetachMarker = format::kDetachLabel;
 
 // Counts one recorded call of this thread; every kAttachTickCalls, routes
 // modules loaded since (got_patch.h PatchNewModules). Leave() calls it while
