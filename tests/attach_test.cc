@@ -214,6 +214,38 @@ TEST(AttachTest, HundredAttachesUnderLoadChangeNothing) {
 
 // heaprec killed while attached leaves the calls routed to a recorder whose
 // launcher is gone: the process runs on, and the next attach takes over.
+// The README's workflow for a running service (as with jemalloc's
+// mem_profiler -s 60 -c 1024): attach for a while with sampling, then the
+// flat/cum table, a flame graph and the HTML page from that trace.
+TEST(AttachTest, SampledAttachThenTopFlameGraphAndPage) {
+  const std::string dir = MakeTempDir("attach_sampled");
+  Background target;
+  Start(&target, {Target(), "load", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  const std::string trace = dir + "/server.zst";
+  const ProcessResult r = RunProgram({Heaprec(), "-p", std::to_string(target.pid), "--duration",
+                                      "1s", "--sample-rate", "64K", "-o", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("sampled: every 64 KiB"), std::string::npos) << r.err;
+  Touch(dir + "/stop");
+  EXPECT_EQ(target.Wait(), 0);
+  const std::string heapreplay = Runfile("replay/heapreplay");
+  const ProcessResult top = RunProgram({heapreplay, "--hot", "--top", "10", trace});
+  EXPECT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_NE(top.out.find("flat%"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("WorkBlock"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("sampled: every 64 KiB"), std::string::npos) << top.out;
+  const ProcessResult svg =
+      RunProgram({heapreplay, "--hot", "--flamegraph", dir + "/hot.svg", trace});
+  EXPECT_EQ(svg.exit_code, 0) << svg.err;
+  const std::string drawn = Slurp(dir + "/hot.svg");
+  EXPECT_NE(drawn.find("<svg"), std::string::npos);
+  EXPECT_NE(drawn.find("WorkBlock"), std::string::npos);
+  const ProcessResult html = RunProgram({heapreplay, "--html", dir + "/server.html", trace});
+  EXPECT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(Slurp(dir + "/server.html").find("WorkBlock"), std::string::npos);
+}
+
 TEST(AttachTest, AttachAgainAfterHeaprecWasKilled) {
   const std::string dir = MakeTempDir("attach_killed");
   Background target;

@@ -342,6 +342,7 @@ int RunAttach(const Options& o) {
                  r.allocations, r.frees, analyzers::HumanBytes(r.peak_bytes).c_str(),
                  analyzers::HumanBytes(r.leaked_bytes).c_str(), r.stacks, r.path.c_str());
   }
+  if (!o.quiet) PrintSamplingNotice(session.results());
   if (session.results().empty()) {
     std::fprintf(stderr, "heaprec: no trace written (the recording never started)\n");
     return 1;

@@ -83,32 +83,27 @@ std::atomic<bool> g_patching{false};  // one thread patches at a time
 bool g_once = false;                  // exit key and fork handlers made
 RegionView g_previous;                // the last attach's region, unmapped at the next
 
-// getenv over g_settings: lines NAME=VALUE.
-const char* SettingsGet(const char* name) {
-  for (char* line = g_settings; *line != '\0';) {
-    char* end = line;
-    while (*end != '\0' && *end != '\n') ++end;
-    size_t i = 0;
-    while (name[i] != '\0' && line + i < end && line[i] == name[i]) ++i;
-    if (name[i] == '\0' && line + i < end && line[i] == '=') return line + i + 1;
-    line = *end == '\n' ? end + 1 : end;
-  }
-  return nullptr;
-}
-
-// Copies settings and cuts it into NUL-terminated values in place.
+// The settings text, cut into NUL-terminated NAME=VALUE entries in place
+// (one per line), an empty entry after the last.
 void KeepSettings(const char* settings) {
   size_t n = 0;
-  for (; settings[n] != '\0' && n < kSettingsBytes - 2; ++n) g_settings[n] = settings[n];
+  for (; settings[n] != '\0' && n < kSettingsBytes - 2; ++n) {
+    g_settings[n] = settings[n] == '\n' ? '\0' : settings[n];
+  }
   g_settings[n] = '\0';
   g_settings[n + 1] = '\0';
 }
 
-// After SettingsGet's answers are taken: each value ends at its line's end.
-void TerminateValues() {
-  for (size_t i = 0; g_settings[i] != '\0'; ++i) {
-    if (g_settings[i] == '\n') g_settings[i] = '\0';
+// getenv over g_settings.
+const char* SettingsGet(const char* name) {
+  for (const char* entry = g_settings; *entry != '\0';) {
+    size_t i = 0;
+    while (name[i] != '\0' && entry[i] == name[i]) ++i;
+    if (name[i] == '\0' && entry[i] == '=') return entry + i + 1;
+    while (*entry != '\0') ++entry;
+    ++entry;
   }
+  return nullptr;
 }
 
 // This library's own definitions of the routed names.
@@ -180,7 +175,6 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
   };
   KeepSettings(settings != nullptr ? settings : "");
   Config c = ReadConfigWith(SettingsGet);
-  TerminateValues();
   if (c.session == nullptr || c.session[0] == '\0') return fail(kAttachNoSession);
   c.follow = false;  // fork children are not recorded (attach.h)
   c.follow_only = c.follow_skip = nullptr;

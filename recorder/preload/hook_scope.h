@@ -84,7 +84,7 @@ __attribute__((always_inline)) inline void RecordedFree(format::Api api, void* p
   if (p == nullptr || IsBootstrap(p)) return;
   const RealAllocator* real = Real();
   if (real == nullptr) return;  // cannot happen: p came from a resolved allocator
-  if (Sampling() && !TakeSampled(p)) return real->free(p);
+  if (Sampling() && !(MaybeSampled(p) && TakeSampled(p))) return real->free(p);
   HookScope scope;
   if (scope.recording()) {
     const uintptr_t frame = HEAPREC_HOOK_FRAME();

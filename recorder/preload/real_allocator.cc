@@ -9,15 +9,14 @@
 #include <cstdint>
 
 namespace heaprec::recorder::preload {
+
+alignas(64) unsigned char g_arena[kArenaBytes];
+RealAllocator g_real;
+std::atomic<int> g_state{0};
+
 namespace {
 
-constexpr size_t kArenaBytes = 256 * 1024;
-alignas(64) unsigned char g_arena[kArenaBytes];
 std::atomic<size_t> g_arena_used{0};
-
-RealAllocator g_real;
-// 0 = not resolved, 1 = resolving, 2 = resolved.
-std::atomic<int> g_state{0};
 
 void* g_scope = RTLD_NEXT;
 
@@ -104,7 +103,7 @@ void ResolveRealAllocatorGlobally() {
   ResolveAll();
 }
 
-const RealAllocator* Real() {
+const RealAllocator* RealSlow() {
   const int state = g_state.load(std::memory_order_acquire);
   if (state == 2) return &g_real;
   if (state == 0) {
@@ -129,11 +128,6 @@ void* BootstrapAlloc(size_t size, size_t alignment) {
       return reinterpret_cast<void*>(start);
     }
   }
-}
-
-bool IsBootstrap(const void* p) {
-  const auto* c = static_cast<const unsigned char*>(p);
-  return c >= g_arena && c < g_arena + kArenaBytes;
 }
 
 size_t BootstrapSize(const void* p) {

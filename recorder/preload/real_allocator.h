@@ -11,6 +11,7 @@
 #ifndef HEAPREC_RECORDER_PRELOAD_REAL_ALLOCATOR_H_
 #define HEAPREC_RECORDER_PRELOAD_REAL_ALLOCATOR_H_
 
+#include <atomic>
 #include <cstddef>
 
 namespace heaprec::recorder::preload {
@@ -28,9 +29,18 @@ struct RealAllocator {
   void* (*pvalloc)(size_t);
 };
 
+// The resolved functions (g_state 2; 0 = not resolved, 1 = resolving).
+extern RealAllocator g_real;
+extern std::atomic<int> g_state;
+const RealAllocator* RealSlow();
+
 // The resolved functions, or nullptr while resolution is in progress on this
-// or another thread (then use the Bootstrap* functions).
-const RealAllocator* Real();
+// or another thread (then use the Bootstrap* functions). Inline: one load
+// on every hook's way.
+inline const RealAllocator* Real() {
+  if (__builtin_expect(g_state.load(std::memory_order_acquire) == 2, 1)) return &g_real;
+  return RealSlow();
+}
 
 // Resolves the real functions now (idempotent); called from the library
 // constructor and lazily by Real().
@@ -46,7 +56,12 @@ void ResolveRealAllocatorGlobally();
 // A bump allocator over a static arena for calls made while resolving.
 // Returns nullptr when the arena is exhausted.
 void* BootstrapAlloc(size_t size, size_t alignment);
-bool IsBootstrap(const void* p);
+inline constexpr size_t kArenaBytes = 256 * 1024;
+extern unsigned char g_arena[kArenaBytes];
+inline bool IsBootstrap(const void* p) {
+  const auto* c = static_cast<const unsigned char*>(p);
+  return c >= g_arena && c < g_arena + kArenaBytes;
+}
 // Usable size of a bootstrap block (for realloc out of the arena).
 size_t BootstrapSize(const void* p);
 

@@ -77,11 +77,12 @@ void AnnounceOwnMemory() {
   h.own_memory_count = n;
 }
 
-namespace {
-
 // Sampling mode: the live sampled blocks (sampled_set.h), in memory mapped
 // by StartSampling.
 SampledSet g_sampled_blocks;
+
+namespace {
+
 void* g_sampled_memory = nullptr;
 
 }  // namespace
@@ -90,6 +91,7 @@ void StartSampling(Config* c) {
   if (c->sample_rate == 0) return;
   if (g_sampled_memory != nullptr) {  // an earlier attach's: emptied
     madvise(g_sampled_memory, SampledSet::BytesNeeded(), MADV_DONTNEED);
+    g_sampled_blocks.ClearFilter();
     g_sampled_blocks.Attach(g_sampled_memory);
     return;
   }

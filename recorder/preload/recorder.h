@@ -22,6 +22,7 @@
 #include "format/api.h"
 #include "recorder/preload/record_clock.h"
 #include "recorder/preload/ring_writer.h"
+#include "recorder/preload/sampled_set.h"
 
 namespace heaprec::recorder::preload {
 
@@ -85,6 +86,12 @@ void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size
 // was a sampled one (then its free is recorded). Lock-free, no heap.
 void KeepSampled(const void* block);
 bool TakeSampled(const void* block);
+// False if block is certainly not a sampled one (inline, no call: most
+// frees end here).
+extern SampledSet g_sampled_blocks;
+inline bool MaybeSampled(const void* block) {
+  return g_sampled_blocks.MayContain(reinterpret_cast<uintptr_t>(block));
+}
 // The set's memory (for the leak scan to leave out), nullptr if none.
 const void* SampledSetMemory(size_t* bytes);
 

@@ -34,13 +34,17 @@ bool SampledSet::Insert(uintptr_t address) {
              !levels_in_use_.compare_exchange_weak(in_use, level + 1, std::memory_order_relaxed)) {
       }
       uint64_t empty = 0;
-      if (bucket[i].compare_exchange_strong(empty, key, std::memory_order_relaxed)) return true;
+      if (bucket[i].compare_exchange_strong(empty, key, std::memory_order_relaxed)) {
+        filter_[FilterIndex(address)].fetch_add(1, std::memory_order_relaxed);
+        return true;
+      }
     }
   }
   return false;
 }
 
 bool SampledSet::Take(uintptr_t address) {
+  if (!MayContain(address)) return false;
   const auto key = static_cast<uint64_t>(address);
   const int levels = levels_in_use();
   for (int level = 0; level < levels; ++level) {
@@ -48,6 +52,7 @@ bool SampledSet::Take(uintptr_t address) {
     for (int i = 0; i < kSlotsPerBucket; ++i) {
       if (bucket[i].load(std::memory_order_relaxed) == key) {
         bucket[i].store(0, std::memory_order_relaxed);
+        filter_[FilterIndex(address)].fetch_sub(1, std::memory_order_relaxed);
         return true;
       }
     }
@@ -56,6 +61,7 @@ bool SampledSet::Take(uintptr_t address) {
 }
 
 bool SampledSet::Contains(uintptr_t address) const {
+  if (!MayContain(address)) return false;
   const auto key = static_cast<uint64_t>(address);
   const int levels = levels_in_use();
   for (int level = 0; level < levels; ++level) {

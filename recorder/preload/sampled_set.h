@@ -55,6 +55,18 @@ class SampledSet {
   // Levels that may hold addresses (1 until a first-level bucket overflows).
   int levels_in_use() const { return levels_in_use_.load(std::memory_order_relaxed); }
 
+  // False if address is certainly not in the set: a counter per hash of the
+  // addresses kept (a 16 KiB table, mostly zeros while the samples are
+  // fewer than its 8192 counters), read with one load and no call: the free
+  // of a block that was not sampled (nearly every free) stops here.
+  bool MayContain(uintptr_t address) const {
+    return filter_[FilterIndex(address)].load(std::memory_order_relaxed) != 0;
+  }
+  // Empties the filter (with the slots, for a new recording: attach.cc).
+  void ClearFilter() {
+    for (auto& c : filter_) c.store(0, std::memory_order_relaxed);
+  }
+
  private:
   static constexpr size_t BucketsAt(int level) {
     return size_t{1} << (kFirstBucketBits + 2 * level);
@@ -62,8 +74,16 @@ class SampledSet {
   // The first slot of address's bucket at level.
   std::atomic<uint64_t>* BucketOf(uintptr_t address, int level) const;
 
+  static constexpr int kFilterBits = 13;
+  static size_t FilterIndex(uintptr_t address) {
+    const uint64_t key = static_cast<uint64_t>(address) ^ (static_cast<uint64_t>(address) >> 29);
+    return static_cast<size_t>((key * 0x9e3779b97f4a7c15ULL) >> (64 - kFilterBits));
+  }
+
   std::atomic<uint64_t>* slots_ = nullptr;
   std::atomic<int> levels_in_use_{1};
+  // Addresses kept per filter index (they never near 65535 in one).
+  std::atomic<uint16_t> filter_[size_t{1} << kFilterBits] = {};
 };
 
 }  // namespace heaprec::recorder::preload

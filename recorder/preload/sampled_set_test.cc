@@ -127,5 +127,21 @@ TEST_F(SampledSetTest, BlocksFreedOnAnotherThread) {
   EXPECT_EQ(missing.load(), 0u);
 }
 
+// The filter in front of the slots: never false for an address in the set,
+// false for nearly every other one while the set holds few, empty again once
+// they are taken; ClearFilter (a new recording) empties it.
+TEST_F(SampledSetTest, FilterNeverHidesAnAddressAndPassesFewOthers) {
+  for (uint64_t i = 0; i < 200; ++i) ASSERT_TRUE(set_.Insert(Address(i)));
+  for (uint64_t i = 0; i < 200; ++i) EXPECT_TRUE(set_.MayContain(Address(i))) << i;
+  int passed = 0;
+  for (uint64_t i = 1000; i < 101000; ++i) passed += set_.MayContain(Address(i));
+  EXPECT_LT(passed, 100000 * 5 / 100) << "200 addresses in 8192 counters: ~2.4% pass";
+  for (uint64_t i = 0; i < 200; ++i) EXPECT_TRUE(set_.Take(Address(i)));
+  for (uint64_t i = 0; i < 200; ++i) EXPECT_FALSE(set_.MayContain(Address(i))) << i;
+  ASSERT_TRUE(set_.Insert(Address(7)));
+  set_.ClearFilter();
+  EXPECT_FALSE(set_.MayContain(Address(7)));
+}
+
 }  // namespace
 }  // namespace heaprec::recorder::preload
