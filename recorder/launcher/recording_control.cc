@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -118,9 +119,22 @@ ControlOutcome SwitchRecording(pid_t pid, bool start) {
     }
     return Fail(pid, "not recorded by heaprec (no heaprec region in its memory)");
   }
+  // A region its heaprec has not adopted yet still has its name (a process
+  // just forked or exec'd); an adopted one is open in its heaprec. Between
+  // the two (adopted, name gone, and heaprec just reading it) a moment later
+  // settles it.
   int fd = -1;
-  for (pid_t launcher : Launchers(pid)) {
-    if ((fd = OpenThroughLauncher(launcher, region)) >= 0) break;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    if (attempt > 0) {
+      const timespec wait = {0, 10 * 1000 * 1000};
+      nanosleep(&wait, nullptr);
+    }
+    fd = open(region.c_str(), O_RDWR | O_CLOEXEC);
+    for (pid_t launcher : Launchers(pid)) {
+      if (fd >= 0) break;
+      fd = OpenThroughLauncher(launcher, region);
+    }
+    if (kill(pid, 0) != 0 && errno == ESRCH) break;
   }
   if (fd < 0) {
     return Fail(pid,
