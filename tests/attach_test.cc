@@ -123,21 +123,37 @@ void AttachInBackground(Background* h, pid_t pid, const std::string& trace, cons
   ADD_FAILURE() << "heaprec did not attach: " << Slurp(h->err);
 }
 
-TEST(AttachTest, PhasesGiveExactNumbersForTheWindow) {
-  const std::string dir = MakeTempDir("attach_phases");
-  Background target;
-  Start(&target, {Target(), "phases", dir}, dir, "target");
-  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+// Phase B of attach_target's phases/plugin modes under heaprec -p: attach,
+// let B run, Ctrl-C heaprec (detach), then let the target finish (phase C
+// after the detach) with target_status.
+void RecordPhaseB(Background* target, pid_t pid, const std::string& dir, const std::string& trace,
+                  int target_status = 0) {
   Background h;
-  const std::string trace = dir + "/trace.zst";
-  AttachInBackground(&h, target.pid, trace, dir);
+  AttachInBackground(&h, pid, trace, dir);
   Touch(dir + "/go-b");
   ASSERT_TRUE(WaitForFile(dir + "/b-done"));
   kill(h.pid, SIGINT);  // Ctrl-C: detach
   EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
   EXPECT_NE(Slurp(h.err).find("then detached; it runs on"), std::string::npos) << Slurp(h.err);
   Touch(dir + "/go-c");
-  EXPECT_EQ(target.Wait(), 0);  // phase C ran after the detach, unchanged
+  EXPECT_EQ(target->Wait(), target_status);  // phase C ran after the detach, unchanged
+}
+
+// The trace read completely, with phase B's 8 allocations of while_attached.
+void ExpectPhaseB(const std::string& trace) {
+  const TraceSummary s = SummarizeTrace(trace);
+  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
+  ASSERT_NE(s.Site("while_attached"), nullptr);
+  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+}
+
+TEST(AttachTest, PhasesGiveExactNumbersForTheWindow) {
+  const std::string dir = MakeTempDir("attach_phases");
+  Background target;
+  Start(&target, {Target(), "phases", dir}, dir, "target");
+  ASSERT_TRUE(WaitForFile(dir + "/ready"));
+  const std::string trace = dir + "/trace.zst";
+  RecordPhaseB(&target, target.pid, dir, trace);
 
   const TraceSummary s = SummarizeTrace(trace);
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
@@ -257,19 +273,9 @@ TEST(AttachTest, AttachAgainAfterHeaprecWasKilled) {
     kill(killed.pid, SIGKILL);
     killed.Wait();
   }
-  Background h;
   const std::string trace = dir + "/trace.zst";
-  AttachInBackground(&h, target.pid, trace, dir);
-  Touch(dir + "/go-b");
-  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
-  kill(h.pid, SIGINT);
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
-  Touch(dir + "/go-c");
-  EXPECT_EQ(target.Wait(), 0);
-  const TraceSummary s = SummarizeTrace(trace);
-  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
-  ASSERT_NE(s.Site("while_attached"), nullptr);
-  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+  RecordPhaseB(&target, target.pid, dir, trace);
+  ExpectPhaseB(trace);
 }
 
 TEST(AttachTest, TargetThatExitsWhileAttached) {
@@ -312,15 +318,8 @@ TEST(AttachTest, ModuleLoadedWhileAttachedIsRouted) {
   Background target;
   Start(&target, {Target(), "plugin", dir, Runfile("tests/libplugin.so")}, dir, "target");
   ASSERT_TRUE(WaitForFile(dir + "/ready"));
-  Background h;
   const std::string trace = dir + "/trace.zst";
-  AttachInBackground(&h, target.pid, trace, dir);
-  Touch(dir + "/go-b");
-  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
-  kill(h.pid, SIGINT);
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
-  Touch(dir + "/go-c");
-  EXPECT_EQ(target.Wait(), 0);
+  RecordPhaseB(&target, target.pid, dir, trace);
   const TraceSummary s = SummarizeTrace(trace);
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
   const SiteStats* plugin = s.Site("plugin_alloc");
@@ -365,19 +364,10 @@ void AttachInNamespaces(bool mounts) {
                 .find("NSpid:\t" + std::to_string(pid) + "\t1"),
             std::string::npos)
       << "the target is pid 1 of its namespace";
-  Background h;
   const std::string trace = dir + "/trace.zst";
-  AttachInBackground(&h, pid, trace, dir);
-  Touch(dir + "/go-b");
-  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
-  kill(h.pid, SIGINT);
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
-  Touch(dir + "/go-c");
-  EXPECT_EQ(outer.Wait(), 0);
+  RecordPhaseB(&outer, pid, dir, trace);
+  ExpectPhaseB(trace);
   const TraceSummary s = SummarizeTrace(trace);
-  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
-  ASSERT_NE(s.Site("while_attached"), nullptr);
-  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
   ASSERT_NE(s.Site("temp_in_window"), nullptr);
   EXPECT_EQ(s.Site("temp_in_window")->allocations, 7u);
 }
@@ -432,19 +422,9 @@ TEST(AttachTest, ProgramWithAnotherAllocator) {
   Start(&target, {"/usr/bin/env", "LD_PRELOAD=" + jemalloc, Target(), "phases", dir}, dir,
         "target");
   ASSERT_TRUE(WaitForFile(dir + "/ready"));
-  Background h;
   const std::string trace = dir + "/trace.zst";
-  AttachInBackground(&h, target.pid, trace, dir);
-  Touch(dir + "/go-b");
-  ASSERT_TRUE(WaitForFile(dir + "/b-done"));
-  kill(h.pid, SIGINT);
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
-  Touch(dir + "/go-c");
-  EXPECT_EQ(target.Wait(), 0);
-  const TraceSummary s = SummarizeTrace(trace);
-  ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
-  ASSERT_NE(s.Site("while_attached"), nullptr);
-  EXPECT_EQ(s.Site("while_attached")->allocations, 8u);
+  RecordPhaseB(&target, target.pid, dir, trace);
+  ExpectPhaseB(trace);
 }
 
 TEST(AttachTest, RefusesWithOneClearLine) {
@@ -462,7 +442,7 @@ TEST(AttachTest, RefusesWithOneClearLine) {
   const std::string dir = MakeTempDir("attach_refuse");
   {
     Background st;
-    Start(&st, {Runfile("tests/attach_static"), dir}, dir, "static");
+    Start(&st, {Runfile("tests/attach_static_bin"), dir}, dir, "static");
     ASSERT_TRUE(WaitForFile(dir + "/ready"));
     r = RunProgram({Heaprec(), "-p", std::to_string(st.pid)});
     EXPECT_EQ(r.exit_code, 2);
