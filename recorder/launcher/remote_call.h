@@ -16,6 +16,9 @@
 // for the fault at 0, reads rax and restores the registers; a system call
 // the thread was waiting in is restarted when it resumes. Signals that
 // arrive for the thread meanwhile are held back and delivered on Release.
+// A call that does not return in its time (a lock inside the process that
+// is never released) is left running: its thread cannot be restored
+// safely, and Call says so.
 //
 // Not thread-safe; allocates. The launcher must be allowed to ptrace the
 // process (attach_preflight.h says why not, beforehand).
