@@ -31,35 +31,9 @@
 namespace heaprec::tests {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool Exists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
-}
-
-void Touch(const std::string& path) {
-  const int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-  if (fd >= 0) close(fd);
-}
-
 void SleepMs(long ms) {
   const timespec t = {ms / 1000, (ms % 1000) * 1000000};
   nanosleep(&t, nullptr);
-}
-
-// Waits up to timeout_ms for path to exist.
-bool WaitForFile(const std::string& path, long timeout_ms = 20000) {
-  for (long waited = 0; waited < timeout_ms; waited += 5) {
-    if (Exists(path)) return true;
-    SleepMs(5);
-  }
-  return false;
 }
 
 // A program started in the background, its output in files.
@@ -84,22 +58,7 @@ void Start(Background* b, const std::vector<std::string>& argv, const std::strin
            const std::string& name) {
   b->out = dir + "/" + name + ".out";
   b->err = dir + "/" + name + ".err";
-  // Not the last run's words (the parent reads the file before the child
-  // truncates it).
-  unlink(b->out.c_str());
-  unlink(b->err.c_str());
-  b->pid = fork();
-  if (b->pid == 0) {
-    const int out = open(b->out.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
-    const int err = open(b->err.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
-    dup2(out, 1);
-    dup2(err, 2);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
+  b->pid = StartInBackground(argv, b->out, b->err);
 }
 
 std::string Target() { return Runfile("tests/attach_target"); }
@@ -113,14 +72,14 @@ void AttachInBackground(Background* h, pid_t pid, const std::string& trace, cons
   argv.insert(argv.end(), extra.begin(), extra.end());
   Start(h, argv, dir, "heaprec");
   for (int i = 0; i < 4000; ++i) {
-    if (Slurp(h->err).find("attached to process") != std::string::npos) return;
+    if (ReadTextFile(h->err).find("attached to process") != std::string::npos) return;
     if (waitpid(h->pid, nullptr, WNOHANG) == h->pid) {
       h->pid = -1;
       break;
     }
     SleepMs(5);
   }
-  ADD_FAILURE() << "heaprec did not attach: " << Slurp(h->err);
+  ADD_FAILURE() << "heaprec did not attach: " << ReadTextFile(h->err);
 }
 
 // Phase B of attach_target's phases/plugin modes under heaprec -p: attach,
@@ -130,12 +89,13 @@ void RecordPhaseB(Background* target, pid_t pid, const std::string& dir, const s
                   int target_status = 0) {
   Background h;
   AttachInBackground(&h, pid, trace, dir);
-  Touch(dir + "/go-b");
+  TouchFile(dir + "/go-b");
   ASSERT_TRUE(WaitForFile(dir + "/b-done"));
   kill(h.pid, SIGINT);  // Ctrl-C: detach
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
-  EXPECT_NE(Slurp(h.err).find("then detached; it runs on"), std::string::npos) << Slurp(h.err);
-  Touch(dir + "/go-c");
+  EXPECT_EQ(h.Wait(), 0) << ReadTextFile(h.err);
+  EXPECT_NE(ReadTextFile(h.err).find("then detached; it runs on"), std::string::npos)
+      << ReadTextFile(h.err);
+  TouchFile(dir + "/go-c");
   EXPECT_EQ(target->Wait(), target_status);  // phase C ran after the detach, unchanged
 }
 
@@ -214,9 +174,9 @@ TEST(AttachTest, HundredAttachesUnderLoadChangeNothing) {
     ASSERT_EQ(kill(target.pid, 0), 0) << "the target died at cycle " << i;
   }
   EXPECT_EQ(failures, 0) << last_error;
-  Touch(dir + "/stop");
+  TouchFile(dir + "/stop");
   EXPECT_EQ(target.Wait(), 0) << "every block of work gave the same checksum";
-  EXPECT_NE(Slurp(target.out).find("blocks "), std::string::npos);
+  EXPECT_NE(ReadTextFile(target.out).find("blocks "), std::string::npos);
   // Each cycle's trace holds what its window saw, and nothing is lost.
   const std::vector<std::string> traces = ListFiles(dir, ".zst");
   ASSERT_EQ(traces.size(), 100u);
@@ -243,7 +203,7 @@ TEST(AttachTest, SampledAttachThenTopFlameGraphAndPage) {
                                       "1s", "--sample-rate", "64K", "-o", trace});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("sampled: every 64 KiB"), std::string::npos) << r.err;
-  Touch(dir + "/stop");
+  TouchFile(dir + "/stop");
   EXPECT_EQ(target.Wait(), 0);
   const std::string heapreplay = Runfile("replay/heapreplay");
   const ProcessResult top = RunProgram({heapreplay, "--hot", "--top", "10", trace});
@@ -254,12 +214,12 @@ TEST(AttachTest, SampledAttachThenTopFlameGraphAndPage) {
   const ProcessResult svg =
       RunProgram({heapreplay, "--hot", "--flamegraph", dir + "/hot.svg", trace});
   EXPECT_EQ(svg.exit_code, 0) << svg.err;
-  const std::string drawn = Slurp(dir + "/hot.svg");
+  const std::string drawn = ReadTextFile(dir + "/hot.svg");
   EXPECT_NE(drawn.find("<svg"), std::string::npos);
   EXPECT_NE(drawn.find("WorkBlock"), std::string::npos);
   const ProcessResult html = RunProgram({heapreplay, "--html", dir + "/server.html", trace});
   EXPECT_EQ(html.exit_code, 0) << html.err;
-  EXPECT_NE(Slurp(dir + "/server.html").find("WorkBlock"), std::string::npos);
+  EXPECT_NE(ReadTextFile(dir + "/server.html").find("WorkBlock"), std::string::npos);
 }
 
 TEST(AttachTest, AttachAgainAfterHeaprecWasKilled) {
@@ -286,10 +246,10 @@ TEST(AttachTest, TargetThatExitsWhileAttached) {
   Background h;
   const std::string trace = dir + "/trace.zst";
   AttachInBackground(&h, target.pid, trace, dir);
-  Touch(dir + "/go-b");
+  TouchFile(dir + "/go-b");
   EXPECT_EQ(target.Wait(), 5);
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
-  EXPECT_NE(Slurp(h.err).find("until it "), std::string::npos) << Slurp(h.err);
+  EXPECT_EQ(h.Wait(), 0) << ReadTextFile(h.err);
+  EXPECT_NE(ReadTextFile(h.err).find("until it "), std::string::npos) << ReadTextFile(h.err);
   const TraceSummary s = SummarizeTrace(trace);
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
   ASSERT_NE(s.Site("while_attached"), nullptr);
@@ -304,9 +264,9 @@ TEST(AttachTest, TargetThatExecsWhileAttached) {
   Background h;
   const std::string trace = dir + "/trace.zst";
   AttachInBackground(&h, target.pid, trace, dir);
-  Touch(dir + "/go-b");
+  TouchFile(dir + "/go-b");
   EXPECT_EQ(target.Wait(), 4) << "the exec'd shell's status";
-  EXPECT_EQ(h.Wait(), 0) << Slurp(h.err);
+  EXPECT_EQ(h.Wait(), 0) << ReadTextFile(h.err);
   const TraceSummary s = SummarizeTrace(trace);
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
   ASSERT_NE(s.Site("while_attached"), nullptr);
@@ -354,13 +314,13 @@ void AttachInNamespaces(bool mounts) {
   // The target as the host sees it: unshare's child.
   pid_t pid = 0;
   for (int i = 0; i < 200 && pid == 0; ++i) {
-    std::istringstream children(Slurp("/proc/" + std::to_string(outer.pid) + "/task/" +
-                                      std::to_string(outer.pid) + "/children"));
+    std::istringstream children(ReadTextFile("/proc/" + std::to_string(outer.pid) + "/task/" +
+                                             std::to_string(outer.pid) + "/children"));
     children >> pid;
     if (pid == 0) SleepMs(5);
   }
   ASSERT_GT(pid, 0);
-  EXPECT_NE(Slurp("/proc/" + std::to_string(pid) + "/status")
+  EXPECT_NE(ReadTextFile("/proc/" + std::to_string(pid) + "/status")
                 .find("NSpid:\t" + std::to_string(pid) + "\t1"),
             std::string::npos)
       << "the target is pid 1 of its namespace";
@@ -404,9 +364,9 @@ TEST(AttachTest, PythonInterpreter) {
   const ProcessResult r = RunProgram(
       {Heaprec(), "-q", "-p", std::to_string(target.pid), "--duration", "300ms", "-o", trace});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  Touch(dir + "/stop");
+  TouchFile(dir + "/stop");
   EXPECT_EQ(target.Wait(), 0);
-  EXPECT_EQ(Slurp(target.out), "kept 5000\n");
+  EXPECT_EQ(ReadTextFile(target.out), "kept 5000\n");
   const TraceSummary s = SummarizeTrace(trace);
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
   EXPECT_GT(s.total.allocations, 1000u) << "strings of 600+ bytes come from malloc";
@@ -416,7 +376,7 @@ TEST(AttachTest, PythonInterpreter) {
 // by the wrong allocator would crash the program).
 TEST(AttachTest, ProgramWithAnotherAllocator) {
   const std::string jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
-  if (!Exists(jemalloc)) GTEST_SKIP() << "no " << jemalloc;
+  if (!(access(jemalloc.c_str(), F_OK) == 0)) GTEST_SKIP() << "no " << jemalloc;
   const std::string dir = MakeTempDir("attach_jemalloc");
   Background target;
   Start(&target, {"/usr/bin/env", "LD_PRELOAD=" + jemalloc, Target(), "phases", dir}, dir,
@@ -447,7 +407,7 @@ TEST(AttachTest, RefusesWithOneClearLine) {
     r = RunProgram({Heaprec(), "-p", std::to_string(st.pid)});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("is statically linked"), std::string::npos) << r.err;
-    Touch(dir + "/stop");
+    TouchFile(dir + "/stop");
     EXPECT_EQ(st.Wait(), 0);
   }
 }
@@ -458,7 +418,8 @@ TEST(AttachTest, RefusesAnotherUsersProcessWithoutCapSysPtrace) {
   const std::vector<std::string> as_nobody = {"/usr/bin/setpriv", "--reuid=65534",
                                               "--regid=65534",    "--clear-groups",
                                               "--inh-caps=-all",  "--bounding-set=-all"};
-  if (geteuid() != 0 || !Exists(as_nobody[0])) GTEST_SKIP() << "needs root and setpriv";
+  if (geteuid() != 0 || access(as_nobody[0].c_str(), X_OK) != 0)
+    GTEST_SKIP() << "needs root and setpriv";
   std::vector<std::string> probe = as_nobody;
   probe.push_back("/bin/true");
   if (RunProgram(probe).exit_code != 0) GTEST_SKIP() << "uid 65534 is not mapped here";
@@ -475,8 +436,8 @@ TEST(AttachTest, RefusesAnotherUsersProcessWithoutCapSysPtrace) {
                          "CAP_SYS_PTRACE"),
               std::string::npos)
         << r.err;
-    Touch(dir + "/go-b");
-    Touch(dir + "/go-c");
+    TouchFile(dir + "/go-b");
+    TouchFile(dir + "/go-c");
     EXPECT_EQ(target.Wait(), 0);
   }
 }

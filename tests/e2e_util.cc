@@ -9,11 +9,14 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 extern char** environ;
 
@@ -182,6 +185,47 @@ void ExpectConsistent(const TraceSummary& s) {
   for (const char* counter : {"dropped_events", "unreadable_stacks", "stack_table_full"}) {
     EXPECT_EQ(s.Counter(counter), 0) << counter;
   }
+}
+
+pid_t StartInBackground(const std::vector<std::string>& argv, const std::string& out,
+                        const std::string& err) {
+  unlink(out.c_str());
+  unlink(err.c_str());
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int in_fd = open("/dev/null", O_RDONLY);
+    const int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(in_fd, 0);
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+std::string ReadTextFile(const std::string& path) {
+  std::ifstream f(path);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+void TouchFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  EXPECT_GE(fd, 0) << path << ": " << std::strerror(errno);
+  if (fd >= 0) close(fd);
+}
+
+bool WaitForFile(const std::string& path, long timeout_ms) {
+  const timespec tick = {0, 5 * 1000 * 1000};
+  for (long waited = 0; waited < timeout_ms; waited += 5) {
+    if (access(path.c_str(), F_OK) == 0) return true;
+    nanosleep(&tick, nullptr);
+  }
+  return false;
 }
 
 }  // namespace heaprec::tests

@@ -8,6 +8,8 @@
 #ifndef HEAPREC_TESTS_E2E_UTIL_H_
 #define HEAPREC_TESTS_E2E_UTIL_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -36,6 +38,20 @@ ProcessResult RunProgram(const std::vector<std::string>& argv);
 
 // Runs `heaprec -q -o OUTPUT -- argv...` (heaprec from the runfiles).
 ProcessResult RunHeaprec(const std::string& output, const std::vector<std::string>& argv);
+
+// Starts argv (argv[0] a path) in the background, stdin from /dev/null,
+// stdout and stderr to the files out and err (made anew: a caller polling
+// err never reads an earlier run's words); returns its pid. The caller
+// waits for it (waitpid).
+pid_t StartInBackground(const std::vector<std::string>& argv, const std::string& out,
+                        const std::string& err);
+
+// The whole file ("" if unreadable).
+std::string ReadTextFile(const std::string& path);
+// Creates an empty file (a signal between a test and its program).
+void TouchFile(const std::string& path);
+// Waits up to timeout_ms for path to exist.
+bool WaitForFile(const std::string& path, long timeout_ms = 30000);
 
 // A new empty folder under ::testing::TempDir() whose name starts with name.
 std::string MakeTempDir(const std::string& name);

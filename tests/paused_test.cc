@@ -29,44 +29,6 @@ using format::Api;
 
 std::string Heaprec() { return Runfile("recorder/heaprec"); }
 
-bool WaitForFile(const std::string& path) {
-  const timespec tick = {0, 10 * 1000 * 1000};
-  for (int i = 0; i < 3000; ++i) {
-    if (access(path.c_str(), F_OK) == 0) return true;
-    nanosleep(&tick, nullptr);
-  }
-  return false;
-}
-
-void Touch(const std::string& path) {
-  std::ofstream f(path);
-  EXPECT_TRUE(f.good()) << path;
-}
-
-// Starts argv with stdin from /dev/null and stdout, stderr to files in dir.
-pid_t StartInBackground(const std::vector<std::string>& argv, const std::string& dir) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int in = open("/dev/null", O_RDONLY);
-    const int out = open((dir + "/stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = open((dir + "/stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(err, 2);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream f(path);
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
 struct PhasedRun {
   int exit_code = -1;
   std::string out, err;
@@ -88,20 +50,20 @@ PhasedRun RunPhases(const std::string& name, const std::vector<std::string>& opt
   argv.push_back(Runfile("tests/paused"));
   argv.push_back(dir);
   argv.insert(argv.end(), program_args.begin(), program_args.end());
-  const pid_t heaprec = StartInBackground(argv, dir);
+  const pid_t heaprec = StartInBackground(argv, dir + "/stdout", dir + "/stderr");
   EXPECT_GT(heaprec, 0);
-  EXPECT_TRUE(WaitForFile(dir + "/ready2")) << ReadAll(dir + "/stderr");
-  const int pid = std::stoi(ReadAll(dir + "/pid"));
+  EXPECT_TRUE(WaitForFile(dir + "/ready2")) << ReadTextFile(dir + "/stderr");
+  const int pid = std::stoi(ReadTextFile(dir + "/pid"));
   switch_on(pid, &run);
-  Touch(dir + "/go2");
+  TouchFile(dir + "/go2");
   EXPECT_TRUE(WaitForFile(dir + "/ready3"));
   switch_off(pid, &run);
-  Touch(dir + "/go3");
+  TouchFile(dir + "/go3");
   int status = 0;
   waitpid(heaprec, &status, 0);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.out = ReadAll(dir + "/stdout");
-  run.err = ReadAll(dir + "/stderr");
+  run.out = ReadTextFile(dir + "/stdout");
+  run.err = ReadTextFile(dir + "/stderr");
   run.traces = ListFiles(dir, ".zst");
   if (run.traces.size() == 1) run.trace = run.traces[0];
   return run;

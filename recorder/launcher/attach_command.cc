@@ -13,8 +13,6 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "analyzers/human_bytes.h"
@@ -24,6 +22,8 @@
 #include "recorder/launcher/background_symbolizer.h"
 #include "recorder/launcher/library_path.h"
 #include "recorder/launcher/preflight.h"
+#include "recorder/launcher/proc_files.h"
+#include "recorder/launcher/process_memory.h"
 #include "recorder/launcher/remote_call.h"
 #include "recorder/launcher/run_end.h"
 #include "recorder/launcher/session.h"
@@ -48,37 +48,28 @@ uint64_t NowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool SamePidNamespace(pid_t pid) {
-  struct stat ours, theirs;
-  return stat("/proc/self/ns/pid", &ours) == 0 &&
-         stat(("/proc/" + std::to_string(pid) + "/ns/pid").c_str(), &theirs) == 0 &&
-         ours.st_ino == theirs.st_ino && ours.st_dev == theirs.st_dev;
-}
-
 // Alive and not a zombie.
 bool Alive(pid_t pid) {
-  const std::string stat = ReadAll("/proc/" + std::to_string(pid) + "/stat");
+  const std::string stat = ReadProcFile("/proc/" + std::to_string(pid) + "/stat");
   const size_t close = stat.rfind(')');
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z' &&
          stat[close + 2] != 'X';
 }
 
-bool MapsContain(pid_t pid, const std::string& text) {
-  return ReadAll("/proc/" + std::to_string(pid) + "/maps").find(text) != std::string::npos;
+// Whether pid maps a file under folder (as the process names it).
+bool MapsFileUnder(pid_t pid, const std::string& folder) {
+  std::string error;
+  for (const Mapping& m : ReadMappings(pid, &error)) {
+    if (m.path.compare(0, folder.size() + 1, folder + "/") == 0) return true;
+  }
+  return false;
 }
 
 std::string ProgramOf(pid_t pid) {
   char buf[PATH_MAX];
   const std::string link = "/proc/" + std::to_string(pid) + "/exe";
   const ssize_t n = readlink(link.c_str(), buf, sizeof(buf) - 1);
-  if (n <= 0) return ReadAll("/proc/" + std::to_string(pid) + "/comm");
+  if (n <= 0) return ReadProcFile("/proc/" + std::to_string(pid) + "/comm");
   std::string path(buf, static_cast<size_t>(n));
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -142,18 +133,11 @@ std::string HoldThread(pid_t pid, RemoteThread* t) {
 // The path of a libheaprec.so the process has loaded already (an earlier
 // attach), or "".
 std::string LoadedRecorder(pid_t pid) {
-  std::istringstream maps(ReadAll("/proc/" + std::to_string(pid) + "/maps"));
-  std::string line;
-  while (std::getline(maps, line)) {
-    const size_t slash = line.find('/');
-    if (slash == std::string::npos) continue;
-    std::string path = line.substr(slash);
-    if (const size_t deleted = path.find(" (deleted)"); deleted != std::string::npos) {
-      continue;  // a copy whose folder is gone: not loadable by name again
-    }
-    if (path.size() >= 14 && path.compare(path.size() - 14, 14, "/libheaprec.so") == 0) {
-      return path;
-    }
+  std::string error;
+  for (const Mapping& m : ReadMappings(pid, &error)) {
+    // A copy whose folder is gone cannot be named again.
+    if (m.deleted || m.path.size() < 14) continue;
+    if (m.path.compare(m.path.size() - 14, 14, "/libheaprec.so") == 0) return m.path;
   }
   return "";
 }
@@ -259,7 +243,7 @@ int RunAttach(const Options& o) {
   session.SetAttachedPid(pid);
   session.SetPreloadLibrary(library);
   const std::string settings =
-      Settings(o, files.session_there, SamePidNamespace(pid) ? static_cast<int>(getpid()) : 0);
+      Settings(o, files.session_there, SameNamespace(pid, "pid") ? static_cast<int>(getpid()) : 0);
   std::string recorder;  // libheaprec.so as the process names it
   if (const std::string why = Inject(pid, files, settings, &recorder); !why.empty()) {
     RemoveSessionDir(session_dir);
@@ -294,7 +278,7 @@ int RunAttach(const Options& o) {
     if (now - last_check > 100000000) {
       last_check = now;
       // An exec'd image has no recorder: the region is no longer mapped.
-      if (Alive(pid) && !MapsContain(pid, files.session_there + "/")) {
+      if (Alive(pid) && !MapsFileUnder(pid, files.session_there)) {
         exec = true;
         break;
       }

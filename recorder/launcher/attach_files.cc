@@ -14,16 +14,10 @@
 #include <set>
 
 #include "recorder/launcher/preflight.h"
+#include "recorder/launcher/proc_files.h"
 
 namespace heaprec::recorder::launcher {
 namespace {
-
-bool SameMountNamespace(pid_t pid) {
-  struct stat ours, theirs;
-  return stat("/proc/self/ns/mnt", &ours) == 0 &&
-         stat(("/proc/" + std::to_string(pid) + "/ns/mnt").c_str(), &theirs) == 0 &&
-         ours.st_ino == theirs.st_ino && ours.st_dev == theirs.st_dev;
-}
 
 // Libraries every process has (the C library and the loader's family).
 bool Everywhere(const std::string& name) {
@@ -118,7 +112,7 @@ std::vector<std::string> NeededLibraries(const std::string& path) {
 
 bool PrepareAttachFiles(pid_t pid, uid_t uid, const std::string& library, AttachFiles* files,
                         std::string* error) {
-  files->foreign = !SameMountNamespace(pid);
+  files->foreign = !SameNamespace(pid, "mnt");
   const std::string root = files->foreign ? "/proc/" + std::to_string(pid) + "/root" : "";
   const std::vector<std::string> bases =
       files->foreign ? std::vector<std::string>{root + "/dev/shm", root + "/tmp"} : SessionBases();

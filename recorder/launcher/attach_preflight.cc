@@ -5,18 +5,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
+
+#include "recorder/launcher/proc_files.h"
+#include "recorder/launcher/process_memory.h"
 
 namespace heaprec::recorder::launcher {
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The value after "Key:" in a /proc status text, or "".
 std::string StatusField(const std::string& status, const std::string& key) {
@@ -32,7 +27,7 @@ std::string StatusField(const std::string& status, const std::string& key) {
 }
 
 pid_t ParentOf(pid_t pid) {
-  const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  const std::string stat = ReadProcFile("/proc/" + std::to_string(pid) + "/stat");
   const size_t close = stat.rfind(')');
   if (close == std::string::npos) return 0;
   std::istringstream in(stat.substr(close + 2));
@@ -55,7 +50,7 @@ AttachFacts ReadAttachFacts(pid_t pid) {
   f.pid = pid;
   f.our_uid = geteuid();
   const std::string dir = "/proc/" + std::to_string(pid);
-  const std::string status = ReadFile(dir + "/status");
+  const std::string status = ReadProcFile(dir + "/status");
   f.exists = pid > 0 && !status.empty();
   f.is_self = pid == getpid();
   if (!f.exists) return f;
@@ -68,20 +63,25 @@ AttachFacts ReadAttachFacts(pid_t pid) {
   } else {
     f.user = std::to_string(f.uid);
   }
-  const std::string self = ReadFile("/proc/self/status");
+  const std::string self = ReadProcFile("/proc/self/status");
   const uint64_t caps = std::strtoull(StatusField(self, "CapEff").c_str(), nullptr, 16);
   f.cap_sys_ptrace = (caps >> 19) & 1;  // CAP_SYS_PTRACE
-  const std::string scope = ReadFile("/proc/sys/kernel/yama/ptrace_scope");
+  const std::string scope = ReadProcFile("/proc/sys/kernel/yama/ptrace_scope");
   if (!scope.empty()) f.ptrace_scope = std::atoi(scope.c_str());
   for (pid_t p = ParentOf(pid); p > 1; p = ParentOf(p)) {
     if (p == getpid()) f.descendant = true;
   }
-  const std::string maps = ReadFile(dir + "/maps");
-  f.dynamic = maps.find("/ld-linux") != std::string::npos ||
-              maps.find("/ld-2.") != std::string::npos ||
-              maps.find("/ld64.so") != std::string::npos;
-  // Another user's map is unreadable: judge by the rest then.
-  if (maps.empty()) f.dynamic = true;
+  std::string error;
+  const std::vector<Mapping> maps = ReadMappings(pid, &error);
+  f.dynamic = maps.empty();  // another user's map is unreadable: judged by the rest then
+  for (const Mapping& m : maps) {
+    const size_t slash = m.path.rfind('/');
+    const std::string base = slash == std::string::npos ? m.path : m.path.substr(slash + 1);
+    if (base.rfind("ld-linux", 0) == 0 || base.rfind("ld-2.", 0) == 0 ||
+        base.rfind("ld64.so", 0) == 0) {
+      f.dynamic = true;
+    }
+  }
   return f;
 }
 

@@ -36,8 +36,8 @@ struct SamplerState {
 };
 extern __thread SamplerState t_sampler __attribute__((tls_model("initial-exec")));
 
-// The slow path of SampleAllocation: exact mode, a thread's first call, or
-// an allocation that reached the countdown.
+// The slow path of SampleAllocation in sampling mode: a thread's first call,
+// or an allocation that reached the countdown.
 bool SampleSlow(SamplerState& s, size_t size);
 
 // True: record this allocation of size bytes (always in exact mode).
@@ -47,6 +47,8 @@ __attribute__((always_inline)) inline bool SampleAllocation(size_t size) {
     s.countdown -= size;
     return false;
   }
+  // Exact mode (the countdown stays 0): every call, without a call here.
+  if (g_sample_rate.load(std::memory_order_relaxed) == 0) return true;
   return SampleSlow(s, size);
 }
 
