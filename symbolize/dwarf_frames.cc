@@ -6,6 +6,7 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <utility>
@@ -109,7 +110,92 @@ bool IsFunction(int tag) {
   return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine || tag == DW_TAG_entry_point;
 }
 
+// The scopes whose names qualify a function's: namespaces and named types.
+bool IsQualifying(int tag) {
+  return tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+         tag == DW_TAG_union_type;
+}
+
+// Bounds the unit walk's recursion, against malformed DWARF.
+constexpr int kMaxTreeDepth = 512;
+
 }  // namespace
+
+const DwarfFrames::UnitIndex& DwarfFrames::IndexOf(Dwarf_Die* cudie) {
+  auto [it, inserted] = units_.try_emplace(cudie->addr);
+  UnitIndex& index = it->second;
+  if (!inserted) return index;
+  // Depth-first over the tree; parent is the nearest function-like DIE above,
+  // scope the nearest scope that qualifies names.
+  struct Walk {
+    UnitIndex& index;
+    void Children(Dwarf_Die* die, int parent, int scope, int depth) {
+      Dwarf_Die child;
+      if (!index.usable || depth > kMaxTreeDepth || dwarf_child(die, &child) != 0) return;
+      do {
+        const int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_imported_unit) {
+          index.usable = false;
+          return;
+        }
+        int next_parent = parent;
+        int next_scope = scope;
+        if (IsFunction(tag) || IsQualifying(tag)) {
+          next_scope = static_cast<int>(index.scopes.size());
+          index.scopes.push_back({child, scope});
+          if (tag == DW_TAG_subprogram) index.subprograms.emplace(child.addr, next_scope);
+        }
+        if (IsFunction(tag)) {
+          next_parent = static_cast<int>(index.entries.size());
+          index.entries.push_back({child, parent, depth});
+          Dwarf_Addr base = 0, start = 0, end = 0;
+          ptrdiff_t offset = 0;
+          while ((offset = dwarf_ranges(&child, offset, &base, &start, &end)) > 0) {
+            if (start < end) index.ranges.push_back({start, end, next_parent});
+          }
+        }
+        if (dwarf_haschildren(&child) > 0) Children(&child, next_parent, next_scope, depth + 1);
+      } while (index.usable && dwarf_siblingof(&child, &child) == 0);
+    }
+  };
+  Walk{index}.Children(cudie, -1, -1, 1);
+  std::sort(index.ranges.begin(), index.ranges.end(),
+            [](const UnitIndex::Range& a, const UnitIndex::Range& b) { return a.low < b.low; });
+  index.max_high.reserve(index.ranges.size());
+  Dwarf_Addr high = 0;
+  for (const UnitIndex::Range& r : index.ranges)
+    index.max_high.push_back(high = std::max(high, r.high));
+  return index;
+}
+
+std::vector<Dwarf_Die> DwarfFrames::FunctionScopes(Dwarf_Die* cudie, Dwarf_Addr dwarf_pc) {
+  const UnitIndex& index = IndexOf(cudie);
+  std::vector<Dwarf_Die> chain;
+  if (!index.usable) {
+    for (Dwarf_Die& scope : ScopesAt(cudie, dwarf_pc)) {
+      if (IsFunction(dwarf_tag(&scope))) chain.push_back(scope);
+    }
+    return chain;
+  }
+  // The deepest entry whose ranges hold pc: ranges starting at or before pc,
+  // backwards, until none before can reach pc.
+  int innermost = -1;
+  auto i = std::upper_bound(index.ranges.begin(), index.ranges.end(), dwarf_pc,
+                            [](Dwarf_Addr pc, const UnitIndex::Range& r) { return pc < r.low; }) -
+           index.ranges.begin();
+  while (--i >= 0 && index.max_high[static_cast<size_t>(i)] > dwarf_pc) {
+    const UnitIndex::Range& r = index.ranges[static_cast<size_t>(i)];
+    if (r.high > dwarf_pc &&
+        (innermost < 0 || index.entries[static_cast<size_t>(r.entry)].depth >
+                              index.entries[static_cast<size_t>(innermost)].depth)) {
+      innermost = r.entry;
+    }
+  }
+  for (int e = innermost; e >= 0; e = index.entries[static_cast<size_t>(e)].parent) {
+    chain.push_back(index.entries[static_cast<size_t>(e)].die);
+  }
+  return chain;
+}
 
 std::vector<SourceFrame> DwarfFrames::At(Dwfl_Module* mod, Dwarf_Addr pc) {
   std::vector<SourceFrame> frames;
@@ -120,7 +206,7 @@ std::vector<SourceFrame> DwarfFrames::At(Dwfl_Module* mod, Dwarf_Addr pc) {
   // libdwfl counts the gaps between units as part of the unit before them:
   // only a unit that really holds pc has something to say about it.
   if (cudie != nullptr && dwarf_haspc(cudie, pc - bias) > 0) {
-    std::vector<Dwarf_Die> scopes = ScopesAt(cudie, pc - bias);
+    std::vector<Dwarf_Die> scopes = FunctionScopes(cudie, pc - bias);
     Dwarf_Die* function = cudie;
     for (Dwarf_Die& scope : scopes) {
       if (dwarf_tag(&scope) == DW_TAG_subprogram) function = &scope;
@@ -128,7 +214,6 @@ std::vector<SourceFrame> DwarfFrames::At(Dwfl_Module* mod, Dwarf_Addr pc) {
     location = LineAt(cudie, function, pc - bias);
     for (Dwarf_Die& scope : scopes) {
       const int tag = dwarf_tag(&scope);
-      if (!IsFunction(tag)) continue;
       location.function = FunctionName(&scope, 0);
       frames.push_back(std::move(location));
       if (tag != DW_TAG_inlined_subroutine) {
@@ -169,27 +254,50 @@ std::string DwarfFrames::QualifiedName(Dwarf_Die* die, int depth) {
   if (const auto it = qualified_.find(decl.addr); it != qualified_.end()) return it->second;
   const char* name = dwarf_diename(&decl);
   std::string qualified = name != nullptr ? name : "";
-  Dwarf_Die* scopes = nullptr;
-  const int nscopes = qualified.empty() ? 0 : dwarf_getscopes_die(&decl, &scopes);
-  // scopes[0] is decl itself; the unit is last.
-  for (int i = 1; i < nscopes; ++i) {
-    Dwarf_Die* scope = &scopes[i];
+  if (qualified.empty()) {
+    qualified_.emplace(decl.addr, qualified);
+    return qualified;
+  }
+  // Prefixes qualified with one enclosing scope; false once a function has
+  // named the rest.
+  auto add_scope = [&](Dwarf_Die* scope) {
     const int tag = dwarf_tag(scope);
     const char* scope_name = dwarf_diename(scope);
     if (tag == DW_TAG_namespace) {
       qualified.insert(
           0, std::string(scope_name != nullptr ? scope_name : "(anonymous namespace)") + "::");
-    } else if ((tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
-                tag == DW_TAG_union_type) &&
-               scope_name != nullptr) {
+    } else if (IsQualifying(tag) && scope_name != nullptr) {
       qualified.insert(0, std::string(scope_name) + "::");
     } else if (IsFunction(tag) && depth < kMaxDepth) {
       // A local class's member: the enclosing function names the rest.
       qualified.insert(0, FunctionName(scope, depth + 1) + "::");
-      break;
+      return false;
     }
+    return true;
+  };
+  // decl's place in its unit's index, if the unit has a usable one.
+  const UnitIndex* index = nullptr;
+  int node = -1;
+  Dwarf_Die cu;
+  if (dwarf_diecu(&decl, &cu, nullptr, nullptr) != nullptr) {
+    index = &IndexOf(&cu);
+    const auto found = index->subprograms.find(decl.addr);
+    if (index->usable && found != index->subprograms.end()) node = found->second;
   }
-  std::free(scopes);
+  if (node >= 0) {
+    for (int i = index->scopes[static_cast<size_t>(node)].parent; i >= 0;) {
+      Dwarf_Die scope = index->scopes[static_cast<size_t>(i)].die;
+      i = index->scopes[static_cast<size_t>(i)].parent;
+      if (!add_scope(&scope)) break;
+    }
+  } else {
+    Dwarf_Die* scopes = nullptr;
+    const int nscopes = dwarf_getscopes_die(&decl, &scopes);
+    // scopes[0] is decl itself; the unit is last.
+    for (int i = 1; i < nscopes && add_scope(&scopes[i]); ++i) {
+    }
+    std::free(scopes);
+  }
   qualified_.emplace(decl.addr, qualified);
   return qualified;
 }
