@@ -11,7 +11,8 @@ Builds what it needs (bazel build -c opt), then, for each workload, runs it
 bare, under heaprec, under heaprec --sample-rate RATE and under heaptrack,
 interleaved (bare, heaprec, sampled, heaptrack, bare, ...) RUNS times, and
 prints the median wall time of each, the slowdowns, the ratio of the extra
-times (heaprec's extra over heaptrack's; the target is <= 0.33), the sampled
+times (heaprec's extra over heaptrack's; issue 23's target is <= 0.25, each
+time until the tool itself has exited, symbols included), the sampled
 slowdown (target <= 1.05 at 512K), trace sizes, and trace bytes per
 allocation call. Then the micro-benchmarks: malloc_free_benchmark bare /
 under heaprec / under heaprec --sample-rate / under heaptrack (the whole cost
@@ -26,10 +27,16 @@ Workloads:
   python       /usr/bin/python3 tests/bench/py_dicts.py 2, PYTHONMALLOC=malloc
   cppcheck     cppcheck on format/ as of commit $CPPCHECK_REV (default
                b362e97, pinned so the input does not change)
+  churn        tests/bench/churn.cc: unordered_map<string, vector<int>>, random
+               key lengths and vector sizes, erasing, calls 10-15 frames deep
+               (1 thread, 7.2 M allocs)
+  churn2/4     the same total work on 2 and 4 threads (a map each)
+  python_dwarf python3.11-dbg (full DWARF in the binary; installed with
+               apt-get when missing) tests/bench/py_json.py 1, PYTHONMALLOC=malloc
 
 options:
   -n RUNS        timed runs per workload and tool (default 5)
-  -w LIST        comma-separated workloads to run (default: all four)
+  -w LIST        comma-separated workloads to run (default: all eight)
   --no-micro     skip the micro-benchmarks
   --micro-only   only the micro-benchmarks
   --breakdown    also re-encode each workload's heaprec trace with one event
@@ -48,7 +55,7 @@ EOF
 }
 
 runs=5
-workloads="alloc_heavy,mt_handoff,python,cppcheck"
+workloads="alloc_heavy,mt_handoff,python,cppcheck,churn,churn2,churn4,python_dwarf"
 do_workloads=1
 do_micro=1
 do_breakdown=0
@@ -190,7 +197,7 @@ if [ "$do_workloads" = 1 ]; then
 
   echo "## Workloads: wall time, median of $runs interleaved runs"
   echo
-  echo "| workload | bare s | heaprec s | heaptrack s | heaprec slowdown | heaptrack slowdown | heaprec extra s | heaptrack extra s | extra ratio (target <= 0.33) |"
+  echo "| workload | bare s | heaprec s | heaptrack s | heaprec slowdown | heaptrack slowdown | heaprec extra s | heaptrack extra s | extra ratio (target <= 0.25) |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${time_rows[@]}"
   echo

@@ -1,7 +1,7 @@
 # Shared by tools/bench_recorder.sh, bench_analysis.sh, bench_allocators.sh
 # and bench_leakcheck.sh (sourced): the benchmark workloads. setup_workload
 # NAME sets cmd (array), cmd_dir and cmd_env for alloc_heavy, mt_handoff,
-# python, cppcheck, and the programs of bench_allocators.sh: sqlite3,
+# python, cppcheck, churn, churn2, churn4, python_dwarf, and the programs of bench_allocators.sh: sqlite3,
 # python_json, clang_format, jq. Needs $bin (Bazel's opt output), $repo, $tmp,
 # $CPPCHECK_REV and a die function; sets python_bin. bench_build NAME
 # TARGET... builds the targets and sets $bin and $tmp. bench_options NAME "$@"
@@ -44,6 +44,21 @@ setup_workload() {
       [ -n "$python_bin" ] || die "python3 not found"
       cmd_env=(PYTHONMALLOC=malloc)
       cmd=("$python_bin" "$repo/tests/bench/py_dicts.py" 2)
+      ;;
+    churn) cmd=("$bin/tests/bench/churn" 1) ;;
+    churn2) cmd=("$bin/tests/bench/churn" 2) ;;
+    churn4) cmd=("$bin/tests/bench/churn" 4) ;;
+    python_dwarf)
+      # Debian's debug build of Python 3.11 (python3.11-dbg): the interpreter
+      # carries its full DWARF (10 MB of .debug_info) in the binary.
+      if ! command -v python3.11-dbg >/dev/null; then
+        [ "$(id -u)" = 0 ] || die "python3.11-dbg not found (apt-get install python3.11-dbg)"
+        echo "installing python3.11-dbg (apt-get)..." >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-dbg >/dev/null ||
+          die "apt-get install python3.11-dbg failed"
+      fi
+      cmd_env=(PYTHONMALLOC=malloc)
+      cmd=("$(readlink -f "$(command -v python3.11-dbg)")" "$repo/tests/bench/py_json.py" 1)
       ;;
     cppcheck)
       command -v cppcheck >/dev/null || die "cppcheck not found (apt-get install cppcheck)"

@@ -39,7 +39,7 @@ void BM_MallocFree(benchmark::State& state) {
   AtDepth(static_cast<int>(state.range(0)), body);
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_MallocFree)->ArgName("depth")->Arg(0)->Arg(8)->Arg(32);
+BENCHMARK(BM_MallocFree)->ArgName("depth")->Arg(0)->Arg(8)->Arg(16)->Arg(32);
 
 void BM_NewDelete(benchmark::State& state) {
   auto body = [&] {

@@ -54,8 +54,7 @@ int main(int argc, char** argv) {
   std::vector<heaprec::format::Symbol> symbols;
   symbols.reserve(c.addresses.size());
   for (uint64_t a : c.addresses) symbols.push_back(symbolizer.Symbolize(a, 0));
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%zu modules, %zu addresses, %.3f s\n", c.modules.size(), c.addresses.size(), s);
   if (dump) {
     for (const auto& sym : symbols) {
