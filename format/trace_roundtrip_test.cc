@@ -88,6 +88,48 @@ TEST(TraceRoundTripTest, WriterFlushesByItselfAtTheEventLimit) {
   EXPECT_EQ(v.r.events, want.events);
 }
 
+// A level change ends the zstd frame and starts another: every record still
+// reads back, and a cut after any chunk still yields the chunks before it.
+TEST(TraceRoundTripTest, CompressionLevelChangesStartNewFrames) {
+  TraceWriter::Options options;
+  options.zstd_level = 7;
+  options.fast_zstd_level = 1;
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess(), options);
+  std::vector<Event> events;
+  uint64_t seq = 0;
+  for (int chunk = 0; chunk < 20; ++chunk) {
+    w.SetFastCompression(chunk % 6 >= 3);  // three chunks each way
+    for (int i = 0; i < 100; ++i) {
+      const uint64_t address = 0x10000 + 16 * static_cast<uint64_t>(i);
+      events.push_back({.seq = ++seq,
+                        .api = Api::kMalloc,
+                        .address = address,
+                        .size = static_cast<uint64_t>(i % 40)});
+      w.AddEvent(events.back());
+      events.push_back({.seq = ++seq, .api = Api::kFree, .address = address});
+      w.AddEvent(events.back());
+    }
+    ASSERT_TRUE(w.Flush());
+  }
+  ASSERT_TRUE(w.Finish({}));
+  EXPECT_EQ(w.level_changes(), 6u);  // before chunks 3, 6, 9, 12, 15, 18
+  const std::string& bytes = sink.bytes();
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", bytes.data(), bytes.size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(v.r.events, testing::AsRead(events, true));
+  const std::vector<uint64_t> ends = w.chunk_ends();
+  ASSERT_EQ(ends.size(), 21u);
+  for (size_t c = 0; c + 1 < ends.size(); ++c) {
+    RecordingVisitor cut;
+    const ReadResult rc = ReadTraceMemory("cut", bytes.data(), ends[c], cut);
+    EXPECT_EQ(rc.status, ReadResult::kTruncated) << "cut after chunk " << c << ": " << rc.message;
+    EXPECT_EQ(rc.chunks, c + 1) << "cut after chunk " << c;
+    EXPECT_EQ(cut.r.events.size(), 200 * (c + 1)) << "cut after chunk " << c;
+  }
+}
+
 TEST(TraceRoundTripTest, TotalsCountWhatWasWritten) {
   StringSink sink;
   TraceWriter w(&sink, testing::SampleProcess());

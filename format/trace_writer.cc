@@ -17,7 +17,8 @@ TraceWriter::TraceWriter(ByteSink* sink, const ProcessInfo& process, const Optio
     : sink_(sink),
       options_(options),
       cctx_(ZSTD_createCCtx_advanced({base::AllocateLargeBuffer, base::FreeLargeBuffer, nullptr})) {
-  ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, options_.zstd_level);
+  level_ = want_level_ = options_.zstd_level;
+  ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level_);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_windowLog, options_.window_log);
   ZSTD_CCtx_setParameter(cctx_, ZSTD_c_enableLongDistanceMatching,
@@ -123,6 +124,16 @@ bool TraceWriter::Compress(const void* in, size_t n, ZSTD_EndDirective end) {
 }
 
 bool TraceWriter::WriteChunk() {
+  if (want_level_ != level_ && !finished_) {
+    // Ends the frame the earlier chunks are in (its last block and
+    // checksum), then starts the next one at the other level.
+    if (frame_open_ && !Compress(nullptr, 0, ZSTD_e_end)) return false;
+    ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
+    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, want_level_);
+    level_ = want_level_;
+    frame_open_ = false;
+    ++level_changes_;
+  }
   chunk_->Finish(*fbb_);
   const uint8_t* data = fbb_->GetBufferPointer();
   const size_t size = fbb_->GetSize();
@@ -135,6 +146,7 @@ bool TraceWriter::WriteChunk() {
   }
   if (!Compress(prefix, sizeof(prefix), ZSTD_e_continue)) return false;
   if (!Compress(data, size, finished_ ? ZSTD_e_end : ZSTD_e_flush)) return false;
+  frame_open_ = true;
   ++chunks_written_;
   chunk_ends_.push_back(bytes_written_);
   return true;

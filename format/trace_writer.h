@@ -12,6 +12,12 @@
 // reads up to that chunk, while compression uses the whole history (repeated
 // patterns far apart in the program's run cost almost nothing).
 //
+// SetFastCompression switches between Options::zstd_level and the cheaper
+// fast_zstd_level from the next chunk on: the zstd frame ends after the
+// current chunk and the next chunk starts a new frame at the other level (a
+// level cannot change inside a frame; readers take the frames one after the
+// other, as they always have; the new frame starts without history).
+//
 // Preconditions (the reader rejects traces that break them): event seqs
 // increase; stack node ids are 1, 2, 3... and a node's parent is an earlier
 // node or 0; marker seqs increase and lie after the events before them.
@@ -53,6 +59,7 @@ class TraceWriter {
     // patterns minutes apart cheap. The small default suits small traces.
     int window_log = 20;
     bool long_distance_matching = true;  // zstd's long-range mode
+    int fast_zstd_level = 1;             // see SetFastCompression
   };
 
   // Writes the header to sink (which must outlive the writer). The process
@@ -80,6 +87,13 @@ class TraceWriter {
 
   // Ends the current chunk (if it holds anything) and writes it out.
   bool Flush();
+  // Compress the chunks after the current one at fast_zstd_level (true) or
+  // zstd_level (false). Cheap to call often: only a change does anything.
+  void SetFastCompression(bool fast) {
+    want_level_ = fast ? options_.fast_zstd_level : options_.zstd_level;
+  }
+  // How many times the level changed (each change ends a zstd frame).
+  uint64_t level_changes() const { return level_changes_; }
   // Writes everything left plus the end record as the last chunk. The
   // writer's own totals (events, allocations, frees, reallocs,
   // bytes_allocated, stack_nodes, chunks) replace those fields of end.
@@ -120,6 +134,10 @@ class TraceWriter {
   std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;  // reused for every chunk
   std::vector<uint8_t> packed_;                          // reused zstd output
   uint32_t next_index_ = 0;
+  int level_ = 0;            // the level of the open frame
+  int want_level_ = 0;       // the level for the next chunk
+  bool frame_open_ = false;  // a chunk went into the current frame
+  uint64_t level_changes_ = 0;
   uint64_t bytes_written_ = 0;
   uint64_t chunks_written_ = 0;
   std::vector<uint64_t> chunk_ends_;

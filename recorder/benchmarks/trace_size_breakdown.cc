@@ -49,6 +49,7 @@ enum Blank : unsigned {
   kFrees = 1u << 6,         // drop the frees
   kSymbols = 1u << 7,       // drop the symbols
   kEmptySymbols = 1u << 8,  // drop the symbols without frames
+  kFreeSize = 1u << 9,      // the sizes of frees (sized delete, free_sized) 0
 };
 
 // Replays every record into a writer, blanking the chosen columns.
@@ -82,6 +83,7 @@ class Reencoder : public TraceVisitor {
     Event c = e;
     if ((blank_ & kTime) != 0) c.time_ns = 0;
     if ((blank_ & kSize) != 0) c.size = 0;
+    if ((blank_ & kFreeSize) != 0 && e.kind() == EventKind::kFree) c.size = 0;
     if ((blank_ & kStack) != 0) c.stack = 0;
     if ((blank_ & kThread) != 0) c.thread = 1;
     writer_->AddEvent(c);
@@ -119,6 +121,7 @@ int main(int argc, char** argv) {
       {"stacks constant", kStack},
       {"thread constant", kThread},
       {"no frees", kFrees},
+      {"free sizes 0", kFreeSize},
       {"no symbols", kSymbols},
       {"no symbols without frames", kEmptySymbols},
       {"no events", kEvents},

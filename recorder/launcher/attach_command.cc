@@ -285,7 +285,9 @@ int RunAttach(const Options& o) {
     }
     if (!moved) {
       const timespec pause = {0, 200 * 1000};
+      const uint64_t slept_from = NowNs();
       nanosleep(&pause, nullptr);
+      session.NoteSlept(NowNs() - slept_from);
     }
   }
   if (!ended && !exec && Alive(pid)) {

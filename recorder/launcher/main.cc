@@ -273,7 +273,9 @@ int Run(const Options& options) {
       // waking 5,000 times a second took a core's share from a program
       // whose threads outnumber the cores (mt_handoff sampled: 1.72x).
       const timespec pause = {0, (options.sample_rate != 0 ? 1000 : 200) * 1000};
+      const uint64_t slept_from = NowNs();
       nanosleep(&pause, nullptr);
+      session.NoteSlept(NowNs() - slept_from);
     }
   }
   for (const std::string& e : session.TakeErrors()) std::fprintf(stderr, "%s\n", e.c_str());

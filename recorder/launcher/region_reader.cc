@@ -86,7 +86,7 @@ size_t RegionReader::DrainSlot(uint32_t slot, bool all) {
       q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
       tail += n;
     }
-    Consumed(ring, r.head);
+    if (Consumed(ring, r.head)) ++producer_waits_;
     if (!in_heap_[slot]) {
       fronts_.push({q.front().seq, slot});
       in_heap_[slot] = true;

@@ -22,6 +22,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/large_buffers.h"
@@ -91,6 +92,9 @@ class RegionReader {
   std::vector<const ModuleRecord*> NewModules();
 
   uint64_t skipped_seqs() const { return skipped_seqs_; }
+  // Times a drain found a thread of the process waiting for room in its ring
+  // (the launcher had fallen behind) since the last call.
+  uint64_t TakeProducerWaits() { return std::exchange(producer_waits_, 0); }
   // The seq the next record emitted will have.
   uint64_t next_seq() const { return next_seq_; }
   // Frees the region's pages but the header's, after telling the producers
@@ -139,6 +143,7 @@ class RegionReader {
   uint64_t next_seq_ = 1;
   uint64_t stalled_since_ns_ = 0;
   uint64_t skipped_seqs_ = 0;
+  uint64_t producer_waits_ = 0;
   uint32_t modules_read_ = 0;
 };
 

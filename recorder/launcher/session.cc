@@ -238,9 +238,16 @@ void Session::AnswerScans(Entry& e) {
 
 bool Session::Step(uint64_t now_ns, bool scan) {
   if (scan) Discover();
+  uint64_t waits = 0;
+  for (const auto& e : entries_) {
+    if (e->reader != nullptr) waits += e->reader->TakeProducerWaits();
+  }
+  const bool fast = governor_.Update(now_ns, slept_ns_, waits);
+  slept_ns_ = 0;
   bool moved = false;
   for (auto& e : entries_) {
     if (e->reader == nullptr) continue;
+    if (e->builder != nullptr) e->builder->SetFastCompression(fast);
     e->reader->PublishClock(now_ns);
     // Check liveness before draining: a process seen gone has written all.
     const bool gone = Gone(*e);

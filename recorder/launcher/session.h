@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "recorder/launcher/compression_governor.h"
 #include "recorder/launcher/leak_scanner.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/region_reader.h"
@@ -69,6 +70,10 @@ class Session {
   // One pass: find new regions, move records, finish what is gone. Returns
   // true if anything was moved (the caller sleeps otherwise).
   bool Step(uint64_t now_ns, bool scan);
+  // The caller slept ns since the last Step (it found nothing to move): how
+  // busy the launcher is decides the traces' compression level
+  // (compression_governor.h).
+  void NoteSlept(uint64_t ns) { slept_ns_ += ns; }
   // True when every region found is finished and no new one is waiting.
   bool AllDone() const;
   // Regions found so far.
@@ -120,6 +125,8 @@ class Session {
   std::map<pid_t, int> exit_status_;
   std::vector<TraceResult> results_;
   std::vector<std::string> errors_;
+  CompressionGovernor governor_;
+  uint64_t slept_ns_ = 0;  // since the last Step
 };
 
 }  // namespace heaprec::recorder::launcher

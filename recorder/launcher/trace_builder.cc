@@ -87,6 +87,9 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
   // 1004 -> 898 KB; the recorded programs' wall time did not move (the
   // launcher compresses on its own core; docs/BENCHMARKS.md).
   options.zstd_level = 7;
+  // While the launcher falls behind, level 1 (Session's CompressionGovernor):
+  // on tests/bench/churn, level 7 took 1.3 s of the launcher's 2.3 s.
+  options.fast_zstd_level = 1;
   writer_ = std::make_unique<format::TraceWriter>(sink_.get(), process_, options);
 }
 

@@ -54,6 +54,8 @@ class TraceBuilder : public RecordSink {
   void PollModules();
   // Writes what is buffered if the last flush is older than a second.
   void MaybeFlush(uint64_t now_ns);
+  // The writer's level from the next chunk on (TraceWriter::SetFastCompression).
+  void SetFastCompression(bool fast) { writer_->SetFastCompression(fast); }
   // Symbols and End; closes the file. exit_status: wait status or -1;
   // replaced_by_exec: the image exec'd another program. Without a scan at
   // the process's end, a LeakScan that says why comes first (scans_on:

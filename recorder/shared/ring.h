@@ -164,12 +164,15 @@ inline Readable ReadableRecords(const Ring& ring) {
 }
 
 // Marks the records below head read, and wakes a producer asleep for room.
-inline void Consumed(Ring& ring, uint64_t head) {
+// Returns whether one was waiting (the ring had filled up).
+inline bool Consumed(Ring& ring, uint64_t head) {
   ring.tail.store(head, std::memory_order_seq_cst);
   if (ring.waiting.exchange(0, std::memory_order_seq_cst) == 1) {
     syscall(SYS_futex, reinterpret_cast<uint32_t*>(&ring.waiting), FUTEX_WAKE, INT_MAX, nullptr,
             nullptr, 0);
+    return true;
   }
+  return false;
 }
 
 }  // namespace heaprec::recorder
