@@ -36,8 +36,17 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
     : analysis(at) {
   const analyzers::ReportOptions& want = o.report;
   const bool drawn = o.folded || !o.flamegraph.empty();
-  peak_run = want.peak || want.overview;
-  hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() ||
+  ExportNeeds needs;
+  for (const Options::Export& e : o.exports) {
+    const ExportFormat* f = FindExportFormat(e.format);  // checked by ParseOptions
+    if (f == nullptr) continue;
+    needs.peak |= f->needs.peak;
+    needs.hot |= f->needs.hot;
+    needs.massif |= f->needs.massif;
+    needs.dhat |= f->needs.dhat;
+  }
+  peak_run = want.peak || want.overview || needs.peak;
+  hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() || needs.hot ||
             (drawn && !want.leaks && !want.peak && o.at.empty());
   analysis.Add(&summary);
   if (peak_run) analysis.Add(&peak);
@@ -46,6 +55,8 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   if (want.timeline) analysis.Add(&timeline);
   if (want.mismatches) analysis.Add(&mismatches);
   if (!o.html.empty()) analysis.Add(&range);
+  if (needs.massif) analysis.Add(&exports.massif);
+  if (needs.dhat) analysis.Add(&exports.dhat);
   if (o.diff) {
     if (o.base.empty()) {
       before = std::make_unique<analyzers::LiveSnapshot>(from);

@@ -21,6 +21,7 @@
 #include "analyzers/summary.h"
 #include "analyzers/suppressions.h"
 #include "analyzers/timeline.h"
+#include "heapreplay/export_formats.h"
 #include "heapreplay/options.h"
 
 namespace heaprec::heapreplay {
@@ -48,6 +49,7 @@ struct AnalysisPlan {
   analyzers::TimelineAnalyzer timeline;
   analyzers::MismatchAnalyzer mismatches;
   analyzers::RangeProfile range;                    // --html
+  ExportAnalyzers exports{&peak};                   // --export (after peak)
   std::unique_ptr<analyzers::LiveSnapshot> before;  // --diff --from
   std::unique_ptr<analyzers::LiveSnapshot> after;   // --diff: --to or the end
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "base/command_line.h"
+#include "heapreplay/export_formats.h"
 
 namespace heaprec::heapreplay {
 namespace {
@@ -25,6 +26,10 @@ base::CommandLine Table(Options* o) {
       "       heapreplay [--json] TRACE TRACE... | FOLDER  (one line per process)";
   line.min_help_column = 19;
   line.positional = [o](const std::string& arg, std::string* error) {
+    if (!o->exports.empty() && o->exports.back().file.empty()) {  // --export FORMAT FILE
+      o->exports.back().file = arg;
+      return true;
+    }
     if (o->trace.empty()) o->trace = arg;
     o->traces.push_back(arg);
     return true;
@@ -143,10 +148,21 @@ base::CommandLine Table(Options* o) {
             "SAVED.json, the allocator comparison)",
             &o->html),
       Value("--bench-json", "SAVED.json", "", &o->bench_json),  // explained by --html
-      Text("--folded and --flamegraph draw the first named of --leaks, --peak,\n"
-           "--temporaries, --hot (default: --hot, i.e. every allocation).\n"
-           "--html, --pprof and --flamegraph write only their file unless an analysis\n"
-           "or --json or --folded is named too."),
+      Value("--export", "FORMAT FILE",
+            "write FILE in FORMAT (repeatable); the formats:\n" + ExportFormatsHelp(),
+            [o](const std::string&, const std::string& v, std::string* error) {
+              if (FindExportFormat(v) == nullptr) {
+                *error = "--export: unknown format '" + v +
+                         "' (the formats: " + ExportFormatNames() + ")";
+                return false;
+              }
+              o->exports.push_back({v, ""});
+              return true;
+            }),
+      Text("--folded (--export folded) and --flamegraph draw the first named of --leaks,\n"
+           "--peak, --temporaries, --hot (default: --hot, i.e. every allocation).\n"
+           "--html, --pprof, --flamegraph and --export write only their file unless an\n"
+           "analysis or --json or --folded is named too."),
       base::FinalFlag("-h, --help", "this text", &o->help),
       base::FinalFlag("--version", "heapreplay's version", &o->version),
       Heading("Allocator comparison (replays the trace's calls, thread by thread):"),
@@ -199,6 +215,12 @@ std::string MissingTrace(const Options& o) {
        "--html OUT.html --bench-json SAVED.json"},
       {"--base", o.base, "the trace to compare with", "--base OLD.zst"},
   };
+  for (const Options::Export& e : o.exports) {
+    if (e.file.empty() || EndsWith(e.file, ".zst")) {
+      return "--export takes a format and the file to write, then the trace: heapreplay --export " +
+             e.format + " OUT T.zst";
+    }
+  }
   for (const auto& f : files) {
     if (!EndsWith(f.value, ".zst")) continue;
     return std::string(f.name) + " takes " + f.takes + ", then the trace: heapreplay " + f.example +
@@ -229,11 +251,21 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     *error = MissingTrace(*o);
     return false;
   }
+  for (const Options::Export& e : o->exports) {
+    if (e.file.empty()) {
+      *error = "--export " + e.format + " needs the file to write (--export FORMAT FILE)";
+      return false;
+    }
+  }
+  const bool folded_export =
+      std::any_of(o->exports.begin(), o->exports.end(),
+                  [](const Options::Export& e) { return e.format == "folded"; });
   const bool analysis_named = r.leaks || r.peak || r.temporaries || r.hot || r.histogram ||
                               r.mismatches || r.timeline || o->diff || !o->from.empty() ||
                               !o->to.empty() || (!o->base.empty() && o->html.empty());
-  o->report_to_stdout = analysis_named || o->json || o->folded ||
-                        (o->html.empty() && o->pprof.empty() && o->flamegraph.empty());
+  o->report_to_stdout =
+      analysis_named || o->json || o->folded ||
+      (o->html.empty() && o->pprof.empty() && o->flamegraph.empty() && o->exports.empty());
   if ((!o->from.empty() || !o->to.empty() || !o->base.empty()) && !o->diff) o->diff = true;
   if (o->diff && !o->base.empty() && !o->from.empty()) {
     *error = "--diff takes --from/--to within one trace or --base, not both";
@@ -263,8 +295,8 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     *error = "--html shows the whole trace (select a time range in the page), not --at/--from/--to";
     return false;
   }
-  if (o->metric_given && !o->folded && o->flamegraph.empty()) {
-    *error = "--metric is for --folded and --flamegraph";
+  if (o->metric_given && !o->folded && o->flamegraph.empty() && !folded_export) {
+    *error = "--metric is for --folded, --export folded and --flamegraph";
     return false;
   }
   r.overview = !(r.leaks || r.peak || r.temporaries || r.hot || r.histogram || r.mismatches ||

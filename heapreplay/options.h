@@ -22,6 +22,11 @@ struct Options {
   std::string flamegraph;  // --flamegraph FILE.svg
   std::string pprof;       // --pprof FILE.pb.gz
   std::string html;        // --html FILE.html
+  // --export FORMAT FILE (repeatable): FORMAT is a row of export_formats.h.
+  struct Export {
+    std::string format, file;
+  };
+  std::vector<Export> exports;
   std::string bench_json;  // --bench-json SAVED.json: earlier --bench --json results for --html
   analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
   bool metric_given = false;
@@ -39,7 +44,7 @@ struct Options {
   // analysis (--leaks, --peak, --temporaries, --hot, --histogram,
   // --mismatches, --timeline, --diff/--from/--to, --base without --html) or a
   // stdout format (--json, --folded) is named, or no file is asked for. A
-  // file alone (--html, --pprof, --flamegraph) is written alone.
+  // file alone (--html, --pprof, --flamegraph, --export) is written alone.
   bool report_to_stdout = true;
   // The leak check (valgrind's spellings): --suppressions FILE (repeatable),
   // --error-exitcode N (exit N when a kind of errors_for has bytes after

@@ -185,7 +185,8 @@ TEST(ReplayOptionsTest, ErrorsAreOneLine) {
       {{"--top", "-1", "t.zst"}, "--top needs a number, not '-1'"},
       {{"t.zst", "--at"}, "--at needs a value (see heapreplay --help)"},
       {{"--metric", "calls", "--folded", "t.zst"}, "--metric is bytes or count, not 'calls'"},
-      {{"--metric", "count", "t.zst"}, "--metric is for --folded and --flamegraph"},
+      {{"--metric", "count", "t.zst"},
+       "--metric is for --folded, --export folded and --flamegraph"},
       {{"--diff", "t.zst"},
        "--diff needs --from MOMENT (and optionally --to MOMENT) or --base OTHER.zst"},
       {{"--from", "a", "--base", "b.zst", "t.zst"},
@@ -199,6 +200,41 @@ TEST(ReplayOptionsTest, ErrorsAreOneLine) {
     std::string error;
     EXPECT_FALSE(Parse(c.args, &o, &error)) << c.error;
     EXPECT_EQ(error, c.error);
+  }
+}
+
+}  // namespace
+}  // namespace heaprec::heapreplay
+
+namespace heaprec::heapreplay {
+namespace {
+
+TEST(ReplayOptionsTest, ExportFormatFile) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--export", "massif", "m.out", "t.zst", "--export=dhat", "d.json", "--export",
+                     "folded", "f.txt", "--metric", "count"},
+                    &o, &error))
+      << error;
+  ASSERT_EQ(o.exports.size(), 3u);
+  EXPECT_EQ(o.exports[0].format, "massif");
+  EXPECT_EQ(o.exports[0].file, "m.out");
+  EXPECT_EQ(o.exports[1].format, "dhat");
+  EXPECT_EQ(o.exports[1].file, "d.json");
+  EXPECT_EQ(o.trace, "t.zst");
+  EXPECT_FALSE(o.report_to_stdout);  // a file alone is written alone
+
+  Options bad;
+  EXPECT_FALSE(Parse({"--export", "callgrind", "c.out", "t.zst"}, &bad, &error));
+  EXPECT_EQ(error,
+            "--export: unknown format 'callgrind' (the formats: massif, dhat, pprof, folded)");
+  Options no_file;
+  EXPECT_FALSE(Parse({"--export", "massif", "t.zst"}, &no_file, &error));
+  EXPECT_NE(error.find("--export takes a format and the file to write, then the trace"),
+            std::string::npos)
+      << error;
+  for (const char* format : {"massif", "dhat", "pprof", "folded"}) {
+    EXPECT_NE(UsageText().find(std::string(format) + "  "), std::string::npos) << format;
   }
 }
 

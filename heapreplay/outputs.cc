@@ -78,26 +78,28 @@ bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error
       return false;
     }
   }
-  if (!o.pprof.empty()) {
-    analyzers::PprofInput in;
-    in.allocated = r.hot->HotSites();
-    // inuse: the peak's live set with --peak, else every block live at the
-    // end or --at (whatever leak kinds are shown).
-    const bool peak = o.report.peak && r.peak != nullptr;
-    in.inuse = peak ? r.peak->Sites() : analyzers::LeakSites(a.heap());
-    if (a.process()) in.time_nanos = static_cast<int64_t>(a.process()->start_realtime_ns);
-    in.duration_nanos = static_cast<int64_t>(r.summary->duration_ns());
-    in.comments.push_back(a.CommandLine());
-    if (a.heap().sampled())
-      in.comments.push_back(analyzers::SamplingNotice(a.heap().sample_rate()));
-    in.comments.push_back("recorded by heaprec; inuse = live at " +
-                          (peak ? "the peak (" + std::to_string(r.peak->peak_bytes()) +
-                                      " bytes at " + std::to_string(r.peak->peak_time_ns()) +
-                                      " ns, seq " + std::to_string(r.peak->peak_seq()) + ")"
-                                : a.LiveAt()));
-    if (!analyzers::WritePprof(o.pprof, in, a.symbols(), error)) return false;
-  }
-  return true;
+  return o.pprof.empty() || WritePprofFile(o, r, o.pprof, error);
+}
+
+bool WritePprofFile(const Options& o, const analyzers::Report& r, const std::string& path,
+                    std::string* error) {
+  const analyzers::Analysis& a = *r.analysis;
+  analyzers::PprofInput in;
+  in.allocated = r.hot->HotSites();
+  // inuse: the peak's live set with --peak, else every block live at the
+  // end or --at (whatever leak kinds are shown).
+  const bool peak = o.report.peak && r.peak != nullptr;
+  in.inuse = peak ? r.peak->Sites() : analyzers::LeakSites(a.heap());
+  if (a.process()) in.time_nanos = static_cast<int64_t>(a.process()->start_realtime_ns);
+  in.duration_nanos = static_cast<int64_t>(r.summary->duration_ns());
+  in.comments.push_back(a.CommandLine());
+  if (a.heap().sampled()) in.comments.push_back(analyzers::SamplingNotice(a.heap().sample_rate()));
+  in.comments.push_back("recorded by heaprec; inuse = live at " +
+                        (peak ? "the peak (" + std::to_string(r.peak->peak_bytes()) + " bytes at " +
+                                    std::to_string(r.peak->peak_time_ns()) + " ns, seq " +
+                                    std::to_string(r.peak->peak_seq()) + ")"
+                              : a.LiveAt()));
+  return analyzers::WritePprof(path, in, a.symbols(), error);
 }
 
 }  // namespace heaprec::heapreplay

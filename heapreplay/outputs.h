@@ -29,6 +29,11 @@ std::string Folded(const Options& o, const analyzers::Report& r);
 // Writes `text` to `path` (replacing it); false + one line in *error.
 bool WriteTextFile(const std::string& path, const std::string& text, std::string* error);
 
+// Writes the --pprof file (or --export pprof's) at path; false + one line
+// in *error.
+bool WritePprofFile(const Options& o, const analyzers::Report& r, const std::string& path,
+                    std::string* error);
+
 // Writes --flamegraph and --pprof files if asked; false + one line in *error.
 bool WriteFiles(const Options& o, const analyzers::Report& r, std::string* error);
 

@@ -6,6 +6,7 @@
 #include "analyzers/html/page_data.h"
 #include "analyzers/sampling_notice.h"
 #include "analyzers/timeline.h"
+#include "heapreplay/export_formats.h"
 #include "heapreplay/html_output.h"
 #include "heapreplay/outputs.h"
 
@@ -25,6 +26,17 @@ std::string StdoutText(const Options& o, const analyzers::Report& report, const 
 bool WriteOutputs(const Options& o, const analyzers::Report& report, const AnalysisPlan& plan,
                   const BenchShown& bench, std::string* error) {
   if (!WriteFiles(o, report, error)) return false;
+  ExportJob job;
+  job.report = &report;
+  job.analyzers = &plan.exports;
+  job.trace = o.trace;
+  job.folded = [&] { return Folded(o, report); };
+  job.write_pprof = [&](const std::string& file, std::string* e) {
+    return WritePprofFile(o, report, file, e);
+  };
+  for (const Options::Export& e : o.exports) {
+    if (!FindExportFormat(e.format)->write(job, e.file, error)) return false;
+  }
   if (!o.html.empty()) {
     const analyzers::html::PageBase base{o.base,          &plan.base,     &plan.base_summary,
                                          &plan.base_peak, &plan.base_hot, &plan.suppressions};

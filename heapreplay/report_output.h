@@ -1,5 +1,5 @@
 // heapreplay's last step: the files asked for (--flamegraph, --pprof,
-// --html) and the report on stdout, from what the pass computed
+// --html, --export) and the report on stdout, from what the pass computed
 // (run_analysis.h). Allocates; writes only the files named on the command
 // line; main thread only.
 #ifndef HEAPREC_HEAPREPLAY_REPORT_OUTPUT_H_
