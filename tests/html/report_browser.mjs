@@ -26,6 +26,9 @@
 //                column (gone when the toggle is off)
 //   bench        [allocator name]: a #bench-table row for each; null: the
 //                bench section is hidden
+//   sites_via    {table, rows: [[function, via], ...]}: #table-TABLE has
+//                exactly these rows (innermost function and "via" column),
+//                in any order
 // --perf also prints the time a view switch and a range selection take.
 // Env HEAPREC_NODE_MODULES: where playwright-core is (default
 // /work/main/third_party/js/node_modules). Nothing but the file may be loaded.
@@ -284,6 +287,20 @@ try {
     for (const f of expect.leaks_all) {
       check("whole trace: #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
     }
+  }
+
+  // Each site row names its innermost function and its "via" frame.
+  if (expect.sites_via) {
+    const t = expect.sites_via.table;
+    await page.locator("#table-tabs button[data-table=" + t + "]").click();
+    const rows = await page.evaluate((name) => Array.from(document.querySelectorAll("#table-" + name + " tr.site"))
+      .map((tr) => [tr.dataset.function, tr.dataset.via,
+        tr.querySelector("td.via") ? tr.querySelector("td.via").textContent : null]), t);
+    const key = (r) => r[0] + " via " + r[1];
+    const got = rows.map(key).sort(), want = expect.sites_via.rows.map(key).sort();
+    check("#table-" + t + " rows by function and via: " + JSON.stringify(want),
+      JSON.stringify(got) === JSON.stringify(want), JSON.stringify(got));
+    check("#table-" + t + " shows each via in its column", rows.every((r) => r[1] === r[2]), JSON.stringify(rows));
   }
 
   // Difference against a base.

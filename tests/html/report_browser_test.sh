@@ -6,7 +6,8 @@
 # fewer blocks; with an allocator comparison), and on each checks the header
 # numbers, zooms into the flame graph, searches a function, selects a time
 # range on the heap chart and the range between two markers, and checks the
-# leak table follows each. Its leaks are the kinds heapreplay shows by default
+# leak table follows each; on tests/alloc_wrapper with --alloc-fn, that each
+# leak row names its "via" as heapreplay --json does. Its leaks are the kinds heapreplay shows by default
 # (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
@@ -83,6 +84,27 @@ expect "$work/diff.expect.json" ', "diff": true, "range": {"from_ns": 0, "to_ns"
 check diff --base "$work/base.zst" "$work/now.zst"
 expect "$work/bench.expect.json" ', "bench": ["glibc", "jemalloc"]'
 check bench --bench --repeat 1 --allocators glibc,jemalloc "$work/now.zst"
+
+# A malloc wrapper called from two callers (tests/alloc_wrapper): with
+# --alloc-fn my_xmalloc each leak row names the caller it came through (its
+# "via"), as heapreplay --json's sites do.
+"$heaprec" -q -o "$work/wrapper.zst" "$runfiles/tests/alloc_wrapper" >/dev/null
+via_rows="$("$heapreplay" --json --leaks --alloc-fn my_xmalloc "$work/wrapper.zst" |
+  node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+           process.stdout.write(JSON.stringify(j.leaks.sites.map((s) => [s.stack[0].function, s.via])));')"
+cat >"$work/wrapper.expect.json" <<EOF_JSON
+{
+  "summary": {"allocations": 6, "frees": 1, "peak_bytes": 109000, "leaked_bytes": 9000},
+  "flame_view": "leaks",
+  "search": "from_loader",
+  "sites_via": {"table": "leaks", "rows": $via_rows}
+}
+EOF_JSON
+case "$via_rows" in
+  *from_parser*from_loader* | *from_loader*from_parser*) ;;
+  *) echo "FAIL: heapreplay --json --alloc-fn my_xmalloc gave via $via_rows"; status=1 ;;
+esac
+check wrapper --alloc-fn my_xmalloc "$work/wrapper.zst"
 
 rm -rf "$work"
 exit $status

@@ -81,6 +81,10 @@ const HeaprecModel = (function () {
       address: fr.address,
       offset: fr.offset,
       inlined: Uint8Array.from(fr.inlined),
+      // The function is the allocator or one of its wrappers (absent in
+      // pages of an older heapreplay: none is).
+      allocator: Array.isArray(fr.allocator) && fr.allocator.length === F
+        ? Uint8Array.from(fr.allocator) : new Uint8Array(F),
       label: new Array(F), // what people see: the function, or MODULE+0xOFFSET
       nameId: new Int32Array(F), // into names: label (+ " (inlined)")
     };
@@ -542,6 +546,7 @@ const HeaprecModel = (function () {
       address: fr.address[f] || "",
       offset: fr.offset[f] || "",
       inlined: !!fr.inlined[f],
+      allocator: !!fr.allocator[f],
     };
   }
 
@@ -550,6 +555,16 @@ const HeaprecModel = (function () {
     const out = [];
     for (let n = node; n > 0; n = model.parent[n]) out.push(frameInfo(model, model.frame[n]));
     return out;
+  }
+
+  // A site's "via": the node of its first frame, innermost first, outside the
+  // allocator and its wrappers (the site itself when every frame is inside).
+  function viaNode(model, node) {
+    const alloc = model.frames.allocator;
+    for (let n = node; n > 0; n = model.parent[n]) {
+      if (!alloc[model.frame[n]]) return n;
+    }
+    return node;
   }
 
   // The innermost frame of a site.
@@ -575,6 +590,6 @@ const HeaprecModel = (function () {
 
   return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, load, compute, peakBucket, select,
     rangeFromTimes, isFullRange, markerRanges, flameTree, matchedTotal, nameMatches, sites,
-    filterMask, frameInfo, stack, site, boxFrame, totalsByFunction };
+    filterMask, frameInfo, stack, site, viaNode, boxFrame, totalsByFunction };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecModel;

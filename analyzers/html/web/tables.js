@@ -10,6 +10,7 @@ const HeaprecTables = (function () {
   const fmt = HeaprecFormat;
   const M = HeaprecModel;
   const PAGE = 200;
+  const FIXED_COLUMNS = 4; // function, via, location, module: drawn by hand
 
   function create(model, panels, opts) {
     const tables = {};
@@ -24,6 +25,9 @@ const HeaprecTables = (function () {
     const fileOf = (n) => model.str(model.frames.file[model.frame[n]]);
     const lineOf = (n) => model.frames.line[model.frame[n]];
     const moduleOf = (n) => model.str(model.frames.module[model.frame[n]]);
+    // The first frame outside the allocator and its wrappers (heapreplay
+    // --alloc-fn adds to them): what tells apart sites of one wrapper.
+    const viaOf = (n) => model.frames.label[model.frame[M.viaNode(model, n)]];
 
     // The columns of a table in a mode, with each one's sort key.
     function columns(name, diff) {
@@ -37,6 +41,7 @@ const HeaprecTables = (function () {
       const punit = primaryIsBytes ? "bytes" : def.countName;
       const cols = [
         { id: "function", title: "Function", str: true, key: fnOf },
+        { id: "via", title: "Via", str: true, key: viaOf },
         { id: "location", title: "File:line", str: true, key: (n) => fileOf(n), key2: lineOf },
         { id: "module", title: "Module", str: true, key: moduleOf },
       ];
@@ -123,7 +128,8 @@ const HeaprecTables = (function () {
     function stackHtml(n, span) {
       const rows = M.stack(model, n).map((f, i) =>
         "<tr><td class=\"num\">" + i + "</td><td class=\"fn\">" + fmt.html(f.function) +
-        (f.inlined ? ' <span class="tag">inlined</span>' : "") + "</td><td>" +
+        (f.inlined ? ' <span class="tag">inlined</span>' : "") +
+        (f.allocator ? ' <span class="tag">allocator</span>' : "") + "</td><td>" +
         fmt.html(f.location) + "</td><td>" + fmt.html(f.module) + "</td><td class=\"addr\">" +
         fmt.html(f.offset) + "</td><td class=\"addr\">" + fmt.html(f.address) + "</td></tr>").join("");
       return '<tr class="stack-row"><td colspan="' + span + '"><table class="stack"><thead><tr>' +
@@ -185,12 +191,14 @@ const HeaprecTables = (function () {
         const fn = fnOf(n);
         const open = t.expanded.has(n);
         const file = fileOf(n), line = lineOf(n);
+        const via = viaOf(n);
         h += '<tr class="site' + (open ? " open" : "") + '" data-node="' + n + '" data-function="' +
-          fmt.html(fn) + '"><td class="fn" title="' + fmt.html(fn) + '">' + fmt.html(fn) +
-          (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
-          '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
+          fmt.html(fn) + '" data-via="' + fmt.html(via) + '"><td class="fn" title="' + fmt.html(fn) + '">' +
+          fmt.html(fn) + (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
+          '</td><td class="via' + (via === fn ? " same" : "") + '" title="' + fmt.html(via) + '">' +
+          fmt.html(via) + '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
           '</td><td class="mod">' + fmt.html(moduleOf(n)) + "</td>";
-        for (let k = 3; k < span; k++) h += '<td class="num">' + c.cols[k].show(n) + "</td>";
+        for (let k = FIXED_COLUMNS; k < span; k++) h += '<td class="num">' + c.cols[k].show(n) + "</td>";
         h += "</tr>";
         if (open) h += stackHtml(n, span);
       }
@@ -211,7 +219,7 @@ const HeaprecTables = (function () {
         const th = e.target.closest("th[data-col]");
         if (th && t.el.contains(th) && th.closest("table.sites")) {
           const col = th.dataset.col;
-          const str = ["function", "location", "module"].includes(col);
+          const str = ["function", "via", "location", "module"].includes(col);
           if (t.sort.col === col) t.sort.dir = -t.sort.dir;
           else t.sort = { col, dir: str ? 1 : -1 };
           t.order = null;
