@@ -80,8 +80,8 @@ bool AllocFunctions::AddList(std::string_view list, std::string* error) {
   size_t start = 0;
   for (;;) {
     const size_t comma = list.find(',', start);
-    const std::string_view name =
-        list.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view name = list.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (!Add(name)) {
       *error = "--alloc-fn: empty function name in \"" + std::string(list) + "\"";
       return false;

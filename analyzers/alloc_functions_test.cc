@@ -18,8 +18,10 @@ TEST(AllocFunctionsTest, CanonicalDropsTemplatesParametersAndTags) {
             "operator new[]");
   EXPECT_EQ(AllocFunctions::Canonical("operator<<(std::ostream&, int)"), "operator<<");
   EXPECT_EQ(AllocFunctions::Canonical("Widget::operator()(int)"), "Widget::operator()");
-  EXPECT_EQ(AllocFunctions::Canonical("std::__cxx11::basic_string<char>::_M_create[abi:cxx11](unsigned long&, unsigned long)"),
-            "std::__cxx11::basic_string::_M_create");
+  EXPECT_EQ(
+      AllocFunctions::Canonical(
+          "std::__cxx11::basic_string<char>::_M_create[abi:cxx11](unsigned long&, unsigned long)"),
+      "std::__cxx11::basic_string::_M_create");
   EXPECT_EQ(AllocFunctions::Canonical("my_xmalloc"), "my_xmalloc");
 }
 

@@ -5,11 +5,22 @@
 // "FAIL ...") and exits 1 if any failed (2 on bad usage).
 //
 //   node tests/html/report_browser.mjs --html REPORT.html --expect EXPECT.json \
-//        [--screenshot OUT.png] [--perf] [--width 1280]
+//        [--screenshot OUT.png] [--perf] [--width 1280] [--height 900]
 //
 // EXPECT.json (every field optional):
 //   summary      {name: number}: #summary [data-key=name] data-value
 //   summary_text {name: text}: #summary [data-key=name] shows the text
+//   first_view   the view the page opens on (M.firstView: the peak unless
+//                the leaks are 25% of it or more), with #flame-why saying why
+//   orientation  true: the graph opens as an icicle (root box above its
+//                children), the Flame button puts the root below them, and
+//                Icicle brings it back
+//   fits         true: the graph is no taller than the window
+//   depth        true: the tree is deeper than the window: #flame-depth says
+//                so, "deeper" draws more levels, and "All levels" (or
+//                "deeper" when that is enough) all of them
+//   labels       true: every drawn label has a contrast of 4.5 or more with
+//                its box's colour (WCAG AA), also while a search highlights
 //   flame_view   view whose tab to use (default "leaks")
 //   flame_click  name of a flame box to click: it must zoom to the full width,
 //                and #flame-reset must bring it back
@@ -40,11 +51,11 @@ import { pathToFileURL } from "node:url";
 function usage(msg) {
   if (msg) console.error("report_browser: " + msg);
   console.error("usage: node report_browser.mjs --html REPORT.html --expect EXPECT.json " +
-    "[--screenshot OUT.png] [--perf] [--width PX]");
+    "[--screenshot OUT.png] [--perf] [--width PX] [--height PX]");
   process.exit(2);
 }
 
-const opt = { perf: false, width: 1280 };
+const opt = { perf: false, width: 1280, height: 900 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -54,6 +65,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--screenshot") opt.screenshot = val();
   else if (a === "--perf") opt.perf = true;
   else if (a === "--width") opt.width = +val();
+  else if (a === "--height") opt.height = +val();
   else usage("unknown argument " + a);
 }
 if (!opt.html || !opt.expect) usage();
@@ -101,7 +113,7 @@ const browser = await chromium.launch({
 const errors = [];
 const requests = [];
 try {
-  const context = await browser.newContext({ viewport: { width: opt.width, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: opt.width, height: opt.height } });
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push("page error: " + e.message));
   page.on("console", (m) => {
@@ -151,6 +163,79 @@ try {
     }, key);
     check("summary " + key + " shows '" + want + "'", got !== null && got.includes(want),
       "page shows " + JSON.stringify(got));
+  }
+
+  // The view the page opens on, before any click.
+  if (expect.first_view) {
+    const got = await page.evaluate(() => ({ view: window.heaprecPage.state().view,
+      why: document.querySelector("#flame-why").textContent,
+      active: (document.querySelector("#flame-tabs button.active") || {}).dataset }));
+    check("the page opens on the " + expect.first_view + " view (" + got.why + ")",
+      got.view === expect.first_view && got.active && got.active.view === expect.first_view && got.why.length > 0,
+      JSON.stringify(got));
+  }
+
+  // Icicle first; the toggle flips the root below its children and back.
+  const rootAboveChild = () => page.evaluate(() => {
+    const gs = Array.from(document.querySelectorAll("#flame svg g.frame"));
+    const root = gs.find((g) => g.getAttribute("name") === "all");
+    if (!root) return null;
+    const top = (g) => g.querySelector("rect").getBoundingClientRect().top;
+    const child = gs.find((g) => g !== root && Math.abs(top(g) - top(root)) > 1);
+    return child ? top(root) < top(child) : null;
+  });
+  if (expect.orientation) {
+    check("the graph opens as an icicle (root at the top)", (await rootAboveChild()) === true &&
+      (await page.evaluate(() => window.heaprecPage.state().orient)) === "icicle");
+    await page.locator("#flame-orient button[data-orient=flame]").click();
+    check("Flame draws the root at the bottom", (await until(async () => (await rootAboveChild()) === false)) &&
+      (await page.locator("#flame-orient button[data-orient=flame]").getAttribute("aria-pressed")) === "true");
+    await page.locator("#flame-orient button[data-orient=icicle]").click();
+    check("Icicle brings the root back to the top", await until(async () => (await rootAboveChild()) === true));
+  }
+  if (expect.fits) {
+    const h = await page.evaluate(() => document.querySelector("#flame svg").getBoundingClientRect().height);
+    check("the flame graph (" + h.toFixed(0) + " px) fits the window (" + opt.height + " px)", h <= opt.height);
+  }
+  if (expect.depth) {
+    const depth = () => page.evaluate(() => window.heaprecPage.state().depth);
+    const d0 = await depth();
+    check("a deep tree is drawn to a depth that fits (" + JSON.stringify(d0) + ")",
+      d0 && d0.drawn < d0.all && (await page.locator("#flame-depth").isVisible()));
+    await page.locator("#flame-deeper").click();
+    const d1 = await depth();
+    check("'deeper' draws more levels (" + JSON.stringify(d1) + ")", d1.drawn > d0.drawn);
+    // Still not every level: "All levels" draws the rest.
+    if (await page.locator("#flame-depth").isVisible()) await page.locator("#flame-all-levels").click();
+    const d2 = await depth();
+    check("'All levels' draws them all (" + JSON.stringify(d2) + ")", d2.drawn === d2.all &&
+      !(await page.locator("#flame-depth").isVisible()));
+  }
+  // The worst contrast (WCAG 2) between a drawn label and its box, the box's
+  // fill blended at its opacity over the white page.
+  const worstContrast = () => page.evaluate(() => {
+    const channels = (css) => css.match(/[0-9.]+/g).map(Number);
+    const luminance = (rgb) => {
+      const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      return 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]);
+    };
+    let worst = Infinity, where = "";
+    for (const g of document.querySelectorAll("#flame svg g.frame")) {
+      const label = g.querySelector(".d3-flame-graph-label");
+      if (!label || getComputedStyle(label).display === "none" || !label.textContent) continue;
+      const style = getComputedStyle(g.querySelector("rect"));
+      const op = Number(style.fillOpacity || 1);
+      const box = luminance(channels(style.fill).slice(0, 3).map((c) => op * c + (1 - op) * 255));
+      const text = luminance(channels(getComputedStyle(label).color));
+      const ratio = (Math.max(box, text) + 0.05) / (Math.min(box, text) + 0.05);
+      if (ratio < worst) { worst = ratio; where = g.getAttribute("name") + " on " + style.fill; }
+    }
+    return { worst, where };
+  });
+  if (expect.labels) {
+    const c = await worstContrast();
+    check("every flame label reads on its box (worst contrast " + c.worst.toFixed(2) + ", " + c.where + ")",
+      c.worst >= 4.5);
   }
 
   // A flame graph view: click a box to zoom, then reset.
@@ -209,6 +294,11 @@ try {
     await until(async () => (await highlighted()) > 0);
     const n = await highlighted();
     check("search '" + expect.search + "' highlights boxes (" + n + ")", n > 0);
+    if (expect.labels) {
+      const c = await worstContrast();
+      check("labels read on highlighted boxes too (worst contrast " + c.worst.toFixed(2) + ", " + c.where + ")",
+        c.worst >= 4.5);
+    }
     const matched = await until(() => page.evaluate(() => {
       const el = document.querySelector("#flame-matched");
       return el.textContent ? { text: el.textContent, value: Number(el.dataset.value || 0),

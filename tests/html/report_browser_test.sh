@@ -7,7 +7,11 @@
 # numbers, zooms into the flame graph, searches a function, selects a time
 # range on the heap chart and the range between two markers, and checks the
 # leak table follows each; on tests/alloc_wrapper with --alloc-fn, that each
-# leak row names its "via" as heapreplay --json does. Its leaks are the kinds heapreplay shows by default
+# leak row names its "via" as heapreplay --json does; the first view follows
+# the trace (leaks on report_phases: 74% of its peak; the peak on
+# alloc_wrapper: its leaks are 8%), the graph opens as an icicle, flips to a
+# flame graph, fits the window (tests/many_stacks' deep stacks: levels drawn
+# on request) and its labels read on every box colour. Its leaks are the kinds heapreplay shows by default
 # (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
@@ -49,6 +53,10 @@ expect() {  # expect FILE EXTRA-JSON
               "peak_bytes": 31672, "leaked_bytes": 23480, "leaked_blocks": 8,
               "temporaries": 200},
   "summary_text": {"leak_kinds": "(definitely lost, possibly lost)"},
+  "first_view": "leaks",
+  "orientation": true,
+  "fits": true,
+  "labels": true,
   "flame_view": "leaks",
   "flame_click": "late_leak",
   "search": "early",
@@ -62,13 +70,14 @@ EOF_JSON
 }
 
 status=0
+driver_args=()  # more arguments for the driver (--height)
 check() {  # check NAME HEAPREPLAY-ARGS...
   local name=$1
   shift
   echo "== $name: heapreplay --html $name.html $*"
   "$heapreplay" --html "$work/$name.html" "$@" >/dev/null
   if ! node "$driver" --html "$work/$name.html" --expect "$work/$name.expect.json" \
-      --screenshot "$out/$name.png"; then
+      --screenshot "$out/$name.png" "${driver_args[@]}"; then
     status=1
   fi
 }
@@ -95,6 +104,8 @@ via_rows="$("$heapreplay" --json --leaks --alloc-fn my_xmalloc "$work/wrapper.zs
 cat >"$work/wrapper.expect.json" <<EOF_JSON
 {
   "summary": {"allocations": 6, "frees": 1, "peak_bytes": 109000, "leaked_bytes": 9000},
+  "first_view": "peak",
+  "labels": true,
   "flame_view": "leaks",
   "search": "from_loader",
   "sites_via": {"table": "leaks", "rows": $via_rows}
@@ -105,6 +116,16 @@ case "$via_rows" in
   *) echo "FAIL: heapreplay --json --alloc-fn my_xmalloc gave via $via_rows"; status=1 ;;
 esac
 check wrapper --alloc-fn my_xmalloc "$work/wrapper.zst"
+
+# Stacks deeper than a 500-px window (tests/many_stacks 64: 64 paths, each
+# 18 recursive calls deep): the graph fits, and goes deeper on request.
+"$heaprec" -q -o "$work/deep.zst" "$runfiles/tests/many_stacks" 64 >/dev/null
+cat >"$work/deep.expect.json" <<EOF_JSON
+{"fits": true, "depth": true, "orientation": true, "labels": true}
+EOF_JSON
+driver_args=(--height 500)
+check deep "$work/deep.zst"
+driver_args=()
 
 rm -rf "$work"
 exit $status

@@ -19,8 +19,9 @@
 //   selectTime(t0, t1) selects the buckets overlapping [t0, t1] ns, as a drag
 //   setView(name)      shows a flame graph view (leaks, peak, allocated,
 //                      calls, temporaries), as a click on its tab
-//   state()            {view, table, range: {b0, b1, t0, t1} | null, diff,
-//                      search, boxes (flame boxes built)}
+//   state()            {view, table, orient ("icicle" | "flame"), depth:
+//                      {drawn, all} (flame graph levels), range: {b0, b1, t0,
+//                      t1} | null, diff, search, boxes (flame boxes built)}
 (function () {
   "use strict";
   const fmt = HeaprecFormat;
@@ -193,10 +194,14 @@
     const model = M.load(await readData()); // throws on bad data: run() shows it
     renderHeader(model);
 
+    // The first view: the peak unless the leaks are a large part of it.
+    const first = M.firstView(model);
     const state = {
       range: null, // {b0, b1} or null for the whole trace
-      view: "leaks",
-      table: "leaks",
+      view: first.view,
+      table: M.VIEWS[first.view].table,
+      orient: "icicle", // or "flame" (root at the bottom)
+      depth: 0, // flame graph levels drawn (0: as many as fit the window)
       diff: !!model.base,
       search: "",
       filterField: "any",
@@ -240,6 +245,29 @@
       onZoom: (zoomed) => { $("#flame-reset").disabled = !zoomed; },
     });
     $("#flame-reset").addEventListener("click", () => flame.resetZoom());
+    $("#flame-why").textContent = first.why;
+
+    // Icicle (root at the top, first) or flame (root at the bottom).
+    $("#flame-orient").addEventListener("click", (e) => {
+      const btn = e.target.closest("button[data-orient]");
+      if (!btn || btn.dataset.orient === state.orient) return;
+      state.orient = btn.dataset.orient;
+      timed(() => part("flame", renderFlame));
+      // Flame: the root (the widest boxes) is at the bottom: keep it in view.
+      const r = $("#flame").getBoundingClientRect();
+      if (state.orient === "flame" && r.bottom > window.innerHeight) {
+        window.scrollBy(0, Math.min(r.top, r.bottom - window.innerHeight));
+      }
+    });
+    // The drawn depth: as many levels as fit the window, then more on request.
+    $("#flame-deeper").addEventListener("click", () => {
+      state.depth = shownDepth() + fitDepth();
+      timed(() => part("flame", renderFlame));
+    });
+    $("#flame-all-levels").addEventListener("click", () => {
+      state.depth = Infinity;
+      timed(() => part("flame", renderFlame));
+    });
 
     // Search: highlight as one types (debounced), matched amount beside it.
     let searchTimer = 0;
@@ -361,12 +389,34 @@
         item("temporaries", t.temp_n, fmt.count(t.temp_n), "") + " temporaries";
     }
 
+    // Levels of boxes that fit the window under the graph's toolbar (18 px
+    // each, and three rows the graph keeps free), at least 12.
+    function fitDepth() {
+      const free = window.innerHeight - 160;
+      return Math.max(12, Math.floor(free / 18) - 3);
+    }
+    function shownDepth() {
+      return state.depth > 0 ? state.depth : fitDepth();
+    }
+
     function renderFlame() {
       const def = M.VIEWS[state.view];
       const c = state.computed;
       const base = diffOn() ? model.base.values[def.metric] : null;
-      const tree = M.flameTree(model, c.values[def.metric], base, { maxBoxes: FLAME_MAX_BOXES });
+      const maxDepth = shownDepth();
+      const tree = M.flameTree(model, c.values[def.metric], base, { maxBoxes: FLAME_MAX_BOXES, maxDepth });
       state.tree = tree;
+      for (const b of $("#flame-orient").querySelectorAll("button[data-orient]")) {
+        b.setAttribute("aria-pressed", b.dataset.orient === state.orient ? "true" : "false");
+      }
+      const deep = $("#flame-depth");
+      deep.hidden = !(tree.depth > tree.drawnDepth);
+      if (!deep.hidden) {
+        $("#flame-depth-text").textContent = "Showing the top " + tree.drawnDepth + " of " + tree.depth +
+          " levels, to fit the window.";
+        const more = Math.min(fitDepth(), tree.depth - tree.drawnDepth);
+        $("#flame-deeper").textContent = more + " level" + (more === 1 ? "" : "s") + " deeper";
+      }
       const legend = $("#flame-legend");
       if (base) {
         legend.innerHTML = '<span class="swatch grown"></span>grew <span class="swatch shrunk"></span>shrank ' +
@@ -384,7 +434,7 @@
           (base ? " (Nor in the base.)" : ""));
         $("#flame-reset").disabled = true;
       } else {
-        flame.render(tree, def.unit, !!base);
+        flame.render(tree, def.unit, !!base, state.orient === "icicle");
       }
       showMatched();
     }
@@ -429,6 +479,7 @@
       if (!M.VIEWS[v]) return;
       timed(() => {
         state.view = v;
+        $("#flame-why").textContent = v === first.view ? first.why : "";
         part("totals", renderTotals);
         part("flame", renderFlame);
         part("tables", () => showTable(M.VIEWS[v].table));
@@ -481,7 +532,7 @@
       }, 200);
     });
 
-    // First drawing: the whole trace, the leaks view and table.
+    // First drawing: the whole trace, the first view (M.firstView) and its table.
     showTable(M.VIEWS[state.view].table);
     setRange(null);
 
@@ -493,6 +544,8 @@
       state: () => ({
         view: state.view,
         table: state.table,
+        orient: state.orient,
+        depth: state.tree ? { drawn: state.tree.drawnDepth, all: state.tree.depth } : null,
         range: state.range ? { b0: state.range.b0, b1: state.range.b1,
           t0: model.buckets.start[state.range.b0], t1: model.buckets.end[state.range.b1] } : null,
         diff: diffOn(),

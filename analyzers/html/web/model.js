@@ -367,9 +367,12 @@ const HeaprecModel = (function () {
   // is this minus base. At most about `maxBoxes` boxes (the widest) are built
   // into objects; the rest are too narrow to draw. Returns {root, total,
   // baseTotal, width, boxes, nonZero, inc (Float64Array of this, per merged
-  // box), baseInc}. Negative values (never expected) count as 0.
+  // box), baseInc, depth (levels below the root of the boxes kept), drawnDepth
+  // (at most opts.maxDepth)}. Negative values (never expected) count as 0.
   function flameTree(model, thisValues, baseValues, opts) {
     const maxBoxes = (opts && opts.maxBoxes) || 30000;
+    // Levels below the root drawn at most (the rest: `depth` says how many).
+    const maxDepth = opts && opts.maxDepth > 0 ? opts.maxDepth : Infinity;
     const mg = model.merged, M = mg.count, N = model.nodeCount, of = mg.of;
     const inc = new Float64Array(M);
     for (let n = 1; n < N; n++) {
@@ -406,6 +409,13 @@ const HeaprecModel = (function () {
       for (let m = 1; m < M; m++) if (winc[m] > 0) w[j++] = winc[m];
       threshold = select(w, nonZero - maxBoxes);
     }
+    // The depth of the boxes kept (parents have smaller ids than children).
+    const level = new Int32Array(M);
+    let depth = 0;
+    for (let m = 1; m < M; m++) {
+      level[m] = level[par[m]] + 1;
+      if (winc[m] > 0 && winc[m] >= threshold && level[m] > depth) depth = level[m];
+    }
     const hardCap = maxBoxes + (maxBoxes >> 2);
     const total = inc[0], baseTotal = binc ? binc[0] : 0;
     const makeBox = (m, name) => {
@@ -425,14 +435,15 @@ const HeaprecModel = (function () {
       for (let k = mg.childStart[m]; k < mg.childStart[m + 1]; k++) {
         const c = mg.children[k];
         const w = winc[c];
-        if (!(w > 0) || w < threshold || boxes >= hardCap) continue;
+        if (!(w > 0) || w < threshold || boxes >= hardCap || level[c] > maxDepth) continue;
         const child = makeBox(c, model.names[mg.name[c]]);
         (box.children || (box.children = [])).push(child);
         queue.push(child);
         boxes++;
       }
     }
-    return { root, total, baseTotal, width: winc[0], boxes, nonZero, inc, baseInc: binc };
+    return { root, total, baseTotal, width: winc[0], boxes, nonZero, inc, baseInc: binc, depth,
+      drawnDepth: Math.min(depth, maxDepth) };
   }
 
   // The k-th smallest value of `a` (0-based; reorders `a`): quickselect.
@@ -557,6 +568,28 @@ const HeaprecModel = (function () {
     return out;
   }
 
+  // The view the page opens on: the answer that matters in this trace. The
+  // peak (what to shrink), unless the leaks are a large part of it (leaked >=
+  // LEAKS_FIRST_SHARE of the peak), or there is no peak at all. Leaked: the
+  // kinds the page shows (data.leaks), else every block live at the end.
+  // Returns {view, why} (why: one sentence for the reader).
+  const LEAKS_FIRST_SHARE = 0.25;
+  function firstView(model) {
+    const s = model.summary || {}, lk = model.data.leaks;
+    const leaked = lk && typeof lk.bytes === "number" ? lk.bytes : s.leaked_bytes || 0;
+    const peak = s.peak_bytes || 0;
+    const pct = (x) => (100 * x).toFixed(x < 0.1 ? 1 : 0) + "%";
+    if (peak > 0 && leaked < LEAKS_FIRST_SHARE * peak) {
+      return { view: "peak", why: "Opened on the peak: " + (leaked > 0 ? "the leaks are " +
+        pct(leaked / peak) + " of it" : "nothing leaked") + "." };
+    }
+    if (leaked > 0) {
+      return { view: "leaks", why: "Opened on the leaks: they are " + pct(leaked / Math.max(peak, 1)) +
+        " of the peak (" + pct(LEAKS_FIRST_SHARE) + " or more opens here)." };
+    }
+    return { view: "allocated", why: "" };
+  }
+
   // A site's "via": the node of its first frame, innermost first, outside the
   // allocator and its wrappers (the site itself when every frame is inside).
   function viaNode(model, node) {
@@ -590,6 +623,6 @@ const HeaprecModel = (function () {
 
   return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, load, compute, peakBucket, select,
     rangeFromTimes, isFullRange, markerRanges, flameTree, matchedTotal, nameMatches, sites,
-    filterMask, frameInfo, stack, site, viaNode, boxFrame, totalsByFunction };
+    filterMask, frameInfo, stack, site, viaNode, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecModel;
