@@ -21,6 +21,13 @@
 //                "deeper" when that is enough) all of them
 //   labels       true: every drawn label has a contrast of 4.5 or more with
 //                its box's colour (WCAG AA), also while a search highlights
+//   steps        {from_ns, to_ns, bytes}: a stretch with no events: the heap
+//                chart's line is flat there, at `bytes` (a step, not a slope)
+//   keyboard     true: Enter and Space on a focused #table-leaks row open and
+//                close its stack (focus kept, the page not scrolled), and
+//                Enter on a column header sorts by it
+//   no_internal_words  true: no "bucket" in the page's text, on load and
+//                with a range selected
 //   flame_view   view whose tab to use (default "leaks")
 //   flame_click  name of a flame box to click: it must zoom to the full width,
 //                and #flame-reset must bring it back
@@ -35,8 +42,9 @@
 //                clicked; then Clear
 //   diff         true: #diff-toggle exists and the leaks table has a change
 //                column (gone when the toggle is off)
-//   bench        [allocator name]: a #bench-table row for each; null: the
-//                bench section is hidden
+//   bench        [allocator name]: a #bench-table row for each, its wall
+//                time with the run-to-run spread ("±N%", (max - min) /
+//                median); null: the bench section is hidden
 //   sites_via    {table, rows: [[function, via], ...]}: #table-TABLE has
 //                exactly these rows (innermost function and "via" column),
 //                in any order
@@ -238,6 +246,71 @@ try {
       c.worst >= 4.5);
   }
 
+  const internalWords = () => page.evaluate(() => (document.body.innerText.match(/[^\n]*\bbuckets?\b[^\n]*/i) || [""])[0]);
+  if (expect.no_internal_words) {
+    const w = await internalWords();
+    check("no internal words on the page", !w, w);
+  }
+
+  // A stretch without events: the live heap line is flat at `bytes`.
+  if (expect.steps) {
+    const st = expect.steps;
+    await page.locator("#heap-chart").scrollIntoViewIfNeeded();
+    // The y (viewport px) of the live heap line (its solid blue) at viewport x.
+    const lineY = (x) => page.evaluate((cx) => {
+      const canvas = document.querySelector("#heap-chart canvas");
+      const r = canvas.getBoundingClientRect(), k = canvas.width / r.width;
+      const px = Math.round((cx - r.left) * k);
+      const data = canvas.getContext("2d").getImageData(px, 0, 1, canvas.height).data;
+      const ys = [];
+      for (let y = 0; y < canvas.height; y++) {
+        const [red, green, blue, alpha] = data.slice(4 * y, 4 * y + 4);
+        if (alpha > 200 && red < 90 && green < 150 && blue > 190) ys.push(y);
+      }
+      return ys.length ? r.top + ys[ys.length >> 1] / k : null;
+    }, x);
+    const span = st.to_ns - st.from_ns;
+    const at = [];
+    for (const f of [0.1, 0.5, 0.9]) {
+      const x = await page.evaluate((ns) => window.heaprecPage.timeToClientX(ns), st.from_ns + f * span);
+      at.push(await lineY(x));
+    }
+    const want = await page.evaluate((b) => window.heaprecPage.bytesToClientY(b), st.bytes);
+    check("the heap line is flat across a stretch without events (y " + JSON.stringify(at.map((y) => y && +y.toFixed(1))) +
+      ", " + st.bytes + " bytes at " + want.toFixed(1) + ")",
+      at.every((y) => y !== null && Math.abs(y - want) <= 2.5));
+  }
+
+  // Rows and headers from the keyboard.
+  if (expect.keyboard) {
+    await page.locator("#table-tabs button[data-table=leaks]").click();
+    const row = page.locator("#table-leaks tr.site").first();
+    const node = await row.getAttribute("data-node");
+    const rowState = () => page.evaluate((n) => {
+      const tr = document.querySelector('#table-leaks tr.site[data-node="' + n + '"]');
+      const next = tr.nextElementSibling;
+      return { open: tr.getAttribute("aria-expanded") === "true" && !!next && next.classList.contains("stack-row"),
+        focused: document.activeElement === tr, scrollY: window.scrollY };
+    }, node);
+    await row.focus();
+    const s0 = await rowState();
+    await page.keyboard.press("Enter");
+    const s1 = await rowState();
+    check("Enter on a focused row opens its stack, focus kept", !s0.open && s1.open && s1.focused, JSON.stringify([s0, s1]));
+    await page.keyboard.press(" ");
+    const s2 = await rowState();
+    check("Space closes it, without scrolling the page", !s2.open && s2.focused && s2.scrollY === s1.scrollY,
+      JSON.stringify(s2));
+    const th = page.locator("#table-leaks th[data-col=function]");
+    await th.focus();
+    await page.keyboard.press("Enter");
+    const sorted = await page.evaluate(() => {
+      const h = document.querySelector("#table-leaks th[data-col=function]");
+      return h.getAttribute("aria-sort") + (document.activeElement === h ? ", focused" : "");
+    });
+    check("Enter on a column header sorts by it (" + sorted + ")", sorted === "ascending, focused");
+  }
+
   // A flame graph view: click a box to zoom, then reset.
   const view = expect.flame_view || "leaks";
   await page.locator("#flame-tabs button[data-view=" + view + "]").click();
@@ -356,6 +429,10 @@ try {
     await page.mouse.up();
     const label = await rangeLabel();
     check("dragging " + r.from_ns + " \u2013 " + r.to_ns + " ns selects a range (" + (label || "no label") + ")", !!label);
+    if (expect.no_internal_words) {
+      const w = await internalWords();
+      check("no internal words with a range selected", !w, w);
+    }
     await checkValues("range total", "#view-totals", r.totals);
     await checkLeakRows("range", r.leaks_present, r.leaks_absent);
     check("Clear removes the range", await clearRange());
@@ -416,6 +493,15 @@ try {
       const n = await page.locator("#bench-table tbody tr")
         .evaluateAll((trs, nm) => trs.filter((tr) => tr.dataset.name === nm).length, name);
       check("#bench-table has a row for " + name, n === 1, n + " rows");
+      const spread = await page.locator("#bench-table tbody tr").evaluateAll((trs, nm) => {
+        const tr = trs.find((x) => x.dataset.name === nm);
+        const sp = tr && tr.querySelector("td .spread");
+        if (!sp) return null;
+        const d = sp.dataset;
+        return { text: sp.textContent, want: "\u00b1" + Math.round((100 * (d.max - d.min)) / d.median) + "%" };
+      }, name);
+      check("#bench-table shows " + name + "'s run-to-run spread (" + (spread ? spread.text : "none") + ")",
+        !!spread && spread.text === spread.want, JSON.stringify(spread));
     }
     // Each allocator but the first (glibc) against it, with the note on what
     // a replay cannot see.

@@ -11,7 +11,9 @@
 # the trace (leaks on report_phases: 74% of its peak; the peak on
 # alloc_wrapper: its leaks are 8%), the graph opens as an icicle, flips to a
 # flame graph, fits the window (tests/many_stacks' deep stacks: levels drawn
-# on request) and its labels read on every box colour. Its leaks are the kinds heapreplay shows by default
+# on request) and its labels read on every box colour; the heap line steps
+# (flat where nothing happened), rows open from the keyboard, no internal
+# words reach the page, and the allocator table shows its spread. Its leaks are the kinds heapreplay shows by default
 # (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
@@ -45,6 +47,10 @@ loaded_ns="$("$heapreplay" --json "$work/now.zst" |
   node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
            process.stdout.write(String(j.markers.find(m => m.label === "loaded").time_ns));')"
 to_ns=$((loaded_ns + 100000000))
+# Nothing happens for 300 ms after "worked": the heap holds its peak, 31672.
+worked_ns="$("$heapreplay" --json "$work/now.zst" |
+  node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+           process.stdout.write(String(j.markers.find(m => m.label === "worked").time_ns));')"
 
 expect() {  # expect FILE EXTRA-JSON
   cat >"$1" <<EOF_JSON
@@ -54,6 +60,9 @@ expect() {  # expect FILE EXTRA-JSON
               "temporaries": 200},
   "summary_text": {"leak_kinds": "(definitely lost, possibly lost)"},
   "first_view": "leaks",
+  "steps": {"from_ns": $((worked_ns + 150000000)), "to_ns": $((worked_ns + 280000000)), "bytes": 31672},
+  "keyboard": true,
+  "no_internal_words": true,
   "orientation": true,
   "fits": true,
   "labels": true,

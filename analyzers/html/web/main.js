@@ -16,6 +16,7 @@
 //   timeToClientX(ns)  viewport x (CSS px, what page.mouse takes) of time ns
 //                      on the heap chart; scroll the chart into view first
 //   chartClientY()     viewport y of the middle of the heap chart's plot
+//   bytesToClientY(b)  viewport y of b bytes on the heap chart
 //   selectTime(t0, t1) selects the buckets overlapping [t0, t1] ns, as a drag
 //   setView(name)      shows a flame graph view (leaks, peak, allocated,
 //                      calls, temporaries), as a click on its tab
@@ -38,6 +39,7 @@
     lastUpdateMs: null,
     lastTimings: null,
     timeToClientX: () => NaN,
+    bytesToClientY: () => NaN,
     chartClientY: () => NaN,
     selectTime: () => {},
     setView: () => {},
@@ -342,11 +344,12 @@
       return fmt.seconds(bk.start[state.range.b0]) + " \u2013 " + fmt.seconds(bk.end[state.range.b1]);
     }
 
-    // "buckets 3–5 of 200", "bucket 3 of 200".
-    function bucketText() {
-      const r = state.range, n = model.buckets.count;
-      return r.b0 === r.b1 ? "bucket " + (r.b0 + 1) + " of " + n
-        : "buckets " + (r.b0 + 1) + "\u2013" + (r.b1 + 1) + " of " + n;
+    // How much of the run a range holds, in the reader's words: "205 of 212
+    // allocation calls" (exact: the calls made in the range's buckets).
+    let allCalls = 0;
+    function shareText() {
+      const n = state.computed.totals.calls_n;
+      return fmt.count(n) + " of " + fmt.count(allCalls) + " allocation call" + (allCalls === 1 ? "" : "s");
     }
 
     function diffOn() {
@@ -375,7 +378,7 @@
       }
       // The base has no time axis: a range compares this part of the trace
       // with the whole base, and says so.
-      const where = (state.range ? "In " + rangeText() + " (" + bucketText() + ")" : "Whole trace") +
+      const where = (state.range ? "In " + rangeText() : "Whole trace") +
         (state.range && model.base && state.diff ? ", against the whole base trace" : "");
       const item = (key, value, shown, title) => '<span data-key="' + key + '" data-value="' + value +
         '" title="' + fmt.html(title) + '">' + shown + "</span>";
@@ -490,10 +493,11 @@
       timed(() => {
         state.range = range && !M.isFullRange(model, range) ? range : null;
         state.computed = part("compute", () => M.compute(model, state.range, state.computed));
+        if (!state.range) allCalls = state.computed.totals.calls_n;
         const label = $("#range-label");
         label.hidden = !state.range;
         $("#range-clear").hidden = !state.range;
-        label.textContent = state.range ? "Range: " + rangeText() + " \u00b7 " + bucketText() : "";
+        label.textContent = state.range ? "Range: " + rangeText() + " \u00b7 " + shareText() : "";
         for (const b of qEl.querySelectorAll("[data-quick]")) {
           const q = quick[+b.dataset.quick].range;
           b.classList.toggle("active", !!state.range && q.b0 === state.range.b0 && q.b1 === state.range.b1);
@@ -538,6 +542,7 @@
 
     Object.assign(hook, {
       timeToClientX: (ns) => timeline.timeToClientX(ns),
+      bytesToClientY: (bytes) => timeline.bytesToClientY(bytes),
       chartClientY: () => timeline.clientY(),
       selectTime,
       setView,

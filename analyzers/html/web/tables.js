@@ -1,7 +1,7 @@
 // tables.js: the site tables (leaks, peak, temporaries, hot): one row per
 // site with a non-zero value in the page's range, sortable by a click on a
 // column header, filtered by the page's filter mask, each row expanding to
-// its full stack, at most PAGE rows drawn with "show more". Against a base:
+// its full stack (a click, or Enter or Space on the focused row), at most PAGE rows drawn with "show more". Against a base:
 // base, this and change columns, sorted by change.
 // Must not compute per-range values (model.js) or read page state other than
 // what update() is given; renders only the visible table (others when shown).
@@ -180,7 +180,7 @@ const HeaprecTables = (function () {
       h += '<div class="table-wrap"><table class="grid sites"><thead><tr>';
       for (const col of c.cols) {
         const sorted = t.sort.col === col.id;
-        h += '<th data-col="' + col.id + '" class="sortable' + (col.str ? "" : " num") +
+        h += '<th data-col="' + col.id + '" tabindex="0" class="sortable' + (col.str ? "" : " num") +
           (sorted ? (t.sort.dir < 0 ? " desc" : " asc") : "") + '" aria-sort="' +
           (sorted ? (t.sort.dir < 0 ? "descending" : "ascending") : "none") + '">' + col.title + "</th>";
       }
@@ -192,7 +192,8 @@ const HeaprecTables = (function () {
         const open = t.expanded.has(n);
         const file = fileOf(n), line = lineOf(n);
         const via = viaOf(n);
-        h += '<tr class="site' + (open ? " open" : "") + '" data-node="' + n + '" data-function="' +
+        h += '<tr class="site' + (open ? " open" : "") + '" tabindex="0" aria-expanded="' + open +
+          '" data-node="' + n + '" data-function="' +
           fmt.html(fn) + '" data-via="' + fmt.html(via) + '"><td class="fn" title="' + fmt.html(fn) + '">' +
           fmt.html(fn) + (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
           '</td><td class="via' + (via === fn ? " same" : "") + '" title="' + fmt.html(via) + '">' +
@@ -212,9 +213,28 @@ const HeaprecTables = (function () {
       t.dirty = false;
     }
 
-    // Clicks: sort, expand a row, show more.
+    // Redraws a table keeping the keyboard focus on the row or header that
+    // had it (the table's HTML is replaced).
+    function renderKeepingFocus(name) {
+      const el = tables[name].el, a = document.activeElement;
+      const sel = a && el.contains(a) ? (a.dataset.node !== undefined ? 'tr.site[data-node="' + a.dataset.node + '"]'
+        : a.dataset.col !== undefined ? 'th[data-col="' + a.dataset.col + '"]' : null) : null;
+      render(name);
+      const again = sel ? el.querySelector(sel) : null;
+      if (again) again.focus();
+    }
+
+    // Clicks, and Enter or Space on a focused row or header: sort, expand a
+    // row, show more.
     for (const name of M.TABLE_NAMES) {
       const t = tables[name];
+      t.el.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        const target = e.target.closest("tr.site, th[data-col]");
+        if (!target || target !== e.target) return;
+        e.preventDefault(); // Space would scroll the page
+        target.click();
+      });
       t.el.addEventListener("click", (e) => {
         const th = e.target.closest("th[data-col]");
         if (th && t.el.contains(th) && th.closest("table.sites")) {
@@ -224,7 +244,7 @@ const HeaprecTables = (function () {
           else t.sort = { col, dir: str ? 1 : -1 };
           t.order = null;
           t.shown = PAGE;
-          render(name);
+          renderKeepingFocus(name);
           return;
         }
         if (e.target.closest(".show-more")) {
@@ -237,7 +257,7 @@ const HeaprecTables = (function () {
           const n = +tr.dataset.node;
           if (t.expanded.has(n)) t.expanded.delete(n);
           else t.expanded.add(n);
-          render(name);
+          renderKeepingFocus(name);
         }
       });
     }
