@@ -28,6 +28,10 @@
 //                Enter on a column header sorts by it
 //   no_internal_words  true: no "bucket" in the page's text, on load and
 //                with a range selected
+//   functions    {rows: {fn: [flat, cum]}, pick: fn}: the Functions table
+//                (the text's top) for flame_view has these raw values; it
+//                stays when another view is picked, and a click on pick's row
+//                searches the flame graph for it
 //   flame_view   view whose tab to use (default "leaks")
 //   flame_click  name of a flame box to click: it must zoom to the full width,
 //                and #flame-reset must bring it back
@@ -381,6 +385,37 @@ try {
       !!matched && (matched.value > 0 || matched.base > 0));
     await page.locator("#flame-search").fill("");
     await until(() => page.evaluate(() => !document.querySelector("#flame-matched").textContent));
+  }
+
+  // The function table of the view shown.
+  if (expect.functions) {
+    const fx = expect.functions;
+    await page.locator("#table-tabs button[data-table=functions]").click();
+    const rows = await page.evaluate(() => Object.fromEntries(Array.from(
+      document.querySelectorAll("#table-functions tr.function")).map((tr) =>
+      [tr.dataset.function, [Number(tr.dataset.flat), Number(tr.dataset.cum)]])));
+    for (const [fn, want] of Object.entries(fx.rows)) {
+      check("Functions (" + view + "): " + fn + " flat " + want[0] + ", cum " + want[1],
+        JSON.stringify(rows[fn]) === JSON.stringify(want), "page shows " + JSON.stringify(rows[fn]));
+    }
+    await page.locator("#flame-tabs button[data-view=allocated]").click();
+    const other = await page.evaluate(() => ({ table: window.heaprecPage.state().table,
+      visible: !document.querySelector("#table-functions").hidden,
+      what: (document.querySelector("#table-functions .what") || {}).textContent }));
+    check("Functions stays when another view is picked (" + other.what + ")",
+      other.table === "functions" && other.visible && /allocated bytes/.test(other.what || ""), JSON.stringify(other));
+    await page.locator("#flame-tabs button[data-view=" + view + "]").click();
+    if (fx.pick) {
+      await page.locator("#table-functions tr.function", { has: page.locator("td.fn", { hasText: fx.pick }) })
+        .first().click();
+      const picked = await until(() => page.evaluate(() => ({ search: document.querySelector("#flame-search").value,
+        matched: document.querySelector("#flame-matched").textContent })).then((x) => (x.matched ? x : null)));
+      check("a click on " + fx.pick + " searches the flame graph for it (" + (picked ? picked.matched : "nothing") + ")",
+        !!picked && picked.search === fx.pick);
+      await page.locator("#flame-search").fill("");
+      await page.locator("#flame-search").dispatchEvent("input");
+      await until(() => page.evaluate(() => !document.querySelector("#flame-matched").textContent));
+    }
   }
 
   const leakFunctions = async () => {

@@ -13,7 +13,8 @@
 # flame graph, fits the window (tests/many_stacks' deep stacks: levels drawn
 # on request) and its labels read on every box colour; the heap line steps
 # (flat where nothing happened), rows open from the keyboard, no internal
-# words reach the page, and the allocator table shows its spread. Its leaks are the kinds heapreplay shows by default
+# words reach the page, the allocator table shows its spread, and the
+# Functions table holds the text's flat and cum (flat at the "via"). Its leaks are the kinds heapreplay shows by default
 # (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
@@ -67,6 +68,8 @@ expect() {  # expect FILE EXTRA-JSON
   "fits": true,
   "labels": true,
   "flame_view": "leaks",
+  "functions": {"rows": {"early_leak": [3000, 3000], "late_leak": [20480, 20480], "main": [0, 23480]},
+                "pick": "late_leak"},
   "flame_click": "late_leak",
   "search": "early",
   "range": {"from_ns": 0, "to_ns": $to_ns,
@@ -117,7 +120,8 @@ cat >"$work/wrapper.expect.json" <<EOF_JSON
   "labels": true,
   "flame_view": "leaks",
   "search": "from_loader",
-  "sites_via": {"table": "leaks", "rows": $via_rows}
+  "sites_via": {"table": "leaks", "rows": $via_rows},
+  "functions": {"rows": {"from_parser": [3000, 3000], "from_loader": [6000, 6000], "my_xmalloc": [0, 9000]}}
 }
 EOF_JSON
 case "$via_rows" in

@@ -300,7 +300,9 @@
     // Tables.
     const tTabs = $("#table-tabs");
     tTabs.innerHTML = M.TABLE_NAMES.map((t) => '<button type="button" role="tab" class="tab small" data-table="' +
-      t + '">' + M.TABLES[t].title + "</button>").join("");
+      t + '">' + M.TABLES[t].title + "</button>").join("") +
+      '<button type="button" role="tab" class="tab small" data-table="functions" title="flat and cum by ' +
+      'function for the flame graph\'s view, as the text report\'s top table">Functions</button>';
     tTabs.addEventListener("click", (e) => {
       const btn = e.target.closest("button[data-table]");
       if (btn) showTable(btn.dataset.table);
@@ -308,6 +310,23 @@
     const tables = HeaprecTables.create(model, {
       leaks: $("#table-leaks"), peak: $("#table-peak"), temporaries: $("#table-temporaries"), hot: $("#table-hot"),
     });
+    // The function table (the text's `top`) of the flame graph's view; a
+    // row picked searches the flame graph for its function.
+    const functions = HeaprecFunctions.create($("#table-functions"), {
+      onPick: (name) => {
+        const box = $("#flame-search");
+        box.value = name;
+        state.search = name;
+        flame.search(name);
+        showMatched();
+        box.scrollIntoView({ block: "nearest" });
+      },
+    });
+    function renderFunctions() {
+      if (state.table !== "functions") return;
+      const def = M.VIEWS[state.view];
+      functions.render(M.functionTable(model, state.computed.values[def.metric]), def.unit, def.title, rangeText());
+    }
     let filterTimer = 0;
     const onFilter = () => {
       clearTimeout(filterTimer);
@@ -467,6 +486,7 @@
 
     function renderTables() {
       tables.update({ computed: state.computed, diff: diffOn(), mask: state.mask, rangeText: rangeText() });
+      renderFunctions();
     }
 
     function showTable(name) {
@@ -476,6 +496,9 @@
         b.setAttribute("aria-selected", b.dataset.table === name ? "true" : "false");
       }
       tables.show(name);
+      $("#table-functions").hidden = name !== "functions";
+      $(".table-toolbar .filter").hidden = name === "functions";
+      renderFunctions();
     }
 
     function setView(v) {
@@ -485,7 +508,8 @@
         $("#flame-why").textContent = v === first.view ? first.why : "";
         part("totals", renderTotals);
         part("flame", renderFlame);
-        part("tables", () => showTable(M.VIEWS[v].table));
+        // The function table follows the view; site tables switch to its table.
+        part("tables", () => showTable(state.table === "functions" ? "functions" : M.VIEWS[v].table));
       });
     }
 

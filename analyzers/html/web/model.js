@@ -568,6 +568,84 @@ const HeaprecModel = (function () {
     return out;
   }
 
+  // What the function table needs and never changes: each frame's function
+  // (its label, as FrameName: one id per name), each node's "via" node, and
+  // whether a node's function is not already on the path above it (so a
+  // recursive function's cum counts each site once). O(nodes), once.
+  function functionIndex(model) {
+    if (model.fnIndex) return model.fnIndex;
+    const fr = model.frames, N = model.nodeCount, parent = model.parent, frame = model.frame;
+    const ids = new Map(), names = [];
+    const fnOfFrame = new Int32Array(fr.count);
+    for (let f = 0; f < fr.count; f++) {
+      let id = ids.get(fr.label[f]);
+      if (id === undefined) {
+        id = names.length;
+        names.push(fr.label[f]);
+        ids.set(fr.label[f], id);
+      }
+      fnOfFrame[f] = id;
+    }
+    const via = new Int32Array(N).fill(-1);
+    for (let n = 1; n < N; n++) {
+      via[n] = fr.allocator[frame[n]] ? via[parent[n]] : n;
+    }
+    for (let n = 1; n < N; n++) if (via[n] < 0) via[n] = n; // every frame inside: the site
+    // Depth-first over the node tree (children from the parent column).
+    const start = new Int32Array(N + 1);
+    for (let n = 1; n < N; n++) start[parent[n] + 1]++;
+    for (let n = 0; n < N; n++) start[n + 1] += start[n];
+    const kids = new Int32Array(Math.max(N - 1, 0)), fill = start.slice(0, N);
+    for (let n = 1; n < N; n++) kids[fill[parent[n]]++] = n;
+    const first = new Uint8Array(N), onPath = new Int32Array(names.length);
+    const stack = [0], next = new Int32Array(N);
+    for (let n = 0; n < N; n++) next[n] = start[n];
+    while (stack.length) {
+      const n = stack[stack.length - 1];
+      if (next[n] < start[n + 1]) {
+        const c = kids[next[n]++];
+        const f = fnOfFrame[frame[c]];
+        first[c] = onPath[f] === 0 ? 1 : 0;
+        onPath[f]++;
+        stack.push(c);
+      } else {
+        stack.pop();
+        if (n > 0) onPath[fnOfFrame[frame[n]]]--;
+      }
+    }
+    model.fnIndex = { names, fnOfFrame, via, first };
+    return model.fnIndex;
+  }
+
+  // The text report's `top` table for per-node `values` (a view's metric):
+  // per function, flat (the sites whose "via" frame, their first frame outside
+  // the allocator, is the function) and cum (the sites with the function
+  // anywhere in their stack, once per site). Rows with cum > 0, by flat, then
+  // cum (largest first), then name. Returns {rows: [{name, flat, cum}],
+  // total}. O(nodes) per call.
+  function functionTable(model, values) {
+    const ix = functionIndex(model), N = model.nodeCount, parent = model.parent, frame = model.frame;
+    const F = ix.names.length;
+    const flat = new Float64Array(F), cum = new Float64Array(F), inc = new Float64Array(N);
+    let total = 0;
+    for (let n = 1; n < N; n++) {
+      const v = values[n] > 0 ? values[n] : 0;
+      if (!v) continue;
+      inc[n] = v;
+      total += v;
+      flat[ix.fnOfFrame[frame[ix.via[n]]]] += v;
+    }
+    for (let n = N - 1; n > 0; n--) {
+      if (!inc[n]) continue;
+      if (ix.first[n]) cum[ix.fnOfFrame[frame[n]]] += inc[n];
+      inc[parent[n]] += inc[n];
+    }
+    const rows = [];
+    for (let f = 0; f < F; f++) if (cum[f] > 0) rows.push({ name: ix.names[f], flat: flat[f], cum: cum[f] });
+    rows.sort((a, b) => b.flat - a.flat || b.cum - a.cum || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { rows, total };
+  }
+
   // The view the page opens on: the answer that matters in this trace. The
   // peak (what to shrink), unless the leaks are a large part of it (leaked >=
   // LEAKS_FIRST_SHARE of the peak), or there is no peak at all. Leaked: the
@@ -623,6 +701,6 @@ const HeaprecModel = (function () {
 
   return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, load, compute, peakBucket, select,
     rangeFromTimes, isFullRange, markerRanges, flameTree, matchedTotal, nameMatches, sites,
-    filterMask, frameInfo, stack, site, viaNode, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
+    filterMask, frameInfo, stack, site, viaNode, functionTable, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecModel;

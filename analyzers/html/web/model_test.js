@@ -190,6 +190,35 @@ test("a site's via: its first frame outside the allocator", () => {
   assert.equal(M.stack(m, 5)[0].allocator, true);
 });
 
+test("function table: flat at the via frame, cum once per site, as the text's top", () => {
+  const r = M.compute(phases, null);
+  const t = M.functionTable(phases, r.values.peak_b);
+  assert.equal(t.total, 28480);
+  assert.deepEqual(t.rows.map((x) => [x.name, x.flat, x.cum]), [
+    ["grow", 20480, 20480], ["load_table", 8000, 8000],
+    ["__libc_start_call_main", 0, 28480], ["main", 0, 28480]]);
+  // grow folded into the allocator: its bytes are main's flat.
+  const d = readSample("phases.json");
+  d.frames.allocator = d.frames.function.map(() => 0);
+  d.frames.allocator[phases.frame[5]] = 1;
+  const m = M.load(d);
+  const f = M.functionTable(m, M.compute(m, null).values.peak_b);
+  assert.deepEqual(f.rows.map((x) => [x.name, x.flat, x.cum]), [
+    ["main", 20480, 28480], ["load_table", 8000, 8000], ["__libc_start_call_main", 0, 28480],
+    ["grow", 0, 20480]]);
+});
+
+test("function table: a recursive function's cum counts each site once", () => {
+  const d = readSample("phases.json");
+  // Name grow (node 5, under main) "main" too: main -> main.
+  d.frames.function[phases.frame[5]] = d.frames.function[phases.frame[2]];
+  const m = M.load(d);
+  const t = M.functionTable(m, M.compute(m, null).values.peak_b);
+  const main = t.rows.find((x) => x.name === "main");
+  assert.equal(main.cum, 28480);
+  assert.equal(main.flat, 20480);
+});
+
 test("frames of one name under one parent merge; inlined frames are marked", () => {
   const d = readSample("phases.json");
   // Give node 4 (churn) the name of node 3 (load_table) at another line, and

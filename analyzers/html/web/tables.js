@@ -272,13 +272,15 @@ const HeaprecTables = (function () {
         t.order = null;
         t.shown = PAGE;
       }
-      render(visible);
+      if (tables[visible]) render(visible);
     }
 
+    // Shows a site table (another name, e.g. the page's function table,
+    // hides them all).
     function show(name) {
       visible = name;
       for (const n of M.TABLE_NAMES) tables[n].el.hidden = n !== name;
-      if (tables[name].dirty && ctx) render(name);
+      if (tables[name] && tables[name].dirty && ctx) render(name);
       if (opts && opts.onShow) opts.onShow(name);
     }
 
