@@ -19,7 +19,14 @@ json FrameJson(const Frame& f) {
           {"module", f.module},
           {"address", Hex(f.address)},
           {"offset", f.module.empty() ? json(nullptr) : json(Hex(f.offset))},
-          {"inlined", f.inlined}};
+          {"inlined", f.inlined},
+          {"allocator", f.allocator}};
+}
+
+// A site's "via": its first frame outside the allocator and its wrappers
+// (ViaIndex), as FrameName names it; null without a stack.
+json ViaJson(const std::vector<Frame>& frames) {
+  return frames.empty() ? json(nullptr) : json(FrameName(frames[ViaIndex(frames)]));
 }
 
 json StackJson(const std::vector<Frame>& frames) {
@@ -31,8 +38,11 @@ json StackJson(const std::vector<Frame>& frames) {
 json SitesJson(const std::vector<Site>& sites, const SymbolTable& symbols) {
   json list = json::array();
   for (const Site& s : sites) {
-    list.push_back(
-        {{"bytes", s.bytes}, {"count", s.count}, {"stack", StackJson(symbols.Frames(s.stack))}});
+    const std::vector<Frame> frames = symbols.Frames(s.stack);
+    list.push_back({{"bytes", s.bytes},
+                    {"count", s.count},
+                    {"via", ViaJson(frames)},
+                    {"stack", StackJson(frames)}});
   }
   return list;
 }
@@ -49,6 +59,7 @@ json LeaksJson(const LeakReport& l, LeakKindSet shown, const SymbolTable& symbol
     json site = {{"bytes", s.site.bytes},
                  {"count", s.site.count},
                  {"kind", LeakKindKey(s.kind)},
+                 {"via", ViaJson(symbols.Frames(s.site.stack))},
                  {"stack", StackJson(symbols.Frames(s.site.stack))}};
     if (s.kind == format::LeakKind::kDefinite) site["indirect_bytes"] = s.indirect_bytes;
     if (s.kind == format::LeakKind::kReachable) {
@@ -215,6 +226,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                        {"count", d.count},
                        {"before_bytes", d.before_bytes},
                        {"after_bytes", d.after_bytes},
+                       {"via", ViaJson(d.stack)},
                        {"stack", StackJson(d.stack)}});
     }
     j["diff"] = {{r.diff->across_traces ? "base" : "from", r.diff->from},

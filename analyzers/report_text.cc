@@ -31,10 +31,17 @@ std::string Signed(int64_t bytes) {
   return (bytes < 0 ? "-" : "+") + HumanBytes(bytes < 0 ? -static_cast<uint64_t>(bytes) : bytes);
 }
 
+// A site's stack; when its innermost frames are the allocator's wrappers
+// (Frame::allocator: built in, or heapreplay --alloc-fn), a first line names
+// the frame the site came through ("via caller") and those frames are tagged.
 void AppendFrames(std::string* out, const std::vector<Frame>& frames) {
   if (frames.empty()) *out += "      (no stack recorded)\n";
-  for (const Frame& f : frames) {
+  const size_t via = ViaIndex(frames);
+  if (via > 0) *out += "      via " + FrameName(frames[via]) + "\n";
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const Frame& f = frames[i];
     *out += "      ";
+    *out += i < via ? "(allocator) " : "";
     *out += f.inlined ? "(inlined) " : "";
     *out += FrameName(f);
     if (!f.file.empty()) *out += "  " + f.file + ":" + std::to_string(f.line);

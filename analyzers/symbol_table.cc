@@ -30,6 +30,13 @@ std::string FrameName(const Frame& f) {
   return name;
 }
 
+size_t ViaIndex(const std::vector<Frame>& frames) {
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (!frames[i].allocator) return i;
+  }
+  return 0;
+}
+
 void SymbolTable::AddModule(const format::Module& m) { modules_.push_back(m); }
 
 const format::Module* SymbolTable::ModuleOf(uint64_t address, uint32_t module_id) const {
@@ -73,6 +80,7 @@ std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
     f.line = s.frames[i].line;
     f.address = address;
     f.inlined = i + 1 < s.frames.size();
+    f.allocator = alloc_.Contains(f.function);
     out.push_back(f);
   }
   return out;

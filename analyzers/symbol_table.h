@@ -4,7 +4,10 @@
 // frames, innermost first, inlined frames expanded (the DESIGN's FRAME).
 // Every frame inside a module carries the module and its offset there, so
 // that a frame without a name is still told apart, and told the same in
-// another run of the program (FrameName; FrameKey in diff.h).
+// another run of the program (FrameName; FrameKey in diff.h). Each frame says
+// whether it is the allocator (alloc_functions.h: the built-in wrappers and
+// heapreplay --alloc-fn), so a site is named by its first frame outside it
+// (ViaIndex).
 // Not thread-safe; allocates.
 #ifndef HEAPREC_ANALYZERS_SYMBOL_TABLE_H_
 #define HEAPREC_ANALYZERS_SYMBOL_TABLE_H_
@@ -14,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzers/alloc_functions.h"
 #include "format/records.h"
 #include "format/stack_table.h"
 
@@ -32,6 +36,8 @@ struct Frame {
   // backtrace_symbols prints it (`git(+0x1f069)`); 0 when module is empty.
   uint64_t offset = 0;
   std::string build_id;  // the module's GNU build-id, lowercase hex; "" when none or unknown
+  // The function is the allocator or one of its wrappers (AllocFunctions).
+  bool allocator = false;
 };
 
 // How people see a frame: its function; for a frame without one ("??"),
@@ -40,12 +46,19 @@ struct Frame {
 std::string FrameName(const Frame& f);
 // Whether the frame's function is known (not "??").
 inline bool HasFunction(const Frame& f) { return f.function != "??"; }
+// A site's "via" frame: the index of the first frame (innermost first)
+// outside the allocator and its wrappers; 0 when every frame is inside (or
+// there is none).
+size_t ViaIndex(const std::vector<Frame>& frames);
 
 class SymbolTable {
  public:
   void AddStackNode(const format::StackNode& n) { stacks_.Add(n); }
   void AddModule(const format::Module& m);
   void AddSymbol(const format::Symbol& s) { symbols_[s.address] = s; }
+  // What Frame::allocator marks (default: AllocFunctions' built-in list).
+  void SetAllocFunctions(AllocFunctions a) { alloc_ = std::move(a); }
+  const AllocFunctions& alloc_functions() const { return alloc_; }
 
   // Frames of a stack id, innermost first.
   std::vector<Frame> Frames(uint32_t stack) const;
@@ -65,6 +78,7 @@ class SymbolTable {
   format::StackTable stacks_;
   std::unordered_map<uint64_t, format::Symbol> symbols_;
   std::vector<format::Module> modules_;
+  AllocFunctions alloc_;
 };
 
 }  // namespace heaprec::analyzers

@@ -33,8 +33,10 @@ std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric met
     size_t site = 0;
   };
   std::unordered_map<std::string, Row> rows;
-  std::unordered_map<uint64_t, std::vector<Row*>> by_address;
-  std::vector<Row*> path;
+  // Per return address its rows, each with whether that frame is the
+  // allocator: flat goes to the site's first frame outside it (ViaIndex).
+  std::unordered_map<uint64_t, std::vector<std::pair<Row*, bool>>> by_address;
+  std::vector<std::pair<Row*, bool>> path;
   size_t site = 0;
   for (const Site& s : sites) {
     const uint64_t v = ValueOf(s, metric);
@@ -44,13 +46,18 @@ std::vector<FunctionRow> TopFunctions(const std::vector<Site>& sites, Metric met
     for (uint64_t address : symbols.stacks().Frames(s.stack)) {
       auto [it, fresh] = by_address.try_emplace(address);
       if (fresh) {
-        for (const Frame& f : symbols.FramesOf(address)) it->second.push_back(&rows[FrameName(f)]);
+        for (const Frame& f : symbols.FramesOf(address)) {
+          it->second.emplace_back(&rows[FrameName(f)], f.allocator);
+        }
       }
       path.insert(path.end(), it->second.begin(), it->second.end());
     }
-    if (path.empty()) path.push_back(&rows["[no stack]"]);
-    path[0]->row.flat += v;
-    for (Row* r : path) {
+    if (path.empty()) path.emplace_back(&rows["[no stack]"], false);
+    size_t via = 0;
+    while (via < path.size() && path[via].second) ++via;
+    path[via == path.size() ? 0 : via].first->row.flat += v;
+    for (const auto& entry : path) {
+      Row* r = entry.first;
       if (r->site == site) continue;
       r->site = site;
       r->row.cum += v;

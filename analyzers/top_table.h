@@ -1,6 +1,7 @@
 // TopFunctions: a pprof-style `top` table of sites by function: flat (the
-// value of sites whose innermost frame is the function: it called the
-// allocator itself, or its inlined frame did), cum (the value of sites with
+// value of sites whose first frame outside the allocator and its wrappers,
+// Frame::allocator, is the function: it called the allocator itself, or its
+// inlined frame did), cum (the value of sites with
 // the function anywhere in their stack, counted once per site), flat% and
 // cum% of the total, and sum% (running total of flat%).
 // Pure functions; allocate.

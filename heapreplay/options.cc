@@ -80,6 +80,14 @@ base::CommandLine Table(Options* o) {
               if (v.empty()) *error = "--debug-dir needs a directory";
               return !v.empty();
             }),
+      Value("--alloc-fn", "NAME[,NAME...]",
+            "fold these functions (your malloc wrappers) into the allocator:\n"
+            "a site is named by its first frame outside them, its \"via\"\n"
+            "(repeatable; malloc & co, operator new, strdup and the C++\n"
+            "library's allocate helpers are built in)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              return o->alloc_functions.AddList(v, error);
+            }),
       Heading("Leak check (valgrind memcheck's kinds and spellings; the trace's leak scan):"),
       Value("--leak-kinds, --show-leak-kinds", "SET",
             "the kinds whose sites --leaks lists and draws: a comma\n"

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/alloc_functions.h"
 #include "analyzers/report.h"
 #include "analyzers/site.h"
 
@@ -39,6 +40,9 @@ struct Options {
   // --debug-dir DIR (repeatable, or DIR:DIR...): searched before
   // /usr/lib/debug for modules' files and debug files (symbolize/debug_files.h).
   std::vector<std::string> debug_dirs;
+  // --alloc-fn NAME[,NAME...] (repeatable): functions folded into the
+  // allocator, added to the built-in wrappers (analyzers/alloc_functions.h).
+  analyzers::AllocFunctions alloc_functions;
   bool version = false;  // --version
   // Whether stdout gets the report (text, JSON, folded stacks or CSV): when an
   // analysis (--leaks, --peak, --temporaries, --hot, --histogram,

@@ -66,6 +66,9 @@ bool Diff(const Options& o, AnalysisPlan* p, analyzers::DiffResult* d, std::stri
 
 bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, std::string* error) {
   analyzers::Analysis& a = p->analysis;
+  // --alloc-fn: what Frame::allocator marks, in both traces' frames.
+  a.symbols().SetAllocFunctions(o.alloc_functions);
+  p->base.symbols().SetAllocFunctions(o.alloc_functions);
   for (const std::string& file : o.suppressions) {
     if (!p->suppressions.AddFile(file, error)) return false;
   }

@@ -50,7 +50,7 @@ void PageStacks::AddTo(nlohmann::json* page) const {
   nlohmann::json function = nlohmann::json::array(), file = nlohmann::json::array(),
                  module = nlohmann::json::array(), line = nlohmann::json::array(),
                  address = nlohmann::json::array(), offset = nlohmann::json::array(),
-                 inlined = nlohmann::json::array();
+                 inlined = nlohmann::json::array(), allocator = nlohmann::json::array();
   char hex[32];
   for (const Frame& f : frames_) {
     function.push_back(string_index_.at(f.function));
@@ -62,11 +62,12 @@ void PageStacks::AddTo(nlohmann::json* page) const {
     std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(f.offset));
     offset.push_back(f.module.empty() ? "" : hex);
     inlined.push_back(f.inlined ? 1 : 0);
+    allocator.push_back(f.allocator ? 1 : 0);
   }
   (*page)["strings"] = strings_;
-  (*page)["frames"] = {{"function", function}, {"file", file},       {"module", module},
-                       {"line", line},         {"address", address}, {"offset", offset},
-                       {"inlined", inlined}};
+  (*page)["frames"] = {{"function", function}, {"file", file},          {"module", module},
+                       {"line", line},         {"address", address},    {"offset", offset},
+                       {"inlined", inlined},   {"allocator", allocator}};
   (*page)["nodes"] = {{"parent", parent_}, {"frame", frame_of_}};
 }
 

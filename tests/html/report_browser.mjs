@@ -5,11 +5,33 @@
 // "FAIL ...") and exits 1 if any failed (2 on bad usage).
 //
 //   node tests/html/report_browser.mjs --html REPORT.html --expect EXPECT.json \
-//        [--screenshot OUT.png] [--perf] [--width 1280]
+//        [--screenshot OUT.png] [--perf] [--width 1280] [--height 900]
 //
 // EXPECT.json (every field optional):
 //   summary      {name: number}: #summary [data-key=name] data-value
 //   summary_text {name: text}: #summary [data-key=name] shows the text
+//   first_view   the view the page opens on (M.firstView: the peak unless
+//                the leaks are 25% of it or more), with #flame-why saying why
+//   orientation  true: the graph opens as an icicle (root box above its
+//                children), the Flame button puts the root below them, and
+//                Icicle brings it back
+//   fits         true: the graph is no taller than the window
+//   depth        true: the tree is deeper than the window: #flame-depth says
+//                so, "deeper" draws more levels, and "All levels" (or
+//                "deeper" when that is enough) all of them
+//   labels       true: every drawn label has a contrast of 4.5 or more with
+//                its box's colour (WCAG AA), also while a search highlights
+//   steps        {from_ns, to_ns, bytes}: a stretch with no events: the heap
+//                chart's line is flat there, at `bytes` (a step, not a slope)
+//   keyboard     true: Enter and Space on a focused #table-leaks row open and
+//                close its stack (focus kept, the page not scrolled), and
+//                Enter on a column header sorts by it
+//   no_internal_words  true: no "bucket" in the page's text, on load and
+//                with a range selected
+//   functions    {rows: {fn: [flat, cum]}, pick: fn}: the Functions table
+//                (the text's top) for flame_view has these raw values; it
+//                stays when another view is picked, and a click on pick's row
+//                searches the flame graph for it
 //   flame_view   view whose tab to use (default "leaks")
 //   flame_click  name of a flame box to click: it must zoom to the full width,
 //                and #flame-reset must bring it back
@@ -24,8 +46,12 @@
 //                clicked; then Clear
 //   diff         true: #diff-toggle exists and the leaks table has a change
 //                column (gone when the toggle is off)
-//   bench        [allocator name]: a #bench-table row for each; null: the
-//                bench section is hidden
+//   bench        [allocator name]: a #bench-table row for each, its wall
+//                time with the run-to-run spread ("±N%", (max - min) /
+//                median); null: the bench section is hidden
+//   sites_via    {table, rows: [[function, via], ...]}: #table-TABLE has
+//                exactly these rows (innermost function and "via" column),
+//                in any order
 // --perf also prints the time a view switch and a range selection take.
 // Env HEAPREC_NODE_MODULES: where playwright-core is (default
 // /work/main/third_party/js/node_modules). Nothing but the file may be loaded.
@@ -37,11 +63,11 @@ import { pathToFileURL } from "node:url";
 function usage(msg) {
   if (msg) console.error("report_browser: " + msg);
   console.error("usage: node report_browser.mjs --html REPORT.html --expect EXPECT.json " +
-    "[--screenshot OUT.png] [--perf] [--width PX]");
+    "[--screenshot OUT.png] [--perf] [--width PX] [--height PX]");
   process.exit(2);
 }
 
-const opt = { perf: false, width: 1280 };
+const opt = { perf: false, width: 1280, height: 900 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -51,6 +77,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--screenshot") opt.screenshot = val();
   else if (a === "--perf") opt.perf = true;
   else if (a === "--width") opt.width = +val();
+  else if (a === "--height") opt.height = +val();
   else usage("unknown argument " + a);
 }
 if (!opt.html || !opt.expect) usage();
@@ -98,7 +125,7 @@ const browser = await chromium.launch({
 const errors = [];
 const requests = [];
 try {
-  const context = await browser.newContext({ viewport: { width: opt.width, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: opt.width, height: opt.height } });
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push("page error: " + e.message));
   page.on("console", (m) => {
@@ -148,6 +175,144 @@ try {
     }, key);
     check("summary " + key + " shows '" + want + "'", got !== null && got.includes(want),
       "page shows " + JSON.stringify(got));
+  }
+
+  // The view the page opens on, before any click.
+  if (expect.first_view) {
+    const got = await page.evaluate(() => ({ view: window.heaprecPage.state().view,
+      why: document.querySelector("#flame-why").textContent,
+      active: (document.querySelector("#flame-tabs button.active") || {}).dataset }));
+    check("the page opens on the " + expect.first_view + " view (" + got.why + ")",
+      got.view === expect.first_view && got.active && got.active.view === expect.first_view && got.why.length > 0,
+      JSON.stringify(got));
+  }
+
+  // Icicle first; the toggle flips the root below its children and back.
+  const rootAboveChild = () => page.evaluate(() => {
+    const gs = Array.from(document.querySelectorAll("#flame svg g.frame"));
+    const root = gs.find((g) => g.getAttribute("name") === "all");
+    if (!root) return null;
+    const top = (g) => g.querySelector("rect").getBoundingClientRect().top;
+    const child = gs.find((g) => g !== root && Math.abs(top(g) - top(root)) > 1);
+    return child ? top(root) < top(child) : null;
+  });
+  if (expect.orientation) {
+    check("the graph opens as an icicle (root at the top)", (await rootAboveChild()) === true &&
+      (await page.evaluate(() => window.heaprecPage.state().orient)) === "icicle");
+    await page.locator("#flame-orient button[data-orient=flame]").click();
+    check("Flame draws the root at the bottom", (await until(async () => (await rootAboveChild()) === false)) &&
+      (await page.locator("#flame-orient button[data-orient=flame]").getAttribute("aria-pressed")) === "true");
+    await page.locator("#flame-orient button[data-orient=icicle]").click();
+    check("Icicle brings the root back to the top", await until(async () => (await rootAboveChild()) === true));
+  }
+  if (expect.fits) {
+    const h = await page.evaluate(() => document.querySelector("#flame svg").getBoundingClientRect().height);
+    check("the flame graph (" + h.toFixed(0) + " px) fits the window (" + opt.height + " px)", h <= opt.height);
+  }
+  if (expect.depth) {
+    const depth = () => page.evaluate(() => window.heaprecPage.state().depth);
+    const d0 = await depth();
+    check("a deep tree is drawn to a depth that fits (" + JSON.stringify(d0) + ")",
+      d0 && d0.drawn < d0.all && (await page.locator("#flame-depth").isVisible()));
+    await page.locator("#flame-deeper").click();
+    const d1 = await depth();
+    check("'deeper' draws more levels (" + JSON.stringify(d1) + ")", d1.drawn > d0.drawn);
+    // Still not every level: "All levels" draws the rest.
+    if (await page.locator("#flame-depth").isVisible()) await page.locator("#flame-all-levels").click();
+    const d2 = await depth();
+    check("'All levels' draws them all (" + JSON.stringify(d2) + ")", d2.drawn === d2.all &&
+      !(await page.locator("#flame-depth").isVisible()));
+  }
+  // The worst contrast (WCAG 2) between a drawn label and its box, the box's
+  // fill blended at its opacity over the white page.
+  const worstContrast = () => page.evaluate(() => {
+    const channels = (css) => css.match(/[0-9.]+/g).map(Number);
+    const luminance = (rgb) => {
+      const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      return 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]);
+    };
+    let worst = Infinity, where = "";
+    for (const g of document.querySelectorAll("#flame svg g.frame")) {
+      const label = g.querySelector(".d3-flame-graph-label");
+      if (!label || getComputedStyle(label).display === "none" || !label.textContent) continue;
+      const style = getComputedStyle(g.querySelector("rect"));
+      const op = Number(style.fillOpacity || 1);
+      const box = luminance(channels(style.fill).slice(0, 3).map((c) => op * c + (1 - op) * 255));
+      const text = luminance(channels(getComputedStyle(label).color));
+      const ratio = (Math.max(box, text) + 0.05) / (Math.min(box, text) + 0.05);
+      if (ratio < worst) { worst = ratio; where = g.getAttribute("name") + " on " + style.fill; }
+    }
+    return { worst, where };
+  });
+  if (expect.labels) {
+    const c = await worstContrast();
+    check("every flame label reads on its box (worst contrast " + c.worst.toFixed(2) + ", " + c.where + ")",
+      c.worst >= 4.5);
+  }
+
+  const internalWords = () => page.evaluate(() => (document.body.innerText.match(/[^\n]*\bbuckets?\b[^\n]*/i) || [""])[0]);
+  if (expect.no_internal_words) {
+    const w = await internalWords();
+    check("no internal words on the page", !w, w);
+  }
+
+  // A stretch without events: the live heap line is flat at `bytes`.
+  if (expect.steps) {
+    const st = expect.steps;
+    await page.locator("#heap-chart").scrollIntoViewIfNeeded();
+    // The y (viewport px) of the live heap line (its solid blue) at viewport x.
+    const lineY = (x) => page.evaluate((cx) => {
+      const canvas = document.querySelector("#heap-chart canvas");
+      const r = canvas.getBoundingClientRect(), k = canvas.width / r.width;
+      const px = Math.round((cx - r.left) * k);
+      const data = canvas.getContext("2d").getImageData(px, 0, 1, canvas.height).data;
+      const ys = [];
+      for (let y = 0; y < canvas.height; y++) {
+        const [red, green, blue, alpha] = data.slice(4 * y, 4 * y + 4);
+        if (alpha > 200 && red < 90 && green < 150 && blue > 190) ys.push(y);
+      }
+      return ys.length ? r.top + ys[ys.length >> 1] / k : null;
+    }, x);
+    const span = st.to_ns - st.from_ns;
+    const at = [];
+    for (const f of [0.1, 0.5, 0.9]) {
+      const x = await page.evaluate((ns) => window.heaprecPage.timeToClientX(ns), st.from_ns + f * span);
+      at.push(await lineY(x));
+    }
+    const want = await page.evaluate((b) => window.heaprecPage.bytesToClientY(b), st.bytes);
+    check("the heap line is flat across a stretch without events (y " + JSON.stringify(at.map((y) => y && +y.toFixed(1))) +
+      ", " + st.bytes + " bytes at " + want.toFixed(1) + ")",
+      at.every((y) => y !== null && Math.abs(y - want) <= 2.5));
+  }
+
+  // Rows and headers from the keyboard.
+  if (expect.keyboard) {
+    await page.locator("#table-tabs button[data-table=leaks]").click();
+    const row = page.locator("#table-leaks tr.site").first();
+    const node = await row.getAttribute("data-node");
+    const rowState = () => page.evaluate((n) => {
+      const tr = document.querySelector('#table-leaks tr.site[data-node="' + n + '"]');
+      const next = tr.nextElementSibling;
+      return { open: tr.getAttribute("aria-expanded") === "true" && !!next && next.classList.contains("stack-row"),
+        focused: document.activeElement === tr, scrollY: window.scrollY };
+    }, node);
+    await row.focus();
+    const s0 = await rowState();
+    await page.keyboard.press("Enter");
+    const s1 = await rowState();
+    check("Enter on a focused row opens its stack, focus kept", !s0.open && s1.open && s1.focused, JSON.stringify([s0, s1]));
+    await page.keyboard.press(" ");
+    const s2 = await rowState();
+    check("Space closes it, without scrolling the page", !s2.open && s2.focused && s2.scrollY === s1.scrollY,
+      JSON.stringify(s2));
+    const th = page.locator("#table-leaks th[data-col=function]");
+    await th.focus();
+    await page.keyboard.press("Enter");
+    const sorted = await page.evaluate(() => {
+      const h = document.querySelector("#table-leaks th[data-col=function]");
+      return h.getAttribute("aria-sort") + (document.activeElement === h ? ", focused" : "");
+    });
+    check("Enter on a column header sorts by it (" + sorted + ")", sorted === "ascending, focused");
   }
 
   // A flame graph view: click a box to zoom, then reset.
@@ -206,6 +371,11 @@ try {
     await until(async () => (await highlighted()) > 0);
     const n = await highlighted();
     check("search '" + expect.search + "' highlights boxes (" + n + ")", n > 0);
+    if (expect.labels) {
+      const c = await worstContrast();
+      check("labels read on highlighted boxes too (worst contrast " + c.worst.toFixed(2) + ", " + c.where + ")",
+        c.worst >= 4.5);
+    }
     const matched = await until(() => page.evaluate(() => {
       const el = document.querySelector("#flame-matched");
       return el.textContent ? { text: el.textContent, value: Number(el.dataset.value || 0),
@@ -215,6 +385,37 @@ try {
       !!matched && (matched.value > 0 || matched.base > 0));
     await page.locator("#flame-search").fill("");
     await until(() => page.evaluate(() => !document.querySelector("#flame-matched").textContent));
+  }
+
+  // The function table of the view shown.
+  if (expect.functions) {
+    const fx = expect.functions;
+    await page.locator("#table-tabs button[data-table=functions]").click();
+    const rows = await page.evaluate(() => Object.fromEntries(Array.from(
+      document.querySelectorAll("#table-functions tr.function")).map((tr) =>
+      [tr.dataset.function, [Number(tr.dataset.flat), Number(tr.dataset.cum)]])));
+    for (const [fn, want] of Object.entries(fx.rows)) {
+      check("Functions (" + view + "): " + fn + " flat " + want[0] + ", cum " + want[1],
+        JSON.stringify(rows[fn]) === JSON.stringify(want), "page shows " + JSON.stringify(rows[fn]));
+    }
+    await page.locator("#flame-tabs button[data-view=allocated]").click();
+    const other = await page.evaluate(() => ({ table: window.heaprecPage.state().table,
+      visible: !document.querySelector("#table-functions").hidden,
+      what: (document.querySelector("#table-functions .what") || {}).textContent }));
+    check("Functions stays when another view is picked (" + other.what + ")",
+      other.table === "functions" && other.visible && /allocated bytes/.test(other.what || ""), JSON.stringify(other));
+    await page.locator("#flame-tabs button[data-view=" + view + "]").click();
+    if (fx.pick) {
+      await page.locator("#table-functions tr.function", { has: page.locator("td.fn", { hasText: fx.pick }) })
+        .first().click();
+      const picked = await until(() => page.evaluate(() => ({ search: document.querySelector("#flame-search").value,
+        matched: document.querySelector("#flame-matched").textContent })).then((x) => (x.matched ? x : null)));
+      check("a click on " + fx.pick + " searches the flame graph for it (" + (picked ? picked.matched : "nothing") + ")",
+        !!picked && picked.search === fx.pick);
+      await page.locator("#flame-search").fill("");
+      await page.locator("#flame-search").dispatchEvent("input");
+      await until(() => page.evaluate(() => !document.querySelector("#flame-matched").textContent));
+    }
   }
 
   const leakFunctions = async () => {
@@ -263,6 +464,10 @@ try {
     await page.mouse.up();
     const label = await rangeLabel();
     check("dragging " + r.from_ns + " \u2013 " + r.to_ns + " ns selects a range (" + (label || "no label") + ")", !!label);
+    if (expect.no_internal_words) {
+      const w = await internalWords();
+      check("no internal words with a range selected", !w, w);
+    }
     await checkValues("range total", "#view-totals", r.totals);
     await checkLeakRows("range", r.leaks_present, r.leaks_absent);
     check("Clear removes the range", await clearRange());
@@ -284,6 +489,20 @@ try {
     for (const f of expect.leaks_all) {
       check("whole trace: #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
     }
+  }
+
+  // Each site row names its innermost function and its "via" frame.
+  if (expect.sites_via) {
+    const t = expect.sites_via.table;
+    await page.locator("#table-tabs button[data-table=" + t + "]").click();
+    const rows = await page.evaluate((name) => Array.from(document.querySelectorAll("#table-" + name + " tr.site"))
+      .map((tr) => [tr.dataset.function, tr.dataset.via,
+        tr.querySelector("td.via") ? tr.querySelector("td.via").textContent : null]), t);
+    const key = (r) => r[0] + " via " + r[1];
+    const got = rows.map(key).sort(), want = expect.sites_via.rows.map(key).sort();
+    check("#table-" + t + " rows by function and via: " + JSON.stringify(want),
+      JSON.stringify(got) === JSON.stringify(want), JSON.stringify(got));
+    check("#table-" + t + " shows each via in its column", rows.every((r) => r[1] === r[2]), JSON.stringify(rows));
   }
 
   // Difference against a base.
@@ -309,6 +528,15 @@ try {
       const n = await page.locator("#bench-table tbody tr")
         .evaluateAll((trs, nm) => trs.filter((tr) => tr.dataset.name === nm).length, name);
       check("#bench-table has a row for " + name, n === 1, n + " rows");
+      const spread = await page.locator("#bench-table tbody tr").evaluateAll((trs, nm) => {
+        const tr = trs.find((x) => x.dataset.name === nm);
+        const sp = tr && tr.querySelector("td .spread");
+        if (!sp) return null;
+        const d = sp.dataset;
+        return { text: sp.textContent, want: "\u00b1" + Math.round((100 * (d.max - d.min)) / d.median) + "%" };
+      }, name);
+      check("#bench-table shows " + name + "'s run-to-run spread (" + (spread ? spread.text : "none") + ")",
+        !!spread && spread.text === spread.want, JSON.stringify(spread));
     }
     // Each allocator but the first (glibc) against it, with the note on what
     // a replay cannot see.

@@ -6,7 +6,15 @@
 # fewer blocks; with an allocator comparison), and on each checks the header
 # numbers, zooms into the flame graph, searches a function, selects a time
 # range on the heap chart and the range between two markers, and checks the
-# leak table follows each. Its leaks are the kinds heapreplay shows by default
+# leak table follows each; on tests/alloc_wrapper with --alloc-fn, that each
+# leak row names its "via" as heapreplay --json does; the first view follows
+# the trace (leaks on report_phases: 74% of its peak; the peak on
+# alloc_wrapper: its leaks are 8%), the graph opens as an icicle, flips to a
+# flame graph, fits the window (tests/many_stacks' deep stacks: levels drawn
+# on request) and its labels read on every box colour; the heap line steps
+# (flat where nothing happened), rows open from the keyboard, no internal
+# words reach the page, the allocator table shows its spread, and the
+# Functions table holds the text's flat and cum (flat at the "via"). Its leaks are the kinds heapreplay shows by default
 # (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
@@ -40,6 +48,10 @@ loaded_ns="$("$heapreplay" --json "$work/now.zst" |
   node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
            process.stdout.write(String(j.markers.find(m => m.label === "loaded").time_ns));')"
 to_ns=$((loaded_ns + 100000000))
+# Nothing happens for 300 ms after "worked": the heap holds its peak, 31672.
+worked_ns="$("$heapreplay" --json "$work/now.zst" |
+  node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+           process.stdout.write(String(j.markers.find(m => m.label === "worked").time_ns));')"
 
 expect() {  # expect FILE EXTRA-JSON
   cat >"$1" <<EOF_JSON
@@ -48,7 +60,16 @@ expect() {  # expect FILE EXTRA-JSON
               "peak_bytes": 31672, "leaked_bytes": 23480, "leaked_blocks": 8,
               "temporaries": 200},
   "summary_text": {"leak_kinds": "(definitely lost, possibly lost)"},
+  "first_view": "leaks",
+  "steps": {"from_ns": $((worked_ns + 150000000)), "to_ns": $((worked_ns + 280000000)), "bytes": 31672},
+  "keyboard": true,
+  "no_internal_words": true,
+  "orientation": true,
+  "fits": true,
+  "labels": true,
   "flame_view": "leaks",
+  "functions": {"rows": {"early_leak": [3000, 3000], "late_leak": [20480, 20480], "main": [0, 23480]},
+                "pick": "late_leak"},
   "flame_click": "late_leak",
   "search": "early",
   "range": {"from_ns": 0, "to_ns": $to_ns,
@@ -61,13 +82,14 @@ EOF_JSON
 }
 
 status=0
+driver_args=()  # more arguments for the driver (--height)
 check() {  # check NAME HEAPREPLAY-ARGS...
   local name=$1
   shift
   echo "== $name: heapreplay --html $name.html $*"
   "$heapreplay" --html "$work/$name.html" "$@" >/dev/null
   if ! node "$driver" --html "$work/$name.html" --expect "$work/$name.expect.json" \
-      --screenshot "$out/$name.png"; then
+      --screenshot "$out/$name.png" "${driver_args[@]}"; then
     status=1
   fi
 }
@@ -83,6 +105,40 @@ expect "$work/diff.expect.json" ', "diff": true, "range": {"from_ns": 0, "to_ns"
 check diff --base "$work/base.zst" "$work/now.zst"
 expect "$work/bench.expect.json" ', "bench": ["glibc", "jemalloc"]'
 check bench --bench --repeat 1 --allocators glibc,jemalloc "$work/now.zst"
+
+# A malloc wrapper called from two callers (tests/alloc_wrapper): with
+# --alloc-fn my_xmalloc each leak row names the caller it came through (its
+# "via"), as heapreplay --json's sites do.
+"$heaprec" -q -o "$work/wrapper.zst" "$runfiles/tests/alloc_wrapper" >/dev/null
+via_rows="$("$heapreplay" --json --leaks --alloc-fn my_xmalloc "$work/wrapper.zst" |
+  node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+           process.stdout.write(JSON.stringify(j.leaks.sites.map((s) => [s.stack[0].function, s.via])));')"
+cat >"$work/wrapper.expect.json" <<EOF_JSON
+{
+  "summary": {"allocations": 6, "frees": 1, "peak_bytes": 109000, "leaked_bytes": 9000},
+  "first_view": "peak",
+  "labels": true,
+  "flame_view": "leaks",
+  "search": "from_loader",
+  "sites_via": {"table": "leaks", "rows": $via_rows},
+  "functions": {"rows": {"from_parser": [3000, 3000], "from_loader": [6000, 6000], "my_xmalloc": [0, 9000]}}
+}
+EOF_JSON
+case "$via_rows" in
+  *from_parser*from_loader* | *from_loader*from_parser*) ;;
+  *) echo "FAIL: heapreplay --json --alloc-fn my_xmalloc gave via $via_rows"; status=1 ;;
+esac
+check wrapper --alloc-fn my_xmalloc "$work/wrapper.zst"
+
+# Stacks deeper than a 500-px window (tests/many_stacks 64: 64 paths, each
+# 18 recursive calls deep): the graph fits, and goes deeper on request.
+"$heaprec" -q -o "$work/deep.zst" "$runfiles/tests/many_stacks" 64 >/dev/null
+cat >"$work/deep.expect.json" <<EOF_JSON
+{"fits": true, "depth": true, "orientation": true, "labels": true}
+EOF_JSON
+driver_args=(--height 500)
+check deep "$work/deep.zst"
+driver_args=()
 
 rm -rf "$work"
 exit $status

@@ -1,6 +1,6 @@
 // bench.js: the allocator comparison (`bench`, as heapreplay --bench --json
-// writes it): the table (best of each column marked, ratios to glibc, as the
-// text report), each allocator's paired differences to glibc with their
+// writes it): the table (best of each column marked, run-to-run spread where
+// the JSON has min and max, ratios to glibc, as the text report), each allocator's paired differences to glibc with their
 // intervals and what a replay cannot see (when the JSON has them), and the
 // RSS-over-the-replay chart (uPlot, x = operation index: live bytes
 // requested and each allocator's RSS curve).
@@ -51,8 +51,14 @@ const HeaprecBench = (function () {
           title += "; min " + fmt.duration(a.wall_s_min * 1e9) + ", max " +
             fmt.duration(a.wall_s_max * 1e9) + " over " + a.runs + " run(s)";
         }
+        // The run-to-run spread, as the text's "+-N%": (max - min) / median.
+        const lo = a[c.key + "_min"], hi = a[c.key + "_max"];
+        const spread = typeof lo === "number" && typeof hi === "number" && v > 0
+          ? ' <span class="spread" data-min="' + lo + '" data-max="' + hi + '" data-median="' + v +
+            '" title="spread over ' + (a.runs || "the") + ' run(s): (max \u2212 min) / median">\u00b1' +
+            Math.round((100 * (hi - lo)) / v) + "%</span>" : "";
         h += '<td class="num' + (isBest ? " best" : "") + '" title="' + fmt.html(title) + '">' +
-          c.show(v) + (r === null ? "" : ' <span class="ratio">' + r.toFixed(2) + "\u00d7</span>") +
+          c.show(v) + spread + (r === null ? "" : ' <span class="ratio">' + r.toFixed(2) + "\u00d7</span>") +
           (isBest ? ' <span class="star" title="best in the column">\u2605</span>' : "") + "</td>";
       }
       h += "</tr>";

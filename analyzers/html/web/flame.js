@@ -1,7 +1,9 @@
 // flame.js: draws one flame graph (d3-flame-graph) from a tree built by
 // HeaprecModel.flameTree: click to zoom, reset, search highlighting, the
 // hover tooltip (function, file:line, module, exact value, percent; base,
-// this and change against a base) and the differential colours.
+// this and change against a base), the differential colours, icicle (root at
+// the top) or flame (root at the bottom) direction, and labels in black or
+// white, whichever reads better on each box's colour.
 // Must not compute values or build trees (model.js does, once per view) and
 // must not touch elements other than its container and its tooltip.
 const HeaprecFlame = (function () {
@@ -54,9 +56,38 @@ const HeaprecFlame = (function () {
       container.textContent = "";
     }
 
+    // Relative luminance of a CSS colour (WCAG 2), or -1 if it cannot be read.
+    function luminance(css) {
+      const c = d3.color(css);
+      if (!c) return -1;
+      const rgb = c.rgb();
+      const lin = (v) => {
+        v /= 255;
+        return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+      };
+      return 0.2126 * lin(rgb.r) + 0.7152 * lin(rgb.g) + 0.0722 * lin(rgb.b);
+    }
+    // Each box's label in the colour with the larger contrast on its fill
+    // (the boxes are drawn at 0.9 opacity on white: counted in). Run after
+    // every draw, zoom and search (they set the fills).
+    function contrastLabels() {
+      for (const g of container.querySelectorAll("svg g.frame")) {
+        const rect = g.querySelector("rect"), label = g.querySelector(".d3-flame-graph-label");
+        if (!rect || !label) continue;
+        const c = d3.color(rect.getAttribute("fill"));
+        if (!c) continue;
+        const rgb = c.rgb();
+        const onWhite = d3.rgb(0.9 * rgb.r + 25.5, 0.9 * rgb.g + 25.5, 0.9 * rgb.b + 25.5);
+        const l = luminance(onWhite);
+        // Contrast with black (L=0) vs with white (L=1): (l+.05)/.05 vs 1.05/(l+.05).
+        label.style.color = (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#111" : "#fff";
+      }
+    }
+
     // Draws `tree` ({root, total, ...} from HeaprecModel.flameTree) with
-    // values in `unit`; `diff` colours by the change against the base.
-    function render(tree, unit, diff) {
+    // values in `unit`; `diff` colours by the change against the base;
+    // `inverted` draws the root at the top (icicle).
+    function render(tree, unit, diff, inverted) {
       destroy();
       shown = { tree, unit, diff };
       const width = Math.max(320, container.clientWidth);
@@ -71,11 +102,16 @@ const HeaprecFlame = (function () {
         .tooltip(tip)
         .setSearchMatch((d, t) => M.nameMatches(d.data.name, t))
         .setSearchHandler(() => {})
-        .onClick((d) => opts.onZoom(!!d.parent));
+        .inverted(!!inverted)
+        .onClick((d) => {
+          contrastLabels();
+          opts.onZoom(!!d.parent);
+        });
       if (diff) chart.setColorMapper(flamegraph.colorMapper.differentialColorMapper);
       d3.select(container).datum(tree.root).call(chart);
       chart.transitionDuration(tree.boxes > 3000 ? 0 : 250);
       if (term) chart.search(term);
+      contrastLabels();
       opts.onZoom(false);
     }
 
@@ -85,10 +121,12 @@ const HeaprecFlame = (function () {
       if (!chart) return;
       if (term) chart.search(term);
       else chart.clear();
+      contrastLabels();
     }
 
     function resetZoom() {
       if (chart) chart.resetZoom();
+      contrastLabels();
       opts.onZoom(false);
     }
 

@@ -16,11 +16,13 @@
 //   timeToClientX(ns)  viewport x (CSS px, what page.mouse takes) of time ns
 //                      on the heap chart; scroll the chart into view first
 //   chartClientY()     viewport y of the middle of the heap chart's plot
+//   bytesToClientY(b)  viewport y of b bytes on the heap chart
 //   selectTime(t0, t1) selects the buckets overlapping [t0, t1] ns, as a drag
 //   setView(name)      shows a flame graph view (leaks, peak, allocated,
 //                      calls, temporaries), as a click on its tab
-//   state()            {view, table, range: {b0, b1, t0, t1} | null, diff,
-//                      search, boxes (flame boxes built)}
+//   state()            {view, table, orient ("icicle" | "flame"), depth:
+//                      {drawn, all} (flame graph levels), range: {b0, b1, t0,
+//                      t1} | null, diff, search, boxes (flame boxes built)}
 (function () {
   "use strict";
   const fmt = HeaprecFormat;
@@ -37,6 +39,7 @@
     lastUpdateMs: null,
     lastTimings: null,
     timeToClientX: () => NaN,
+    bytesToClientY: () => NaN,
     chartClientY: () => NaN,
     selectTime: () => {},
     setView: () => {},
@@ -193,10 +196,14 @@
     const model = M.load(await readData()); // throws on bad data: run() shows it
     renderHeader(model);
 
+    // The first view: the peak unless the leaks are a large part of it.
+    const first = M.firstView(model);
     const state = {
       range: null, // {b0, b1} or null for the whole trace
-      view: "leaks",
-      table: "leaks",
+      view: first.view,
+      table: M.VIEWS[first.view].table,
+      orient: "icicle", // or "flame" (root at the bottom)
+      depth: 0, // flame graph levels drawn (0: as many as fit the window)
       diff: !!model.base,
       search: "",
       filterField: "any",
@@ -240,6 +247,29 @@
       onZoom: (zoomed) => { $("#flame-reset").disabled = !zoomed; },
     });
     $("#flame-reset").addEventListener("click", () => flame.resetZoom());
+    $("#flame-why").textContent = first.why;
+
+    // Icicle (root at the top, first) or flame (root at the bottom).
+    $("#flame-orient").addEventListener("click", (e) => {
+      const btn = e.target.closest("button[data-orient]");
+      if (!btn || btn.dataset.orient === state.orient) return;
+      state.orient = btn.dataset.orient;
+      timed(() => part("flame", renderFlame));
+      // Flame: the root (the widest boxes) is at the bottom: keep it in view.
+      const r = $("#flame").getBoundingClientRect();
+      if (state.orient === "flame" && r.bottom > window.innerHeight) {
+        window.scrollBy(0, Math.min(r.top, r.bottom - window.innerHeight));
+      }
+    });
+    // The drawn depth: as many levels as fit the window, then more on request.
+    $("#flame-deeper").addEventListener("click", () => {
+      state.depth = shownDepth() + fitDepth();
+      timed(() => part("flame", renderFlame));
+    });
+    $("#flame-all-levels").addEventListener("click", () => {
+      state.depth = Infinity;
+      timed(() => part("flame", renderFlame));
+    });
 
     // Search: highlight as one types (debounced), matched amount beside it.
     let searchTimer = 0;
@@ -270,7 +300,9 @@
     // Tables.
     const tTabs = $("#table-tabs");
     tTabs.innerHTML = M.TABLE_NAMES.map((t) => '<button type="button" role="tab" class="tab small" data-table="' +
-      t + '">' + M.TABLES[t].title + "</button>").join("");
+      t + '">' + M.TABLES[t].title + "</button>").join("") +
+      '<button type="button" role="tab" class="tab small" data-table="functions" title="flat and cum by ' +
+      'function for the flame graph\'s view, as the text report\'s top table">Functions</button>';
     tTabs.addEventListener("click", (e) => {
       const btn = e.target.closest("button[data-table]");
       if (btn) showTable(btn.dataset.table);
@@ -278,6 +310,23 @@
     const tables = HeaprecTables.create(model, {
       leaks: $("#table-leaks"), peak: $("#table-peak"), temporaries: $("#table-temporaries"), hot: $("#table-hot"),
     });
+    // The function table (the text's `top`) of the flame graph's view; a
+    // row picked searches the flame graph for its function.
+    const functions = HeaprecFunctions.create($("#table-functions"), {
+      onPick: (name) => {
+        const box = $("#flame-search");
+        box.value = name;
+        state.search = name;
+        flame.search(name);
+        showMatched();
+        box.scrollIntoView({ block: "nearest" });
+      },
+    });
+    function renderFunctions() {
+      if (state.table !== "functions") return;
+      const def = M.VIEWS[state.view];
+      functions.render(M.functionTable(model, state.computed.values[def.metric]), def.unit, def.title, rangeText());
+    }
     let filterTimer = 0;
     const onFilter = () => {
       clearTimeout(filterTimer);
@@ -314,11 +363,12 @@
       return fmt.seconds(bk.start[state.range.b0]) + " \u2013 " + fmt.seconds(bk.end[state.range.b1]);
     }
 
-    // "buckets 3–5 of 200", "bucket 3 of 200".
-    function bucketText() {
-      const r = state.range, n = model.buckets.count;
-      return r.b0 === r.b1 ? "bucket " + (r.b0 + 1) + " of " + n
-        : "buckets " + (r.b0 + 1) + "\u2013" + (r.b1 + 1) + " of " + n;
+    // How much of the run a range holds, in the reader's words: "205 of 212
+    // allocation calls" (exact: the calls made in the range's buckets).
+    let allCalls = 0;
+    function shareText() {
+      const n = state.computed.totals.calls_n;
+      return fmt.count(n) + " of " + fmt.count(allCalls) + " allocation call" + (allCalls === 1 ? "" : "s");
     }
 
     function diffOn() {
@@ -347,7 +397,7 @@
       }
       // The base has no time axis: a range compares this part of the trace
       // with the whole base, and says so.
-      const where = (state.range ? "In " + rangeText() + " (" + bucketText() + ")" : "Whole trace") +
+      const where = (state.range ? "In " + rangeText() : "Whole trace") +
         (state.range && model.base && state.diff ? ", against the whole base trace" : "");
       const item = (key, value, shown, title) => '<span data-key="' + key + '" data-value="' + value +
         '" title="' + fmt.html(title) + '">' + shown + "</span>";
@@ -361,12 +411,34 @@
         item("temporaries", t.temp_n, fmt.count(t.temp_n), "") + " temporaries";
     }
 
+    // Levels of boxes that fit the window under the graph's toolbar (18 px
+    // each, and three rows the graph keeps free), at least 12.
+    function fitDepth() {
+      const free = window.innerHeight - 160;
+      return Math.max(12, Math.floor(free / 18) - 3);
+    }
+    function shownDepth() {
+      return state.depth > 0 ? state.depth : fitDepth();
+    }
+
     function renderFlame() {
       const def = M.VIEWS[state.view];
       const c = state.computed;
       const base = diffOn() ? model.base.values[def.metric] : null;
-      const tree = M.flameTree(model, c.values[def.metric], base, { maxBoxes: FLAME_MAX_BOXES });
+      const maxDepth = shownDepth();
+      const tree = M.flameTree(model, c.values[def.metric], base, { maxBoxes: FLAME_MAX_BOXES, maxDepth });
       state.tree = tree;
+      for (const b of $("#flame-orient").querySelectorAll("button[data-orient]")) {
+        b.setAttribute("aria-pressed", b.dataset.orient === state.orient ? "true" : "false");
+      }
+      const deep = $("#flame-depth");
+      deep.hidden = !(tree.depth > tree.drawnDepth);
+      if (!deep.hidden) {
+        $("#flame-depth-text").textContent = "Showing the top " + tree.drawnDepth + " of " + tree.depth +
+          " levels, to fit the window.";
+        const more = Math.min(fitDepth(), tree.depth - tree.drawnDepth);
+        $("#flame-deeper").textContent = more + " level" + (more === 1 ? "" : "s") + " deeper";
+      }
       const legend = $("#flame-legend");
       if (base) {
         legend.innerHTML = '<span class="swatch grown"></span>grew <span class="swatch shrunk"></span>shrank ' +
@@ -384,7 +456,7 @@
           (base ? " (Nor in the base.)" : ""));
         $("#flame-reset").disabled = true;
       } else {
-        flame.render(tree, def.unit, !!base);
+        flame.render(tree, def.unit, !!base, state.orient === "icicle");
       }
       showMatched();
     }
@@ -414,6 +486,7 @@
 
     function renderTables() {
       tables.update({ computed: state.computed, diff: diffOn(), mask: state.mask, rangeText: rangeText() });
+      renderFunctions();
     }
 
     function showTable(name) {
@@ -423,15 +496,20 @@
         b.setAttribute("aria-selected", b.dataset.table === name ? "true" : "false");
       }
       tables.show(name);
+      $("#table-functions").hidden = name !== "functions";
+      $(".table-toolbar .filter").hidden = name === "functions";
+      renderFunctions();
     }
 
     function setView(v) {
       if (!M.VIEWS[v]) return;
       timed(() => {
         state.view = v;
+        $("#flame-why").textContent = v === first.view ? first.why : "";
         part("totals", renderTotals);
         part("flame", renderFlame);
-        part("tables", () => showTable(M.VIEWS[v].table));
+        // The function table follows the view; site tables switch to its table.
+        part("tables", () => showTable(state.table === "functions" ? "functions" : M.VIEWS[v].table));
       });
     }
 
@@ -439,10 +517,11 @@
       timed(() => {
         state.range = range && !M.isFullRange(model, range) ? range : null;
         state.computed = part("compute", () => M.compute(model, state.range, state.computed));
+        if (!state.range) allCalls = state.computed.totals.calls_n;
         const label = $("#range-label");
         label.hidden = !state.range;
         $("#range-clear").hidden = !state.range;
-        label.textContent = state.range ? "Range: " + rangeText() + " \u00b7 " + bucketText() : "";
+        label.textContent = state.range ? "Range: " + rangeText() + " \u00b7 " + shareText() : "";
         for (const b of qEl.querySelectorAll("[data-quick]")) {
           const q = quick[+b.dataset.quick].range;
           b.classList.toggle("active", !!state.range && q.b0 === state.range.b0 && q.b1 === state.range.b1);
@@ -481,18 +560,21 @@
       }, 200);
     });
 
-    // First drawing: the whole trace, the leaks view and table.
+    // First drawing: the whole trace, the first view (M.firstView) and its table.
     showTable(M.VIEWS[state.view].table);
     setRange(null);
 
     Object.assign(hook, {
       timeToClientX: (ns) => timeline.timeToClientX(ns),
+      bytesToClientY: (bytes) => timeline.bytesToClientY(bytes),
       chartClientY: () => timeline.clientY(),
       selectTime,
       setView,
       state: () => ({
         view: state.view,
         table: state.table,
+        orient: state.orient,
+        depth: state.tree ? { drawn: state.tree.drawnDepth, all: state.tree.depth } : null,
         range: state.range ? { b0: state.range.b0, b1: state.range.b1,
           t0: model.buckets.start[state.range.b0], t1: model.buckets.end[state.range.b1] } : null,
         diff: diffOn(),

@@ -81,6 +81,10 @@ const HeaprecModel = (function () {
       address: fr.address,
       offset: fr.offset,
       inlined: Uint8Array.from(fr.inlined),
+      // The function is the allocator or one of its wrappers (absent in
+      // pages of an older heapreplay: none is).
+      allocator: Array.isArray(fr.allocator) && fr.allocator.length === F
+        ? Uint8Array.from(fr.allocator) : new Uint8Array(F),
       label: new Array(F), // what people see: the function, or MODULE+0xOFFSET
       nameId: new Int32Array(F), // into names: label (+ " (inlined)")
     };
@@ -363,9 +367,12 @@ const HeaprecModel = (function () {
   // is this minus base. At most about `maxBoxes` boxes (the widest) are built
   // into objects; the rest are too narrow to draw. Returns {root, total,
   // baseTotal, width, boxes, nonZero, inc (Float64Array of this, per merged
-  // box), baseInc}. Negative values (never expected) count as 0.
+  // box), baseInc, depth (levels below the root of the boxes kept), drawnDepth
+  // (at most opts.maxDepth)}. Negative values (never expected) count as 0.
   function flameTree(model, thisValues, baseValues, opts) {
     const maxBoxes = (opts && opts.maxBoxes) || 30000;
+    // Levels below the root drawn at most (the rest: `depth` says how many).
+    const maxDepth = opts && opts.maxDepth > 0 ? opts.maxDepth : Infinity;
     const mg = model.merged, M = mg.count, N = model.nodeCount, of = mg.of;
     const inc = new Float64Array(M);
     for (let n = 1; n < N; n++) {
@@ -402,6 +409,13 @@ const HeaprecModel = (function () {
       for (let m = 1; m < M; m++) if (winc[m] > 0) w[j++] = winc[m];
       threshold = select(w, nonZero - maxBoxes);
     }
+    // The depth of the boxes kept (parents have smaller ids than children).
+    const level = new Int32Array(M);
+    let depth = 0;
+    for (let m = 1; m < M; m++) {
+      level[m] = level[par[m]] + 1;
+      if (winc[m] > 0 && winc[m] >= threshold && level[m] > depth) depth = level[m];
+    }
     const hardCap = maxBoxes + (maxBoxes >> 2);
     const total = inc[0], baseTotal = binc ? binc[0] : 0;
     const makeBox = (m, name) => {
@@ -421,14 +435,15 @@ const HeaprecModel = (function () {
       for (let k = mg.childStart[m]; k < mg.childStart[m + 1]; k++) {
         const c = mg.children[k];
         const w = winc[c];
-        if (!(w > 0) || w < threshold || boxes >= hardCap) continue;
+        if (!(w > 0) || w < threshold || boxes >= hardCap || level[c] > maxDepth) continue;
         const child = makeBox(c, model.names[mg.name[c]]);
         (box.children || (box.children = [])).push(child);
         queue.push(child);
         boxes++;
       }
     }
-    return { root, total, baseTotal, width: winc[0], boxes, nonZero, inc, baseInc: binc };
+    return { root, total, baseTotal, width: winc[0], boxes, nonZero, inc, baseInc: binc, depth,
+      drawnDepth: Math.min(depth, maxDepth) };
   }
 
   // The k-th smallest value of `a` (0-based; reorders `a`): quickselect.
@@ -542,6 +557,7 @@ const HeaprecModel = (function () {
       address: fr.address[f] || "",
       offset: fr.offset[f] || "",
       inlined: !!fr.inlined[f],
+      allocator: !!fr.allocator[f],
     };
   }
 
@@ -550,6 +566,116 @@ const HeaprecModel = (function () {
     const out = [];
     for (let n = node; n > 0; n = model.parent[n]) out.push(frameInfo(model, model.frame[n]));
     return out;
+  }
+
+  // What the function table needs and never changes: each frame's function
+  // (its label, as FrameName: one id per name), each node's "via" node, and
+  // whether a node's function is not already on the path above it (so a
+  // recursive function's cum counts each site once). O(nodes), once.
+  function functionIndex(model) {
+    if (model.fnIndex) return model.fnIndex;
+    const fr = model.frames, N = model.nodeCount, parent = model.parent, frame = model.frame;
+    const ids = new Map(), names = [];
+    const fnOfFrame = new Int32Array(fr.count);
+    for (let f = 0; f < fr.count; f++) {
+      let id = ids.get(fr.label[f]);
+      if (id === undefined) {
+        id = names.length;
+        names.push(fr.label[f]);
+        ids.set(fr.label[f], id);
+      }
+      fnOfFrame[f] = id;
+    }
+    const via = new Int32Array(N).fill(-1);
+    for (let n = 1; n < N; n++) {
+      via[n] = fr.allocator[frame[n]] ? via[parent[n]] : n;
+    }
+    for (let n = 1; n < N; n++) if (via[n] < 0) via[n] = n; // every frame inside: the site
+    // Depth-first over the node tree (children from the parent column).
+    const start = new Int32Array(N + 1);
+    for (let n = 1; n < N; n++) start[parent[n] + 1]++;
+    for (let n = 0; n < N; n++) start[n + 1] += start[n];
+    const kids = new Int32Array(Math.max(N - 1, 0)), fill = start.slice(0, N);
+    for (let n = 1; n < N; n++) kids[fill[parent[n]]++] = n;
+    const first = new Uint8Array(N), onPath = new Int32Array(names.length);
+    const stack = [0], next = new Int32Array(N);
+    for (let n = 0; n < N; n++) next[n] = start[n];
+    while (stack.length) {
+      const n = stack[stack.length - 1];
+      if (next[n] < start[n + 1]) {
+        const c = kids[next[n]++];
+        const f = fnOfFrame[frame[c]];
+        first[c] = onPath[f] === 0 ? 1 : 0;
+        onPath[f]++;
+        stack.push(c);
+      } else {
+        stack.pop();
+        if (n > 0) onPath[fnOfFrame[frame[n]]]--;
+      }
+    }
+    model.fnIndex = { names, fnOfFrame, via, first };
+    return model.fnIndex;
+  }
+
+  // The text report's `top` table for per-node `values` (a view's metric):
+  // per function, flat (the sites whose "via" frame, their first frame outside
+  // the allocator, is the function) and cum (the sites with the function
+  // anywhere in their stack, once per site). Rows with cum > 0, by flat, then
+  // cum (largest first), then name. Returns {rows: [{name, flat, cum}],
+  // total}. O(nodes) per call.
+  function functionTable(model, values) {
+    const ix = functionIndex(model), N = model.nodeCount, parent = model.parent, frame = model.frame;
+    const F = ix.names.length;
+    const flat = new Float64Array(F), cum = new Float64Array(F), inc = new Float64Array(N);
+    let total = 0;
+    for (let n = 1; n < N; n++) {
+      const v = values[n] > 0 ? values[n] : 0;
+      if (!v) continue;
+      inc[n] = v;
+      total += v;
+      flat[ix.fnOfFrame[frame[ix.via[n]]]] += v;
+    }
+    for (let n = N - 1; n > 0; n--) {
+      if (!inc[n]) continue;
+      if (ix.first[n]) cum[ix.fnOfFrame[frame[n]]] += inc[n];
+      inc[parent[n]] += inc[n];
+    }
+    const rows = [];
+    for (let f = 0; f < F; f++) if (cum[f] > 0) rows.push({ name: ix.names[f], flat: flat[f], cum: cum[f] });
+    rows.sort((a, b) => b.flat - a.flat || b.cum - a.cum || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { rows, total };
+  }
+
+  // The view the page opens on: the answer that matters in this trace. The
+  // peak (what to shrink), unless the leaks are a large part of it (leaked >=
+  // LEAKS_FIRST_SHARE of the peak), or there is no peak at all. Leaked: the
+  // kinds the page shows (data.leaks), else every block live at the end.
+  // Returns {view, why} (why: one sentence for the reader).
+  const LEAKS_FIRST_SHARE = 0.25;
+  function firstView(model) {
+    const s = model.summary || {}, lk = model.data.leaks;
+    const leaked = lk && typeof lk.bytes === "number" ? lk.bytes : s.leaked_bytes || 0;
+    const peak = s.peak_bytes || 0;
+    const pct = (x) => (100 * x).toFixed(x < 0.1 ? 1 : 0) + "%";
+    if (peak > 0 && leaked < LEAKS_FIRST_SHARE * peak) {
+      return { view: "peak", why: "Opened on the peak: " + (leaked > 0 ? "the leaks are " +
+        pct(leaked / peak) + " of it" : "nothing leaked") + "." };
+    }
+    if (leaked > 0) {
+      return { view: "leaks", why: "Opened on the leaks: they are " + pct(leaked / Math.max(peak, 1)) +
+        " of the peak (" + pct(LEAKS_FIRST_SHARE) + " or more opens here)." };
+    }
+    return { view: "allocated", why: "" };
+  }
+
+  // A site's "via": the node of its first frame, innermost first, outside the
+  // allocator and its wrappers (the site itself when every frame is inside).
+  function viaNode(model, node) {
+    const alloc = model.frames.allocator;
+    for (let n = node; n > 0; n = model.parent[n]) {
+      if (!alloc[model.frame[n]]) return n;
+    }
+    return node;
   }
 
   // The innermost frame of a site.
@@ -575,6 +701,6 @@ const HeaprecModel = (function () {
 
   return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, load, compute, peakBucket, select,
     rangeFromTimes, isFullRange, markerRanges, flameTree, matchedTotal, nameMatches, sites,
-    filterMask, frameInfo, stack, site, boxFrame, totalsByFunction };
+    filterMask, frameInfo, stack, site, viaNode, functionTable, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecModel;

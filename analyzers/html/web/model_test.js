@@ -143,6 +143,82 @@ test("flame tree: inclusive values, sorted children, search", () => {
   assert.equal(small.root.children[0].children[0].name, "main");
 });
 
+test("flame tree: maxDepth draws the top levels and says how deep the tree is", () => {
+  const r = M.compute(phases, null);
+  const all = M.flameTree(phases, r.values.peak_b, null);
+  assert.equal(all.depth, 3); // __libc_start_call_main, main, grow/load_table
+  assert.equal(all.drawnDepth, 3);
+  const capped = M.flameTree(phases, r.values.peak_b, null, { maxDepth: 2 });
+  assert.equal(capped.depth, 3);
+  assert.equal(capped.drawnDepth, 2);
+  const main = capped.root.children[0].children[0];
+  assert.equal(main.name, "main");
+  assert.equal(main.value, 28480); // its width is still every byte under it
+  assert.equal(main.children, undefined);
+});
+
+test("the first view: the peak unless the leaks are a quarter of it or more", () => {
+  const d = readSample("phases.json");
+  const open = (leaked, peak) => {
+    const x = JSON.parse(JSON.stringify(d));
+    x.summary.leaked_bytes = leaked;
+    x.summary.peak_bytes = peak;
+    delete x.leaks;
+    return M.firstView(M.load(x));
+  };
+  assert.equal(M.LEAKS_FIRST_SHARE, 0.25);
+  assert.equal(open(20480, 28480).view, "leaks"); // 72%
+  assert.equal(open(2499, 10000).view, "peak");
+  assert.equal(open(2500, 10000).view, "leaks");
+  assert.equal(open(0, 10000).view, "peak");
+  assert.equal(open(0, 0).view, "allocated");
+  assert.match(open(800, 10000).why, /leaks are 8\.0% of it/);
+  // The kinds shown (data.leaks) count, not every block live at the end.
+  const x = JSON.parse(JSON.stringify(d));
+  x.leaks = { bytes: 100, blocks: 1, shown_kinds: "definite,possible", kinds: null, kinds_unknown: "" };
+  assert.equal(M.firstView(M.load(x)).view, "peak");
+});
+
+test("a site's via: its first frame outside the allocator", () => {
+  const d = readSample("phases.json");
+  const m0 = M.load(d);
+  assert.equal(M.viaNode(m0, 5), 5); // no allocator column: the site itself
+  d.frames.allocator = d.frames.function.map(() => 0);
+  d.frames.allocator[m0.frame[5]] = 1; // grow is a wrapper
+  const m = M.load(d);
+  assert.equal(m.frames.label[m.frame[M.viaNode(m, 5)]], "main");
+  assert.equal(M.stack(m, 5)[0].allocator, true);
+});
+
+test("function table: flat at the via frame, cum once per site, as the text's top", () => {
+  const r = M.compute(phases, null);
+  const t = M.functionTable(phases, r.values.peak_b);
+  assert.equal(t.total, 28480);
+  assert.deepEqual(t.rows.map((x) => [x.name, x.flat, x.cum]), [
+    ["grow", 20480, 20480], ["load_table", 8000, 8000],
+    ["__libc_start_call_main", 0, 28480], ["main", 0, 28480]]);
+  // grow folded into the allocator: its bytes are main's flat.
+  const d = readSample("phases.json");
+  d.frames.allocator = d.frames.function.map(() => 0);
+  d.frames.allocator[phases.frame[5]] = 1;
+  const m = M.load(d);
+  const f = M.functionTable(m, M.compute(m, null).values.peak_b);
+  assert.deepEqual(f.rows.map((x) => [x.name, x.flat, x.cum]), [
+    ["main", 20480, 28480], ["load_table", 8000, 8000], ["__libc_start_call_main", 0, 28480],
+    ["grow", 0, 20480]]);
+});
+
+test("function table: a recursive function's cum counts each site once", () => {
+  const d = readSample("phases.json");
+  // Name grow (node 5, under main) "main" too: main -> main.
+  d.frames.function[phases.frame[5]] = d.frames.function[phases.frame[2]];
+  const m = M.load(d);
+  const t = M.functionTable(m, M.compute(m, null).values.peak_b);
+  const main = t.rows.find((x) => x.name === "main");
+  assert.equal(main.cum, 28480);
+  assert.equal(main.flat, 20480);
+});
+
 test("frames of one name under one parent merge; inlined frames are marked", () => {
   const d = readSample("phases.json");
   // Give node 4 (churn) the name of node 3 (load_table) at another line, and

@@ -1,7 +1,7 @@
 // tables.js: the site tables (leaks, peak, temporaries, hot): one row per
 // site with a non-zero value in the page's range, sortable by a click on a
 // column header, filtered by the page's filter mask, each row expanding to
-// its full stack, at most PAGE rows drawn with "show more". Against a base:
+// its full stack (a click, or Enter or Space on the focused row), at most PAGE rows drawn with "show more". Against a base:
 // base, this and change columns, sorted by change.
 // Must not compute per-range values (model.js) or read page state other than
 // what update() is given; renders only the visible table (others when shown).
@@ -10,6 +10,7 @@ const HeaprecTables = (function () {
   const fmt = HeaprecFormat;
   const M = HeaprecModel;
   const PAGE = 200;
+  const FIXED_COLUMNS = 4; // function, via, location, module: drawn by hand
 
   function create(model, panels, opts) {
     const tables = {};
@@ -24,6 +25,9 @@ const HeaprecTables = (function () {
     const fileOf = (n) => model.str(model.frames.file[model.frame[n]]);
     const lineOf = (n) => model.frames.line[model.frame[n]];
     const moduleOf = (n) => model.str(model.frames.module[model.frame[n]]);
+    // The first frame outside the allocator and its wrappers (heapreplay
+    // --alloc-fn adds to them): what tells apart sites of one wrapper.
+    const viaOf = (n) => model.frames.label[model.frame[M.viaNode(model, n)]];
 
     // The columns of a table in a mode, with each one's sort key.
     function columns(name, diff) {
@@ -37,6 +41,7 @@ const HeaprecTables = (function () {
       const punit = primaryIsBytes ? "bytes" : def.countName;
       const cols = [
         { id: "function", title: "Function", str: true, key: fnOf },
+        { id: "via", title: "Via", str: true, key: viaOf },
         { id: "location", title: "File:line", str: true, key: (n) => fileOf(n), key2: lineOf },
         { id: "module", title: "Module", str: true, key: moduleOf },
       ];
@@ -123,7 +128,8 @@ const HeaprecTables = (function () {
     function stackHtml(n, span) {
       const rows = M.stack(model, n).map((f, i) =>
         "<tr><td class=\"num\">" + i + "</td><td class=\"fn\">" + fmt.html(f.function) +
-        (f.inlined ? ' <span class="tag">inlined</span>' : "") + "</td><td>" +
+        (f.inlined ? ' <span class="tag">inlined</span>' : "") +
+        (f.allocator ? ' <span class="tag">allocator</span>' : "") + "</td><td>" +
         fmt.html(f.location) + "</td><td>" + fmt.html(f.module) + "</td><td class=\"addr\">" +
         fmt.html(f.offset) + "</td><td class=\"addr\">" + fmt.html(f.address) + "</td></tr>").join("");
       return '<tr class="stack-row"><td colspan="' + span + '"><table class="stack"><thead><tr>' +
@@ -174,7 +180,7 @@ const HeaprecTables = (function () {
       h += '<div class="table-wrap"><table class="grid sites"><thead><tr>';
       for (const col of c.cols) {
         const sorted = t.sort.col === col.id;
-        h += '<th data-col="' + col.id + '" class="sortable' + (col.str ? "" : " num") +
+        h += '<th data-col="' + col.id + '" tabindex="0" class="sortable' + (col.str ? "" : " num") +
           (sorted ? (t.sort.dir < 0 ? " desc" : " asc") : "") + '" aria-sort="' +
           (sorted ? (t.sort.dir < 0 ? "descending" : "ascending") : "none") + '">' + col.title + "</th>";
       }
@@ -185,12 +191,15 @@ const HeaprecTables = (function () {
         const fn = fnOf(n);
         const open = t.expanded.has(n);
         const file = fileOf(n), line = lineOf(n);
-        h += '<tr class="site' + (open ? " open" : "") + '" data-node="' + n + '" data-function="' +
-          fmt.html(fn) + '"><td class="fn" title="' + fmt.html(fn) + '">' + fmt.html(fn) +
-          (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
-          '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
+        const via = viaOf(n);
+        h += '<tr class="site' + (open ? " open" : "") + '" tabindex="0" aria-expanded="' + open +
+          '" data-node="' + n + '" data-function="' +
+          fmt.html(fn) + '" data-via="' + fmt.html(via) + '"><td class="fn" title="' + fmt.html(fn) + '">' +
+          fmt.html(fn) + (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
+          '</td><td class="via' + (via === fn ? " same" : "") + '" title="' + fmt.html(via) + '">' +
+          fmt.html(via) + '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
           '</td><td class="mod">' + fmt.html(moduleOf(n)) + "</td>";
-        for (let k = 3; k < span; k++) h += '<td class="num">' + c.cols[k].show(n) + "</td>";
+        for (let k = FIXED_COLUMNS; k < span; k++) h += '<td class="num">' + c.cols[k].show(n) + "</td>";
         h += "</tr>";
         if (open) h += stackHtml(n, span);
       }
@@ -204,19 +213,38 @@ const HeaprecTables = (function () {
       t.dirty = false;
     }
 
-    // Clicks: sort, expand a row, show more.
+    // Redraws a table keeping the keyboard focus on the row or header that
+    // had it (the table's HTML is replaced).
+    function renderKeepingFocus(name) {
+      const el = tables[name].el, a = document.activeElement;
+      const sel = a && el.contains(a) ? (a.dataset.node !== undefined ? 'tr.site[data-node="' + a.dataset.node + '"]'
+        : a.dataset.col !== undefined ? 'th[data-col="' + a.dataset.col + '"]' : null) : null;
+      render(name);
+      const again = sel ? el.querySelector(sel) : null;
+      if (again) again.focus();
+    }
+
+    // Clicks, and Enter or Space on a focused row or header: sort, expand a
+    // row, show more.
     for (const name of M.TABLE_NAMES) {
       const t = tables[name];
+      t.el.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        const target = e.target.closest("tr.site, th[data-col]");
+        if (!target || target !== e.target) return;
+        e.preventDefault(); // Space would scroll the page
+        target.click();
+      });
       t.el.addEventListener("click", (e) => {
         const th = e.target.closest("th[data-col]");
         if (th && t.el.contains(th) && th.closest("table.sites")) {
           const col = th.dataset.col;
-          const str = ["function", "location", "module"].includes(col);
+          const str = ["function", "via", "location", "module"].includes(col);
           if (t.sort.col === col) t.sort.dir = -t.sort.dir;
           else t.sort = { col, dir: str ? 1 : -1 };
           t.order = null;
           t.shown = PAGE;
-          render(name);
+          renderKeepingFocus(name);
           return;
         }
         if (e.target.closest(".show-more")) {
@@ -229,7 +257,7 @@ const HeaprecTables = (function () {
           const n = +tr.dataset.node;
           if (t.expanded.has(n)) t.expanded.delete(n);
           else t.expanded.add(n);
-          render(name);
+          renderKeepingFocus(name);
         }
       });
     }
@@ -244,13 +272,15 @@ const HeaprecTables = (function () {
         t.order = null;
         t.shown = PAGE;
       }
-      render(visible);
+      if (tables[visible]) render(visible);
     }
 
+    // Shows a site table (another name, e.g. the page's function table,
+    // hides them all).
     function show(name) {
       visible = name;
       for (const n of M.TABLE_NAMES) tables[n].el.hidden = n !== name;
-      if (tables[name].dirty && ctx) render(name);
+      if (tables[name] && tables[name].dirty && ctx) render(name);
       if (opts && opts.onShow) opts.onShow(name);
     }
 

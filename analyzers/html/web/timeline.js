@@ -10,7 +10,10 @@ const HeaprecTimeline = (function () {
 
   // Points of the chart: x in seconds (sorted, distinct), the live heap
   // through each bucket's highest moment and its end, and the envelope (each
-  // bucket's max_live over its whole span).
+  // bucket's max_live over its span, then its live_end until the next bucket
+  // starts). Both are drawn as steps that hold each value until the next
+  // point: between two buckets nothing happened, so the heap stays flat
+  // (a straight line would invent a slope across the gap).
   function series(model) {
     const bk = model.buckets;
     const live = new Map(), env = new Map();
@@ -23,7 +26,7 @@ const HeaprecTimeline = (function () {
       put(live, bk.maxTime[b], bk.maxLive[b]);
       put(live, bk.end[b], bk.liveEnd[b]);
       put(env, bk.start[b], bk.maxLive[b]);
-      put(env, bk.end[b], bk.maxLive[b]);
+      put(env, bk.end[b], bk.start[b] === bk.end[b] ? bk.maxLive[b] : bk.liveEnd[b]);
     }
     const xs = Array.from(new Set([0, ...live.keys(), ...env.keys()])).sort((a, b) => a - b);
     const y1 = xs.map((x) => (env.has(x) ? env.get(x) : null));
@@ -34,7 +37,8 @@ const HeaprecTimeline = (function () {
   function create(el, model, opts) {
     if (!model.buckets.count) {
       el.innerHTML = '<div class="empty">The trace holds no allocation or free: nothing to chart.</div>';
-      return { setRange: () => {}, resize: () => {}, timeToClientX: () => NaN, clientY: () => NaN, plot: null };
+      return { setRange: () => {}, resize: () => {}, timeToClientX: () => NaN, bytesToClientY: () => NaN,
+        clientY: () => NaN, plot: null };
     }
     const pxr = () => uPlot.pxRatio || window.devicePixelRatio || 1;
     const durationS = Math.max(model.durationNs, 1) / 1e9;
@@ -112,6 +116,8 @@ const HeaprecTimeline = (function () {
     }
 
     const height = opts.height || 260;
+    // Each value holds until the next point (then the line steps).
+    const steps = uPlot.paths.stepped({ align: 1 });
     const u = new uPlot({
       width: Math.max(300, el.clientWidth),
       height,
@@ -133,10 +139,10 @@ const HeaprecTimeline = (function () {
       ],
       series: [
         { label: "time", value: (u, v) => (v == null ? "\u2013" : v.toFixed(6).replace(/0+$/, "0") + " s") },
-        { label: "max live in bucket", stroke: "rgba(37,99,235,0.35)", width: 1, fill: envColor,
-          spanGaps: true, points: { show: false },
+        { label: "highest live", stroke: "rgba(37,99,235,0.35)", width: 1, fill: envColor,
+          spanGaps: true, points: { show: false }, paths: steps,
           value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) },
-        { label: "live heap", stroke: lineColor, width: 2, spanGaps: true, points: { show: false },
+        { label: "live heap", stroke: lineColor, width: 2, spanGaps: true, points: { show: false }, paths: steps,
           value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) },
       ],
       hooks: {
@@ -192,6 +198,8 @@ const HeaprecTimeline = (function () {
       resize,
       // Viewport x (CSS px, as page.mouse takes) of a time in ns.
       timeToClientX: (ns) => u.over.getBoundingClientRect().left + u.valToPos(ns / 1e9, "x"),
+      // Viewport y of a number of bytes.
+      bytesToClientY: (bytes) => u.over.getBoundingClientRect().top + u.valToPos(bytes, "y"),
       // Viewport y of the middle of the plotting area.
       clientY: () => {
         const r = u.over.getBoundingClientRect();
