@@ -108,10 +108,10 @@ class Parser {
   std::vector<std::string> strings_;        // string index - 1
   std::vector<uint32_t> module_of_string_;  // string index -> Module id (0: none yet)
   uint32_t modules_ = 0;
-  std::vector<Ip> ips_;              // ip index - 1
+  std::vector<Ip> ips_;                // ip index - 1
   std::vector<uint32_t> stack_of_{0};  // trace index -> StackNode id; [0] = 0
   uint32_t stacks_ = 0;
-  std::vector<Info> infos_;                 // info index
+  std::vector<Info> infos_;                  // info index
   std::vector<std::vector<uint64_t>> live_;  // per info: its live blocks, newest last
   uint64_t blocks_ = 0, seq_ = 0, time_ns_ = 0;
   uint64_t allocations_ = 0, frees_ = 0, bytes_ = 0;
@@ -127,8 +127,8 @@ void Parser::StartProcess() {
 
 bool Parser::StringAt(uint64_t index, const char* what, std::string* out, std::string* error) {
   if (index > strings_.size()) {
-    return Fail(error, std::string(what) + " names string " + std::to_string(index) +
-                           " of only " + std::to_string(strings_.size()));
+    return Fail(error, std::string(what) + " names string " + std::to_string(index) + " of only " +
+                           std::to_string(strings_.size()));
   }
   *out = index == 0 ? "" : strings_[index - 1];
   return true;
@@ -195,8 +195,8 @@ bool Parser::TraceNode(Fields f, std::string* error) {
   uint64_t ip = 0, parent = 0;
   if (!f.Hex(&ip) || !f.Hex(&parent)) return Fail(error, "malformed trace node ('t IP PARENT')");
   if (ip > ips_.size()) {
-    return Fail(error, "trace node names instruction pointer " + std::to_string(ip) +
-                           " of only " + std::to_string(ips_.size()));
+    return Fail(error, "trace node names instruction pointer " + std::to_string(ip) + " of only " +
+                           std::to_string(ips_.size()));
   }
   if (parent >= stack_of_.size()) {
     return Fail(error, "trace node names parent " + std::to_string(parent) + " of only " +
@@ -207,8 +207,8 @@ bool Parser::TraceNode(Fields f, std::string* error) {
     return true;
   }
   ++stacks_;
-  v_.OnStackNode({.id = stacks_, .parent = stack_of_[parent],
-                  .address = ip == 0 ? 0 : ips_[ip - 1].address});
+  v_.OnStackNode(
+      {.id = stacks_, .parent = stack_of_[parent], .address = ip == 0 ? 0 : ips_[ip - 1].address});
   stack_of_.push_back(stacks_);
   return true;
 }
@@ -276,7 +276,8 @@ bool Parser::Line(std::string_view line, std::string* error) {
   switch (type) {
     case 'v': {
       uint64_t version = 0, file_version = 0;
-      if (seen_version_ || !f.Hex(&version)) return Fail(error, "malformed or repeated version line");
+      if (seen_version_ || !f.Hex(&version))
+        return Fail(error, "malformed or repeated version line");
       if (!f.Hex(&file_version) && version == 0x010200) file_version = 1;  // heaptrack 1.0's
       if (file_version == 0) {
         return Fail(error, "file format 0 (heaptrack before 1.0) is not supported");

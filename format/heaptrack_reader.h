@@ -62,7 +62,7 @@ struct HeaptrackFacts {
   // `-` lines of an info with no live block (heaptrack_print still
   // subtracts their size); not delivered.
   uint64_t unmatched_frees = 0;
-  uint64_t unknown_lines = 0;  // record types this reader does not know; skipped
+  uint64_t unknown_lines = 0;             // record types this reader does not know; skipped
   std::vector<std::string> suppressions;  // the `S` lines
   // "heaptrack 1.4.0 (file format 3)".
   std::string Describe() const;

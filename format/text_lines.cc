@@ -24,7 +24,7 @@ struct TextLines::Decoder {
   ZSTD_DStream* zstd = nullptr;
   z_stream gzip{};
   bool gzip_open = false;
-  bool frame_open = false;  // inside a zstd frame or gzip member not yet ended
+  bool frame_open = false;   // inside a zstd frame or gzip member not yet ended
   bool output_full = false;  // the last call filled its output: more may be held
   ~Decoder() {
     if (zstd != nullptr) ZSTD_freeDStream(zstd);

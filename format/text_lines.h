@@ -59,7 +59,7 @@ class TextLines {
   int fd_ = -1;
   Compression compression_ = Compression::kNone;
   std::unique_ptr<Decoder> decoder_;
-  std::string in_;      // compressed input not yet consumed: in_[in_pos_, in_end_)
+  std::string in_;  // compressed input not yet consumed: in_[in_pos_, in_end_)
   size_t in_pos_ = 0, in_end_ = 0;
   bool in_eof_ = false;
   std::string text_;  // decompressed text not yet delivered: text_[text_pos_, size)
