@@ -46,6 +46,12 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   if (want.timeline) analysis.Add(&timeline);
   if (want.mismatches) analysis.Add(&mismatches);
   if (!o.html.empty()) analysis.Add(&range);
+  for (const Options::Export& x : o.exports) {
+    if (x.format == "heaptrack" && !heaptrack_export) {
+      heaptrack_export = std::make_unique<analyzers::HeaptrackExport>();
+      analysis.Add(heaptrack_export.get());
+    }
+  }
   if (o.diff) {
     if (o.base.empty()) {
       before = std::make_unique<analyzers::LiveSnapshot>(from);

@@ -12,6 +12,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/diff.h"
+#include "analyzers/heaptrack_export.h"
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
 #include "analyzers/mismatches.h"
@@ -47,9 +48,10 @@ struct AnalysisPlan {
   analyzers::HistogramAnalyzer histogram;
   analyzers::TimelineAnalyzer timeline;
   analyzers::MismatchAnalyzer mismatches;
-  analyzers::RangeProfile range;                    // --html
-  std::unique_ptr<analyzers::LiveSnapshot> before;  // --diff --from
-  std::unique_ptr<analyzers::LiveSnapshot> after;   // --diff: --to or the end
+  analyzers::RangeProfile range;                                 // --html
+  std::unique_ptr<analyzers::HeaptrackExport> heaptrack_export;  // --export heaptrack
+  std::unique_ptr<analyzers::LiveSnapshot> before;               // --diff --from
+  std::unique_ptr<analyzers::LiveSnapshot> after;                // --diff: --to or the end
 
   // --suppressions, read before the pass (the leak report points into it).
   analyzers::Suppressions suppressions;

@@ -25,6 +25,10 @@ base::CommandLine Table(Options* o) {
       "       heapreplay [--json] TRACE TRACE... | FOLDER  (one line per process)";
   line.min_help_column = 19;
   line.positional = [o](const std::string& arg, std::string* error) {
+    if (!o->exports.empty() && o->exports.back().file.empty()) {  // --export FORMAT FILE
+      o->exports.back().file = arg;
+      return true;
+    }
     if (o->trace.empty()) o->trace = arg;
     o->traces.push_back(arg);
     return true;
@@ -143,6 +147,17 @@ base::CommandLine Table(Options* o) {
             "SAVED.json, the allocator comparison)",
             &o->html),
       Value("--bench-json", "SAVED.json", "", &o->bench_json),  // explained by --html
+      Value("--export", "FORMAT F",
+            "write the trace to F in another tool's format: heaptrack\n"
+            "(heaptrack_print, heaptrack_gui)",
+            [o](const std::string&, const std::string& v, std::string* error) {
+              if (v != "heaptrack") {
+                *error = "--export: unknown format '" + v + "' (heaptrack)";
+                return false;
+              }
+              o->exports.push_back({v, ""});
+              return true;
+            }),
       Text("--folded and --flamegraph draw the first named of --leaks, --peak,\n"
            "--temporaries, --hot (default: --hot, i.e. every allocation).\n"
            "--html, --pprof and --flamegraph write only their file unless an analysis\n"
@@ -225,6 +240,13 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   }
   if (o->help || o->version) return true;
   analyzers::ReportOptions& r = o->report;
+  for (const Options::Export& x : o->exports) {
+    if (x.file.empty()) {
+      *error = "--export " + x.format + " needs a file: heapreplay --export " + x.format +
+               " OUT.zst TRACE";
+      return false;
+    }
+  }
   if (o->trace.empty()) {
     *error = MissingTrace(*o);
     return false;
@@ -232,8 +254,9 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   const bool analysis_named = r.leaks || r.peak || r.temporaries || r.hot || r.histogram ||
                               r.mismatches || r.timeline || o->diff || !o->from.empty() ||
                               !o->to.empty() || (!o->base.empty() && o->html.empty());
-  o->report_to_stdout = analysis_named || o->json || o->folded ||
-                        (o->html.empty() && o->pprof.empty() && o->flamegraph.empty());
+  o->report_to_stdout =
+      analysis_named || o->json || o->folded ||
+      (o->html.empty() && o->pprof.empty() && o->flamegraph.empty() && o->exports.empty());
   if ((!o->from.empty() || !o->to.empty() || !o->base.empty()) && !o->diff) o->diff = true;
   if (o->diff && !o->base.empty() && !o->from.empty()) {
     *error = "--diff takes --from/--to within one trace or --base, not both";

@@ -23,6 +23,12 @@ struct Options {
   std::string pprof;       // --pprof FILE.pb.gz
   std::string html;        // --html FILE.html
   std::string bench_json;  // --bench-json SAVED.json: earlier --bench --json results for --html
+  // --export FORMAT FILE (repeatable): the trace in another tool's format.
+  struct Export {
+    std::string format;  // "heaptrack"
+    std::string file;
+  };
+  std::vector<Export> exports;
   analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
   bool metric_given = false;
   std::string at;                   // --at MOMENT

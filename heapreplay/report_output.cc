@@ -25,6 +25,11 @@ std::string StdoutText(const Options& o, const analyzers::Report& report, const 
 bool WriteOutputs(const Options& o, const analyzers::Report& report, const AnalysisPlan& plan,
                   const BenchShown& bench, std::string* error) {
   if (!WriteFiles(o, report, error)) return false;
+  for (const Options::Export& x : o.exports) {
+    if (x.format == "heaptrack" && !plan.heaptrack_export->Write(x.file, *report.analysis, error)) {
+      return false;
+    }
+  }
   if (!o.html.empty()) {
     const analyzers::html::PageBase base{o.base,          &plan.base,     &plan.base_summary,
                                          &plan.base_peak, &plan.base_hot, &plan.suppressions};

@@ -5,6 +5,7 @@
 // and the known sites show their known bytes. The same recording as plain
 // text and gzip reads the same; a cut one yields what precedes the cut with
 // a warning; a damaged one is one line naming the file and a non-zero exit.
+// --export heaptrack writes what heaptrack_print reads as heapreplay does.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -103,8 +104,8 @@ PrintNumbers HeaptrackPrint(const std::string& recording) {
   EXPECT_EQ(text.out.find("suppressed leaks"), std::string::npos) << "builtin suppressions";
   for (const char* cost : {"allocations", "temporary", "leaked", "peak"}) {
     const std::string out = recording + "." + cost + ".folded";
-    const ProcessResult r = RunProgram({kHeaptrackPrint, "-f", recording, "--print-flamegraph",
-                                        out, "--flamegraph-cost-type", cost});
+    const ProcessResult r = RunProgram({kHeaptrackPrint, "-f", recording, "--print-flamegraph", out,
+                                        "--flamegraph-cost-type", cost});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     std::istringstream lines(ReadTextFile(out));
     std::string line;
@@ -121,8 +122,8 @@ PrintNumbers HeaptrackPrint(const std::string& recording) {
 }
 
 json HeapreplayJson(const std::string& recording, std::string* err = nullptr) {
-  const ProcessResult r = RunProgram({Heapreplay(), "--json", "--leaks", "--peak", "--hot",
-                                      "--temporaries", "--top", "0", recording});
+  const ProcessResult r = RunProgram({Heapreplay(), "--json", "--leaks", "--leak-kinds", "all",
+                                      "--peak", "--hot", "--temporaries", "--top", "0", recording});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (err != nullptr) *err = r.err;
   return r.exit_code == 0 ? json::parse(r.out) : json();
@@ -200,8 +201,12 @@ TEST(HeaptrackTest, CLeaksAsHeaptrackPrintAndTheTruth) {
   // tests/programs/c_leaks.c's sites, exactly.
   const auto leaks = ByFunction(j["leaks"]["sites"]);
   const std::map<std::string, std::pair<uint64_t, uint64_t>> want = {
-      {"leak_malloc", {500, 5}},   {"leak_calloc", {900, 3}},   {"grow_buffer", {20000, 1}},
-      {"leak_memalign", {400, 2}}, {"leak_aligned", {512, 1}},  {"move_buffer", {4096, 1}},
+      {"leak_malloc", {500, 5}},
+      {"leak_calloc", {900, 3}},
+      {"grow_buffer", {20000, 1}},
+      {"leak_memalign", {400, 2}},
+      {"leak_aligned", {512, 1}},
+      {"move_buffer", {4096, 1}},
       // heaptrack records nothing for realloc(p, 0): its 40 B stay live.
       {"realloc_edges", {40, 1}}};
   for (const auto& [function, bytes_blocks] : want) {
@@ -293,6 +298,65 @@ TEST(HeaptrackTest, DamageIsOneLineNamingTheFile) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(path + ": " + what), std::string::npos) << r.err;
   }
+}
+
+// --export heaptrack: a program recorded by heaprec, written as heaptrack's
+// format; heaptrack_print's numbers on that file are heapreplay's on the
+// trace, and heapreplay reads its own export back to the same summary.
+void ExpectExportAsHeapreplay(const std::string& name, const std::string& program) {
+  const std::string dir = MakeTempDir(name);
+  const std::string trace = dir + "/trace.zst", exported = dir + "/exported.zst";
+  const ProcessResult run = RunHeaprec(trace, {Runfile(program)});
+  ASSERT_EQ(access(trace.c_str(), R_OK), 0) << run.err;
+  const ProcessResult x = RunProgram({Heapreplay(), "--export", "heaptrack", exported, trace});
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  EXPECT_EQ(x.out, "");  // a file alone is written alone
+  const json j = HeapreplayJson(trace);
+  ASSERT_TRUE(j.is_object());
+  const PrintNumbers p = HeaptrackPrint(exported);
+  const json& s = j["summary"];
+  EXPECT_EQ(s["allocations"].get<uint64_t>(), p.calls) << p.text;
+  EXPECT_EQ(s["temporaries"].get<uint64_t>(), p.temporaries) << p.text;
+  EXPECT_EQ(s["peak_bytes"].get<uint64_t>(), p.sums.at("peak"));
+  EXPECT_EQ(s["leaked_bytes"].get<uint64_t>(), p.sums.at("leaked"));
+  EXPECT_EQ(SiteValues(j["peak"]["sites"], "bytes"), p.per_stack.at("peak"));
+  EXPECT_EQ(SiteValues(j["leaks"]["sites"], "bytes"), p.per_stack.at("leaked"));
+  EXPECT_EQ(SiteValues(j["temporaries"]["sites"], "count"), p.per_stack.at("temporary"));
+  EXPECT_EQ(SiteValues(j["hot"]["sites"], "count"), p.per_stack.at("allocations"));
+  // Read back: the same numbers.
+  const json back = HeapreplayJson(exported);
+  ASSERT_TRUE(back.is_object());
+  for (const char* key : {"allocations", "frees", "bytes_allocated", "peak_bytes", "leaked_bytes",
+                          "leaked_blocks", "temporaries"}) {
+    EXPECT_EQ(back["summary"][key], s[key]) << key;
+  }
+}
+
+TEST(HeaptrackTest, ExportOfCLeaksAsHeaptrackPrintSees) {
+  ExpectExportAsHeapreplay("export_c_leaks", "tests/c_leaks");
+}
+
+TEST(HeaptrackTest, ExportOfCxxNewAsHeaptrackPrintSees) {
+  ExpectExportAsHeapreplay("export_cxx_new", "tests/cxx_new");
+}
+
+TEST(HeaptrackTest, ExportRefusesASampleAndAnUnknownFormat) {
+  const std::string dir = MakeTempDir("export_refusals");
+  const std::string trace = dir + "/sampled.zst";
+  RunProgram({Runfile("recorder/heaprec"), "-q", "--sample-rate", "1K", "-o", trace,
+              Runfile("tests/c_leaks")});
+  ASSERT_EQ(access(trace.c_str(), R_OK), 0);
+  ProcessResult r = RunProgram({Heapreplay(), "--export", "heaptrack", dir + "/x.zst", trace});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(dir + "/x.zst: --export heaptrack: the trace is a sample"),
+            std::string::npos)
+      << r.err;
+  r = RunProgram({Heapreplay(), "--export", "massive", dir + "/x.zst", trace});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown format 'massive'"), std::string::npos) << r.err;
+  r = RunProgram({Heapreplay(), trace, "--export", "heaptrack"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--export heaptrack needs a file"), std::string::npos) << r.err;
 }
 
 }  // namespace
