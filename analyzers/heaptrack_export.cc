@@ -18,8 +18,9 @@ void HeaptrackExport::OnEvent(const format::Event& e, const HeapChange& c, const
 
 bool HeaptrackExport::Write(const std::string& path, const Analysis& a, std::string* error) {
   if (a.heap().sampled()) {
-    *error = path + ": --export heaptrack: the trace is a sample (heaprec --sample-rate) and "
-                    "heaptrack's format has no weights for its allocations";
+    *error = path +
+             ": --export heaptrack: the trace is a sample (heaprec --sample-rate) and "
+             "heaptrack's format has no weights for its allocations";
     return false;
   }
   const SymbolTable& symbols = a.symbols();
@@ -34,8 +35,8 @@ bool HeaptrackExport::Write(const std::string& path, const Analysis& a, std::str
     const std::vector<Frame> frames = symbols.FramesOf(address);
     std::vector<format::HeaptrackFrame> out;
     for (const Frame& f : frames) {
-      out.push_back({HasFunction(f) ? writer_.AddString(f.function) : 0, writer_.AddString(f.file),
-                     f.line});
+      out.push_back(
+          {HasFunction(f) ? writer_.AddString(f.function) : 0, writer_.AddString(f.file), f.line});
     }
     const uint64_t module = frames.empty() ? 0 : writer_.AddString(frames[0].module_path);
     const uint64_t ip = writer_.AddIp(address, module, out);

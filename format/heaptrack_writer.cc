@@ -129,16 +129,16 @@ void HeaptrackWriter::Time(uint64_t ms) {
 
 std::string HeaptrackWriter::Text() const {
   std::string text = Header() + stacks_ + infos_ + events_;
-  text += "# strings: " + std::to_string(strings_.size()) + "\n# ips: " + std::to_string(ips_) +
-          "\n";
+  text +=
+      "# strings: " + std::to_string(strings_.size()) + "\n# ips: " + std::to_string(ips_) + "\n";
   return text;
 }
 
 bool HeaptrackWriter::WriteFile(const std::string& path, std::string* error) const {
   std::unique_ptr<FdSink> sink = FdSink::Create(path, error);
   if (!sink) return false;
-  const std::string trailer = "# strings: " + std::to_string(strings_.size()) +
-                              "\n# ips: " + std::to_string(ips_) + "\n";
+  const std::string trailer =
+      "# strings: " + std::to_string(strings_.size()) + "\n# ips: " + std::to_string(ips_) + "\n";
   const std::string header = Header();
   const std::string* pieces[] = {&header, &stacks_, &infos_, &events_, &trailer};
   ZSTD_CCtx* z = ZSTD_createCCtx();

@@ -34,7 +34,7 @@ base::CommandLine Table(Options* o) {
     return true;
   };
   line.rows = {
-      Heading("Reads a trace written by heaprec and answers, in one pass:"),
+      Heading("Reads a heaprec trace (or a heaptrack recording) and answers, in one pass:"),
       Flag("--leaks",
            "blocks never freed by kind (definitely, indirectly, possibly\n"
            "lost, still reachable), by call stack, largest first",
