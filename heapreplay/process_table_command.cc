@@ -79,7 +79,8 @@ bool RowOf(const std::string& path, analyzers::ProcessRow* row, std::string* err
 // Options that need one trace (an analysis, an output file, a moment).
 std::string OneTraceOption(const Options& o) {
   if (!o.report.overview || o.diff) return "an analysis";
-  if (o.folded || !o.flamegraph.empty() || !o.pprof.empty() || !o.html.empty()) {
+  if (o.folded || !o.flamegraph.empty() || !o.pprof.empty() || !o.html.empty() ||
+      !o.exports.empty()) {
     return "an output other than --json";
   }
   if (!o.at.empty()) return "--at";

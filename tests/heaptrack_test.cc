@@ -357,6 +357,10 @@ TEST(HeaptrackTest, ExportRefusesASampleAndAnUnknownFormat) {
   r = RunProgram({Heapreplay(), trace, "--export", "heaptrack"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--export heaptrack needs a file"), std::string::npos) << r.err;
+  r = RunProgram({Heapreplay(), "--export", "heaptrack", dir + "/x.zst", trace, trace});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("an output other than --json takes one trace"), std::string::npos) << r.err;
+  EXPECT_NE(access((dir + "/x.zst").c_str(), F_OK), 0);
 }
 
 }  // namespace
