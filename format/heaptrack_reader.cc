@@ -264,7 +264,20 @@ bool Parser::Free(Fields f, std::string* error) {
 
 bool Parser::Line(std::string_view line, std::string* error) {
   const char type = line.empty() ? '#' : line[0];
-  if (line.size() >= 2 && line[1] != ' ') return Fail(error, "not a heaptrack record");
+  const bool record_shape = line.size() < 2 || line[1] == ' ';
+  if (seen_command_ && !started_ &&
+      (!record_shape || std::string_view("vXIASsitac+-R#").find(type) == std::string_view::npos)) {
+    // heaptrack writes the command line as it is: an argument with a newline
+    // continues the `X` line on the next ones.
+    for (std::string_view part = line; !part.empty();) {
+      const size_t space = part.find(' ');
+      if (space != 0) process_.args.emplace_back(part.substr(0, space));
+      if (space == std::string_view::npos) break;
+      part.remove_prefix(space + 1);
+    }
+    return true;
+  }
+  if (!record_shape) return Fail(error, "not a heaptrack record");
   if (type == '#') {
     if (line.substr(0, 10) == "# strings:") closed_ = true;
     return true;

@@ -159,6 +159,19 @@ TEST(HeaptrackReaderTest, AttachedAndUnfinished) {
   EXPECT_EQ(r.events.size(), 1u);
 }
 
+// heaptrack writes the command line as it is: an argument with a newline
+// runs over the next lines, up to the first record.
+TEST(HeaptrackReaderTest, CommandLineOverSeveralLines) {
+  const std::string path = Write("multiline",
+                                 "v 10400 3\nX python3 -c import os\ndef f():\n  pass\nI 1000 1\n"
+                                 "s 3 app\n# strings: 1\n# ips: 0\n");
+  Recorded r;
+  ASSERT_EQ(ReadHeaptrackFile(path, r).status, ReadResult::kComplete);
+  ASSERT_EQ(r.processes.size(), 1u);
+  EXPECT_EQ(r.processes[0].args,
+            (std::vector<std::string>{"python3", "-c", "import", "os", "def", "f():", "pass"}));
+}
+
 // What HeaptrackWriter writes, ReadHeaptrackFile reads back; info 0 is
 // reserved, so a free of the first allocation never looks like heaptrack's
 // "no allocation since the last free".

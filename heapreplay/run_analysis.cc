@@ -6,45 +6,16 @@
 #include <utility>
 #include <vector>
 
-#include "analyzers/human_bytes.h"
 #include "analyzers/leaks.h"
 #include "analyzers/missing_symbols.h"
 #include "format/any_trace_reader.h"
+#include "heapreplay/heaptrack_notes.h"
 #include "heapreplay/symbolize_missing.h"
 
 namespace heaprec::heapreplay {
 namespace {
 
 using analyzers::Moment;
-
-// What a heaptrack recording says that the reports do not (notes).
-std::vector<std::string> HeaptrackNotes(const format::HeaptrackFacts& h, uint64_t temporaries) {
-  std::vector<std::string> notes;
-  if (h.heaptrack_print_temporaries != temporaries) {
-    notes.push_back("heaptrack_print counts " + std::to_string(h.heaptrack_print_temporaries) +
-                    " temporaries: it also counts a free of the recording's first allocation "
-                    "info that follows another free (its 'no allocation' mark is that info's "
-                    "index)");
-  }
-  if (h.unmatched_frees != 0) {
-    notes.push_back(std::to_string(h.unmatched_frees) +
-                    " frees of a stack and size with no live allocation were left out");
-  }
-  if (h.unknown_lines != 0) {
-    notes.push_back(std::to_string(h.unknown_lines) +
-                    " lines of unknown record types were skipped");
-  }
-  if (h.peak_rss_pages != 0 && h.page_size != 0) {
-    notes.push_back("peak RSS " + analyzers::HumanBytes(h.peak_rss_pages * h.page_size) +
-                    " (heaptrack's samples, its own overhead included)");
-  }
-  if (!h.suppressions.empty()) {
-    notes.push_back(std::to_string(h.suppressions.size()) +
-                    " leak suppressions embedded by the program are not applied (--suppressions "
-                    "applies a file)");
-  }
-  return notes;
-}
 
 // Reads path into visitor; false + *error when unreadable.
 bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info,
@@ -121,9 +92,9 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   if (p->after && !CheckReached(p->after->watch(), a, o.trace, "--to", error)) return false;
   report->notes = SymbolizeMissing(&a.symbols(), a.end(), o.debug_dirs);
   if (heaptrack) {
-    for (std::string& note :
-         HeaptrackNotes(*heaptrack, a.stopped() ? heaptrack->heaptrack_print_temporaries
-                                                : p->summary.temporaries())) {
+    const uint64_t temporaries =
+        a.stopped() ? heaptrack->heaptrack_print_temporaries : p->summary.temporaries();
+    for (std::string& note : HeaptrackNotes(*heaptrack, temporaries, a)) {
       report->notes.push_back(std::move(note));
     }
   }

@@ -299,6 +299,35 @@ TEST(HeaptrackTest, HeaptrackPrintsExtraTemporaryIsNoted) {
       << j["notes"];
 }
 
+// heaptrack_print's built-in suppressions (dl_open_worker here), checked on
+// heaptrack_print itself: heapreplay notes the bytes they leave out, and
+// --suppressions with the same LeakSanitizer line leaves them out too.
+TEST(HeaptrackTest, HeaptrackPrintsSuppressedLeaksAreNoted) {
+  const std::string dir = MakeTempDir("suppressed");
+  const std::string path = dir + "/recording", supp = dir + "/lsan.supp";
+  WriteFile(path,
+            "v 10400 3\nX ./app\ns 3 app\ns e dl_open_worker\ni 1000 1 2\nt 1 0\n"
+            "i 2000 1\nt 2 0\na 64 1\na 10 2\n+ 0\n+ 1\n# strings: 2\n# ips: 2\n");
+  WriteFile(supp, "leak:dl_open_worker\n");
+  const ProcessResult print = RunProgram({kHeaptrackPrint, "-f", path});
+  EXPECT_NE(print.out.find("total memory leaked: 16B\nsuppressed leaks: 100B\n"), std::string::npos)
+      << print.out;
+  const json j = HeapreplayJson(path);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["summary"]["leaked_bytes"], 116);
+  ASSERT_EQ(j["notes"].size(), 1u);
+  EXPECT_EQ(j["notes"][0].get<std::string>().rfind("heaptrack_print leaves 100 B out", 0), 0u)
+      << j["notes"];
+  const ProcessResult r =
+      RunProgram({Heapreplay(), "--leaks", "--json", "--suppressions", supp, path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json s = json::parse(r.out);
+  EXPECT_EQ(s["leaks"]["kinds"]["suppressed"]["bytes"], 100);
+  EXPECT_EQ(s["leaks"]["kinds"]["unknown"]["bytes"], 16);
+  ASSERT_EQ(s["leaks"]["sites"].size(), 1u);
+  EXPECT_EQ(s["leaks"]["sites"][0]["bytes"], 16);
+}
+
 TEST(HeaptrackTest, DamageIsOneLineNamingTheFile) {
   const std::string dir = MakeTempDir("damage");
   const std::string head = "v 10400 3\nX ./app\ns 3 app\ni 1000 1\nt 1 0\na 10 1\n";
