@@ -67,6 +67,9 @@ std::string Analysis::LeakScanMissing() const {
            " (the recorder scans at the process's end, and when the program calls "
            "heaprec_leak_check())";
   }
+  if (leak_scans_.empty() && process_ && process_->recorder.rfind("heaptrack", 0) == 0) {
+    return "heaptrack does not scan memory for pointers";
+  }
   if (leak_scans_.empty()) {
     return "the trace has no leak scan (recorded with heaprec --no-leak-scan, by a heaprec "
            "before trace format 3.1, or cut before its end)";

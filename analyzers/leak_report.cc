@@ -216,7 +216,10 @@ LeakReport BuildLeakReport(const LiveHeap& heap, const format::LeakScan* scan,
     }
     std::sort(s.held_by.begin(), s.held_by.end(),
               [](const HeldBy& a, const HeldBy& b) { return a.bytes > b.bytes; });
-    if (suppressions != nullptr && g.kind != LeakKind::kUnknown) {
+    // A block of unknown kind (no scan: a heaptrack recording, a sample)
+    // matches LeakSanitizer entries only, which hold for any kind; a
+    // valgrind entry names its kinds (match-leak-kinds), and unknown is none.
+    if (suppressions != nullptr) {
       s.suppressed = suppressions->Match(g.kind, SuppressionStack(symbols, g.stack, g.api));
     }
     if (s.suppressed != nullptr) {

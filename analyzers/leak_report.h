@@ -10,7 +10,9 @@
 //
 // Suppression matching sees the allocation stack as valgrind does: frame 0
 // is the allocation function (malloc, operator new, ... with its mangled
-// name), then the recorded stack, inlined calls expanded.
+// name), then the recorded stack, inlined calls expanded. A block of unknown
+// kind is matched by LeakSanitizer entries only (they hold for any kind, as
+// heaptrack_print applies them to a heaptrack recording).
 //
 // A pure function of its inputs; allocates.
 #ifndef HEAPREC_ANALYZERS_LEAK_REPORT_H_

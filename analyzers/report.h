@@ -33,6 +33,11 @@ struct TraceInfo {
   std::string path;
   format::FormatVersion version;
   bool truncated = false;
+  // A recording another profiler wrote ("heaptrack 1.4.0 (file format 3)"),
+  // and what it does not hold, one phrase each: a warning line in text,
+  // trace.recorded_by and trace.lacks in JSON. Empty for heaprec's traces.
+  std::string recorded_by;
+  std::vector<std::string> lacks;
 };
 
 struct DiffResult {

@@ -160,6 +160,10 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                                                                    : json(nullptr)},
       {"replaced_by_exec", a.end() && a.end()->replaced_by_exec}};
   AddExitJson(a.end() ? a.end()->exit_status : -1, &j["trace"]);
+  if (!r.trace.recorded_by.empty()) {
+    j["trace"]["recorded_by"] = r.trace.recorded_by;
+    j["trace"]["lacks"] = r.trace.lacks;
+  }
   if (a.heap().sampled()) j["sampling"] = {{"rate", a.heap().sample_rate()}};
   j["summary"] = SummaryJson(a, s);
   if (!r.notes.empty()) j["notes"] = r.notes;

@@ -363,6 +363,13 @@ std::string RecordedPartText(const Analysis& a) {
          "recording)\n";
 }
 
+// One line: whose recording this is and what it does not hold.
+std::string ForeignWarning(const TraceInfo& t) {
+  std::string out = "warning: a " + t.recorded_by + " recording; it holds no ";
+  for (size_t i = 0; i < t.lacks.size(); ++i) out += (i == 0 ? "" : ", no ") + t.lacks[i];
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string TextReport(const Report& r, const ReportOptions& o) {
@@ -380,6 +387,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
                ? " (" + Seconds(w.time_ns()) + ", before seq " + std::to_string(w.seq()) + ")\n"
                : " (not reached: the whole trace)\n";
   }
+  if (!r.trace.recorded_by.empty()) out += ForeignWarning(r.trace);
   for (const std::string& note : r.notes) out += "note: " + note + "\n";
   for (const RecordingLoss& loss : RecordingLosses(a.end())) {
     if (loss.value != 0) out += "warning: " + LossSentence(loss) + "\n";

@@ -44,6 +44,7 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
     needs.hot |= f->needs.hot;
     needs.massif |= f->needs.massif;
     needs.dhat |= f->needs.dhat;
+    needs.heaptrack |= f->needs.heaptrack;
   }
   peak_run = want.peak || want.overview || needs.peak;
   hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() || needs.hot ||
@@ -57,6 +58,10 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   if (!o.html.empty()) analysis.Add(&range);
   if (needs.massif) analysis.Add(&exports.massif);
   if (needs.dhat) analysis.Add(&exports.dhat);
+  if (needs.heaptrack) {
+    exports.heaptrack = std::make_unique<analyzers::HeaptrackExport>();
+    analysis.Add(exports.heaptrack.get());
+  }
   if (o.diff) {
     if (o.base.empty()) {
       before = std::make_unique<analyzers::LiveSnapshot>(from);

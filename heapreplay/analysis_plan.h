@@ -12,6 +12,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/diff.h"
+#include "analyzers/heaptrack_export.h"
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
 #include "analyzers/mismatches.h"

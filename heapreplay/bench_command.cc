@@ -10,6 +10,7 @@
 #include "analyzers/analysis.h"
 #include "analyzers/report.h"
 #include "analyzers/summary.h"
+#include "format/heaptrack_reader.h"
 #include "format/read_ahead.h"
 #include "replay/allocators.h"
 #include "replay/bench_plot.h"
@@ -57,6 +58,11 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
     if (!missing.empty()) return Fail(missing);
   }
 
+  if (format::IsHeaptrackFile(o.trace)) {
+    return Fail(o.trace +
+                ": --bench replays heaprec traces only: a heaptrack recording holds no threads, "
+                "no realloc calls and no alignments, so its replay would not be the program's");
+  }
   analyzers::Analysis analysis;
   analyzers::SummaryAnalyzer summary;
   analysis.Add(&summary);

@@ -41,6 +41,10 @@ bool WriteDhat(const ExportJob& job, const std::string& file, std::string* error
   return WriteText(file, analyzers::DhatJson(h, job.analyzers->dhat.Sites(), a.symbols()), error);
 }
 
+bool WriteHeaptrack(const ExportJob& job, const std::string& file, std::string* error) {
+  return job.analyzers->heaptrack->Write(file, *job.report->analysis, error);
+}
+
 bool WritePprof(const ExportJob& job, const std::string& file, std::string* error) {
   return job.write_pprof(file, error);
 }
@@ -58,6 +62,10 @@ const std::vector<ExportFormat>& ExportFormats() {
        {.peak = true, .massif = true},
        WriteMassif},
       {"dhat", "DHAT's JSON (valgrind's dh_view.html)", {.peak = true, .dhat = true}, WriteDhat},
+      {"heaptrack",
+       "heaptrack's recording (heaptrack_print, heaptrack_gui)",
+       {.heaptrack = true},
+       WriteHeaptrack},
       {"pprof", "gzipped pprof profile (as --pprof)", {.hot = true}, WritePprof},
       {"folded", "collapsed stacks (as --folded)", {}, WriteFolded},
   };

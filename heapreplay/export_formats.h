@@ -10,11 +10,13 @@
 #define HEAPREC_HEAPREPLAY_EXPORT_FORMATS_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "analyzers/dhat.h"
+#include "analyzers/heaptrack_export.h"
 #include "analyzers/massif.h"
 #include "analyzers/peak.h"
 #include "analyzers/report.h"
@@ -27,6 +29,7 @@ struct ExportNeeds {
   bool hot = false;     // analyzers::HotAnalyzer (pprof's alloc samples)
   bool massif = false;  // ExportAnalyzers::massif
   bool dhat = false;    // ExportAnalyzers::dhat
+  bool heaptrack = false;  // ExportAnalyzers::heaptrack
 };
 
 // The analyzers only exports use, added to the pass by AnalysisPlan when a
@@ -35,6 +38,7 @@ struct ExportAnalyzers {
   explicit ExportAnalyzers(const analyzers::PeakAnalyzer* peak) : massif(peak), dhat(peak) {}
   analyzers::MassifAnalyzer massif;
   analyzers::DhatAnalyzer dhat;
+  std::unique_ptr<analyzers::HeaptrackExport> heaptrack;  // made when needed
 };
 
 // What a writer is given.

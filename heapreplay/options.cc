@@ -35,7 +35,7 @@ base::CommandLine Table(Options* o) {
     return true;
   };
   line.rows = {
-      Heading("Reads a trace written by heaprec and answers, in one pass:"),
+      Heading("Reads a heaprec trace (or a heaptrack recording) and answers, in one pass:"),
       Flag("--leaks",
            "blocks never freed by kind (definitely, indirectly, possibly\n"
            "lost, still reachable), by call stack, largest first",
@@ -255,15 +255,16 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   }
   if (o->help || o->version) return true;
   analyzers::ReportOptions& r = o->report;
+  for (const Options::Export& x : o->exports) {
+    if (x.file.empty()) {
+      *error = "--export " + x.format + " needs a file: heapreplay --export " + x.format +
+               " OUT.zst TRACE";
+      return false;
+    }
+  }
   if (o->trace.empty()) {
     *error = MissingTrace(*o);
     return false;
-  }
-  for (const Options::Export& e : o->exports) {
-    if (e.file.empty()) {
-      *error = "--export " + e.format + " needs the file to write (--export FORMAT FILE)";
-      return false;
-    }
   }
   const bool folded_export =
       std::any_of(o->exports.begin(), o->exports.end(),

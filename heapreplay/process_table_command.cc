@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@
 #include "analyzers/process_table.h"
 #include "analyzers/sampling_notice.h"
 #include "analyzers/summary.h"
-#include "format/read_ahead.h"
+#include "format/any_trace_reader.h"
 
 namespace heaprec::heapreplay {
 namespace {
@@ -55,7 +56,8 @@ bool RowOf(const std::string& path, analyzers::ProcessRow* row, std::string* err
   analyzers::Analysis a;
   analyzers::SummaryAnalyzer summary;
   a.Add(&summary);
-  const format::ReadResult r = format::ReadTraceFileAhead(path, a);
+  std::optional<format::HeaptrackFacts> heaptrack;
+  const format::ReadResult r = format::ReadAnyTraceFile(path, a, &heaptrack);
   if (r.status == format::ReadResult::kError) {
     *error = r.message;
     return false;
@@ -77,7 +79,8 @@ bool RowOf(const std::string& path, analyzers::ProcessRow* row, std::string* err
 // Options that need one trace (an analysis, an output file, a moment).
 std::string OneTraceOption(const Options& o) {
   if (!o.report.overview || o.diff) return "an analysis";
-  if (o.folded || !o.flamegraph.empty() || !o.pprof.empty() || !o.html.empty()) {
+  if (o.folded || !o.flamegraph.empty() || !o.pprof.empty() || !o.html.empty() ||
+      !o.exports.empty()) {
     return "an output other than --json";
   }
   if (!o.at.empty()) return "--at";

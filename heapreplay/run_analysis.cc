@@ -2,11 +2,14 @@
 #include "heapreplay/run_analysis.h"
 
 #include <cstdio>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "analyzers/leaks.h"
 #include "analyzers/missing_symbols.h"
-#include "format/read_ahead.h"
+#include "format/any_trace_reader.h"
+#include "heapreplay/heaptrack_notes.h"
 #include "heapreplay/symbolize_missing.h"
 
 namespace heaprec::heapreplay {
@@ -16,14 +19,21 @@ using analyzers::Moment;
 
 // Reads path into visitor; false + *error when unreadable.
 bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info,
-          std::string* error, uint64_t* chunks = nullptr) {
-  const format::ReadResult r = format::ReadTraceFileAhead(path, visitor);
+          std::string* error, uint64_t* chunks = nullptr,
+          std::optional<format::HeaptrackFacts>* heaptrack = nullptr) {
+  std::optional<format::HeaptrackFacts> facts;
+  const format::ReadResult r = format::ReadAnyTraceFile(path, visitor, &facts);
   if (chunks != nullptr) *chunks = r.chunks;
   if (r.status == format::ReadResult::kError) {
     *error = r.message;
     return false;
   }
   *info = {path, r.version, r.status == format::ReadResult::kTruncated};
+  if (facts) {
+    info->recorded_by = facts->Describe();
+    info->lacks = format::HeaptrackLacks();
+  }
+  if (heaptrack != nullptr) *heaptrack = std::move(facts);
   if (info->truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", r.message.c_str());
   return true;
 }
@@ -73,7 +83,8 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
     if (!p->suppressions.AddFile(file, error)) return false;
   }
   uint64_t chunks = 0;
-  if (!Read(o.trace, a, &report->trace, error, &chunks)) return false;
+  std::optional<format::HeaptrackFacts> heaptrack;
+  if (!Read(o.trace, a, &report->trace, error, &chunks, &heaptrack)) return false;
   if (chunks == 0 && o.error_exitcode != 0) {
     // A gate must not pass on nothing.
     *error = o.trace + ": no complete chunk: nothing to check for leaks";
@@ -83,6 +94,13 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   if (p->before && !CheckReached(p->before->watch(), a, o.trace, "--from", error)) return false;
   if (p->after && !CheckReached(p->after->watch(), a, o.trace, "--to", error)) return false;
   report->notes = SymbolizeMissing(&a.symbols(), a.end(), o.debug_dirs);
+  if (heaptrack) {
+    const uint64_t temporaries =
+        a.stopped() ? heaptrack->heaptrack_print_temporaries : p->summary.temporaries();
+    for (std::string& note : HeaptrackNotes(*heaptrack, temporaries, a)) {
+      report->notes.push_back(std::move(note));
+    }
+  }
   report->missing_symbols = analyzers::FindMissingSymbols(a.symbols());
 
   const analyzers::ReportOptions& want = o.report;

@@ -7,9 +7,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
-bazel build --config=fuzz //format:trace_reader_fuzzer //format:chunk_decoder_fuzzer
+bazel build --config=fuzz //format:trace_reader_fuzzer //format:chunk_decoder_fuzzer \
+  //format:heaptrack_reader_fuzzer
 out=$(bazel info --config=fuzz bazel-bin)
-for target in trace_reader_fuzzer:fuzz_corpus chunk_decoder_fuzzer:fuzz_corpus_chunks; do
+for target in trace_reader_fuzzer:fuzz_corpus chunk_decoder_fuzzer:fuzz_corpus_chunks \
+    heaptrack_reader_fuzzer:fuzz_corpus_heaptrack; do
   name=${target%%:*}
   seeds=format/${target##*:}
   scratch=${TMPDIR:-/tmp}/heaprec-fuzz-$name

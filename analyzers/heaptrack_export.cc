@@ -1,0 +1,52 @@
+// heapreplay --export heaptrack (heaptrack_export.h).
+#include "analyzers/heaptrack_export.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace heaprec::analyzers {
+
+void HeaptrackExport::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap&) {
+  if (c.released == 0 && c.made == 0) return;
+  writer_.Time(e.time_ns / 1000000);
+  // Trace indices are stack ids: Write adds the stacks in id order.
+  if (c.released != 0) {
+    writer_.Free(writer_.InfoOf(c.released_block.size, c.released_block.stack));
+  }
+  if (c.made != 0) writer_.Allocate(writer_.InfoOf(c.made_block.size, c.made_block.stack));
+}
+
+bool HeaptrackExport::Write(const std::string& path, const Analysis& a, std::string* error) {
+  if (a.heap().sampled()) {
+    *error = path +
+             ": --export heaptrack: the trace is a sample (heaprec --sample-rate) and "
+             "heaptrack's format has no weights for its allocations";
+    return false;
+  }
+  const SymbolTable& symbols = a.symbols();
+  const format::StackTable& stacks = symbols.stacks();
+  std::unordered_map<uint64_t, uint64_t> ips;  // return address -> ip index
+  for (uint32_t id = 1; id <= stacks.size(); ++id) {
+    const uint64_t address = stacks.Address(id);
+    if (const auto known = ips.find(address); known != ips.end()) {
+      writer_.AddTrace(known->second, stacks.Parent(id));
+      continue;
+    }
+    const std::vector<Frame> frames = symbols.FramesOf(address);
+    std::vector<format::HeaptrackFrame> out;
+    for (const Frame& f : frames) {
+      out.push_back(
+          {HasFunction(f) ? writer_.AddString(f.function) : 0, writer_.AddString(f.file), f.line});
+    }
+    const uint64_t module = frames.empty() ? 0 : writer_.AddString(frames[0].module_path);
+    const uint64_t ip = writer_.AddIp(address, module, out);
+    ips.emplace(address, ip);
+    writer_.AddTrace(ip, stacks.Parent(id));
+  }
+  const format::ProcessInfo* p = a.process() ? &*a.process() : nullptr;
+  writer_.SetProcess(a.CommandLine(), p != nullptr ? p->page_size : 0,
+                     !a.heap().RecordedWholeLife());
+  return writer_.WriteFile(path, error);
+}
+
+}  // namespace heaprec::analyzers
