@@ -6,9 +6,10 @@
 namespace heaprec::format {
 
 ReadResult ReadAnyTraceFile(const std::string& path, TraceVisitor& visitor,
-                            std::optional<HeaptrackFacts>* heaptrack) {
+                            std::optional<HeaptrackFacts>* heaptrack,
+                            const ReaderOptions& options) {
   heaptrack->reset();
-  if (!IsHeaptrackFile(path)) return ReadTraceFileAhead(path, visitor);
+  if (!IsHeaptrackFile(path)) return ReadTraceFileAhead(path, visitor, options);
   heaptrack->emplace();
   return ReadHeaptrackFile(path, visitor, &**heaptrack);
 }

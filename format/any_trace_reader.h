@@ -15,9 +15,10 @@
 namespace heaprec::format {
 
 // *heaptrack is set to the recording's facts when path is a heaptrack
-// recording, reset otherwise.
+// recording, reset otherwise. options apply to heaprec traces.
 ReadResult ReadAnyTraceFile(const std::string& path, TraceVisitor& visitor,
-                            std::optional<HeaptrackFacts>* heaptrack);
+                            std::optional<HeaptrackFacts>* heaptrack,
+                            const ReaderOptions& options = {});
 
 }  // namespace heaprec::format
 

@@ -71,6 +71,10 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
                                              std::to_string(frames.chunk_offset()) + ": " + why);
     }
     whole_end = frames.offset();
+    if (options.progress != nullptr) {
+      options.progress->bytes.store(whole_end, std::memory_order_relaxed);
+      options.progress->events.store(decoder.events(), std::memory_order_relaxed);
+    }
   }
 }
 

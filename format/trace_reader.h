@@ -13,6 +13,7 @@
 #ifndef HEAPREC_FORMAT_TRACE_READER_H_
 #define HEAPREC_FORMAT_TRACE_READER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -39,8 +40,16 @@ struct ReadResult {
   uint64_t bytes = 0;   // bytes consumed (header and whole frames)
 };
 
+// How far a read has got, for a progress display on another thread: the
+// reader stores the bytes consumed and the events decoded after each chunk.
+struct ReadProgress {
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<uint64_t> events{0};
+};
+
 struct ReaderOptions {
   size_t max_chunk_bytes = kMaxChunkBytes;
+  ReadProgress* progress = nullptr;  // updated if set; must outlive the read
 };
 
 // Reads the file at path. name_for_messages defaults to path.

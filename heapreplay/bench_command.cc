@@ -12,6 +12,7 @@
 #include "analyzers/summary.h"
 #include "format/heaptrack_reader.h"
 #include "format/read_ahead.h"
+#include "heapreplay/progress_meter.h"
 #include "replay/allocators.h"
 #include "replay/bench_plot.h"
 #include "replay/bench_report.h"
@@ -68,7 +69,14 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
   analysis.Add(&summary);
   TraceCompiler compiler;
   TeeVisitor tee(&analysis, &compiler);
-  const format::ReadResult read = format::ReadTraceFileAhead(o.trace, tee);
+  format::ReadProgress progress;
+  format::ReaderOptions options;
+  options.progress = &progress;
+  format::ReadResult read;
+  {
+    const ProgressMeter meter(o.trace, &progress);  // erases its line when the read ends
+    read = format::ReadTraceFileAhead(o.trace, tee, options);
+  }
   if (read.status == format::ReadResult::kError) return Fail(read.message);
   if (compiler.sampled()) return Fail(TraceCompiler::SampledRefusal(o.trace));
   const bool truncated = read.status == format::ReadResult::kTruncated;

@@ -25,10 +25,10 @@ namespace heaprec::heapreplay {
 
 // What the pass must run for a format, besides the summary and live heap.
 struct ExportNeeds {
-  bool peak = false;    // analyzers::PeakAnalyzer
-  bool hot = false;     // analyzers::HotAnalyzer (pprof's alloc samples)
-  bool massif = false;  // ExportAnalyzers::massif
-  bool dhat = false;    // ExportAnalyzers::dhat
+  bool peak = false;       // analyzers::PeakAnalyzer
+  bool hot = false;        // analyzers::HotAnalyzer (pprof's alloc samples)
+  bool massif = false;     // ExportAnalyzers::massif
+  bool dhat = false;       // ExportAnalyzers::dhat
   bool heaptrack = false;  // ExportAnalyzers::heaptrack
 };
 

@@ -12,7 +12,7 @@ namespace {
 // glibc's, the dynamic linker's and glib's allocations kept for the process's
 // life.
 constexpr const char* kBuiltinSuppressions[] = {
-    "__nss_module_allocate", "__gconv_read_conf", "__new_exitfn", "tzset_internal",
+    "__nss_module_allocate", "__gconv_read_conf",  "__new_exitfn", "tzset_internal",
     "dl_open_worker",        "g_main_context_new", "g_thread_self"};
 
 // The bytes live at the end that heaptrack_print's suppressions match.
@@ -55,7 +55,8 @@ std::vector<std::string> HeaptrackNotes(const format::HeaptrackFacts& h, uint64_
                     " frees of a stack and size with no live allocation were left out");
   }
   if (h.unknown_lines != 0) {
-    notes.push_back(std::to_string(h.unknown_lines) + " lines of unknown record types were skipped");
+    notes.push_back(std::to_string(h.unknown_lines) +
+                    " lines of unknown record types were skipped");
   }
   if (h.peak_rss_pages != 0 && h.page_size != 0) {
     notes.push_back("peak RSS " + analyzers::HumanBytes(h.peak_rss_pages * h.page_size) +

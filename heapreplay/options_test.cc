@@ -226,8 +226,9 @@ TEST(ReplayOptionsTest, ExportFormatFile) {
 
   Options bad;
   EXPECT_FALSE(Parse({"--export", "callgrind", "c.out", "t.zst"}, &bad, &error));
-  EXPECT_EQ(error,
-            "--export: unknown format 'callgrind' (the formats: massif, dhat, heaptrack, pprof, folded)");
+  EXPECT_EQ(
+      error,
+      "--export: unknown format 'callgrind' (the formats: massif, dhat, heaptrack, pprof, folded)");
   Options no_file;
   EXPECT_FALSE(Parse({"--export", "massif", "t.zst"}, &no_file, &error));
   EXPECT_NE(error.find("--export takes a format and the file to write, then the trace"),

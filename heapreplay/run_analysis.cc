@@ -10,6 +10,7 @@
 #include "analyzers/missing_symbols.h"
 #include "format/any_trace_reader.h"
 #include "heapreplay/heaptrack_notes.h"
+#include "heapreplay/progress_meter.h"
 #include "heapreplay/symbolize_missing.h"
 
 namespace heaprec::heapreplay {
@@ -22,7 +23,14 @@ bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::Tra
           std::string* error, uint64_t* chunks = nullptr,
           std::optional<format::HeaptrackFacts>* heaptrack = nullptr) {
   std::optional<format::HeaptrackFacts> facts;
-  const format::ReadResult r = format::ReadAnyTraceFile(path, visitor, &facts);
+  format::ReadProgress progress;
+  format::ReaderOptions options;
+  options.progress = &progress;
+  format::ReadResult r;
+  {
+    const ProgressMeter meter(path, &progress);  // erases its line when the read ends
+    r = format::ReadAnyTraceFile(path, visitor, &facts, options);
+  }
   if (chunks != nullptr) *chunks = r.chunks;
   if (r.status == format::ReadResult::kError) {
     *error = r.message;

@@ -46,6 +46,26 @@ TEST(HeapreplayTest, LeakReportOfTheReadmeExample) {
   EXPECT_NE(r.out.find("make_session  tests/programs/leak_demo.c:"), std::string::npos) << r.out;
 }
 
+// On a terminal, a line saying how far the read has got, erased at the end
+// (heapreplay/progress_meter.h); never into a pipe or a file.
+TEST(HeapreplayTest, ProgressOnATerminalOnly) {
+  const std::string trace = RecordLeakDemo();
+  const ProcessResult piped = RunProgram(
+      {"/usr/bin/env", "HEAPREPLAY_PROGRESS_AFTER_MS=0", Heapreplay(), "--leaks", trace});
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.err, "");
+  // util-linux's script gives heapreplay a pseudo-terminal and copies what
+  // it draws to stdout.
+  const ProcessResult tty = RunProgram({"/usr/bin/script", "-qec",
+                                        "env HEAPREPLAY_PROGRESS_AFTER_MS=0 '" + Heapreplay() +
+                                            "' --leaks '" + trace + "' >/dev/null",
+                                        "/dev/null"});
+  ASSERT_EQ(tty.exit_code, 0) << tty.out << tty.err;
+  EXPECT_NE(tty.out.find("heapreplay: reading "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find(" B of "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.rfind("\r\033[K"), std::string::npos) << tty.out;  // erased at the end
+}
+
 TEST(HeapreplayTest, JsonFollowsTheContract) {
   const std::string trace = RecordLeakDemo();
   const ProcessResult r = RunProgram({Heapreplay(), "--leaks", "--json", trace});
