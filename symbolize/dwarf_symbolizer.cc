@@ -19,6 +19,7 @@
 
 #include "symbolize/debug_files.h"
 #include "symbolize/dwarf_frames.h"
+#include "symbolize/symbol_cache.h"
 
 namespace heaprec::symbolize {
 namespace {
@@ -168,7 +169,8 @@ struct DwarfSymbolizer::Impl {
   std::vector<uint32_t> order;  // module ids in the order added
   std::map<std::pair<std::string, uint64_t>, std::unique_ptr<Session>> sessions;
   std::set<uint32_t> missing;
-  DwarfFrames frames;  // its name cache is keyed by pointers into the sessions' data
+  DwarfFrames frames;                 // its name cache is keyed by pointers into the sessions' data
+  std::unique_ptr<SymbolCache> disk;  // UseCache; saved when destroyed
   std::unordered_map<CacheKey, format::Symbol, CacheKeyHash> cache;
 };
 
@@ -184,6 +186,10 @@ DwarfSymbolizer::~DwarfSymbolizer() = default;
 DwarfSymbolizer::DwarfSymbolizer(DwarfSymbolizer&&) noexcept = default;
 DwarfSymbolizer& DwarfSymbolizer::operator=(DwarfSymbolizer&&) noexcept = default;
 
+void DwarfSymbolizer::UseCache(const std::string& dir) {
+  impl_->disk = dir.empty() ? nullptr : std::make_unique<SymbolCache>(dir);
+}
+
 void DwarfSymbolizer::AddModule(const format::Module& module) {
   if (module.id == 0) return;
   Impl& s = *impl_;
@@ -196,6 +202,7 @@ void DwarfSymbolizer::AddModule(const format::Module& module) {
   entry.module = module;
   entry.file = FindModuleFile(module, s.debug_dirs);
   if (entry.file.empty()) s.missing.insert(module.id);
+  if (s.disk != nullptr) s.disk->AddModule(module, entry.file, s.debug_dirs);
   s.modules.emplace(module.id, std::move(entry));
   s.order.push_back(module.id);
 }
@@ -213,9 +220,17 @@ format::Symbol DwarfSymbolizer::Symbolize(uint64_t address, uint32_t module_id) 
 
   const auto [cached, inserted] = s.cache.try_emplace({address, module_id});
   if (!inserted) return cached->second;
+  if (s.disk != nullptr && s.disk->Lookup(module_id, address, &symbol.frames)) {
+    cached->second = symbol;
+    return symbol;
+  }
   const Impl::Session* session = s.Open(entry->second);
   if (session != nullptr && session->mod != nullptr && session->start <= pc && pc < session->end) {
     symbol.frames = s.frames.At(session->mod, pc);
+  }
+  if (s.disk != nullptr && !entry->second.file.empty() && session != nullptr &&
+      session->mod != nullptr) {
+    s.disk->Store(module_id, address, symbol.frames);
   }
   cached->second = symbol;
   return symbol;

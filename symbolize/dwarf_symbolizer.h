@@ -77,6 +77,12 @@ class DwarfSymbolizer {
   // used (0 if none).
   format::Symbol Symbolize(uint64_t address, uint32_t module_id);
 
+  // Keeps the frames found in a SymbolCache in dir (symbol_cache.h; "" =
+  // none, the default), and takes the ones found there by earlier runs
+  // instead of opening the modules' debug information. Call before
+  // AddModule.
+  void UseCache(const std::string& dir);
+
   // Ids, in increasing order, of the modules whose file could not be found,
   // opened, or whose build-id did not match (for a note to users).
   std::vector<uint32_t> MissingModules() const;

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -205,6 +207,52 @@ TEST(DwarfSymbolizerTest, ReturnAddressGivesTheCallersLine) {
   // Cached, and the same when the module is looked up by address.
   EXPECT_EQ(symbolizer.Symbolize(address, 1), symbol);
   EXPECT_EQ(symbolizer.Symbolize(address, 0), symbol);
+}
+
+// UseCache: a second symbolizer takes the frames from the cache file (shown
+// by editing the file: its name comes back), and drops them when the
+// module's debug files are other ones (another debug directory).
+TEST(DwarfSymbolizerTest, SymbolCacheServesLaterRunsUntilTheDebugFilesChange) {
+  const std::string cache = TempDir("symbol_cache");
+  int call_line = 0;
+  const uint64_t address = fns::KnownCaller(&call_line);
+  const format::Module module = TestBinary(3);
+  ASSERT_FALSE(module.build_id.empty());
+  format::Symbol first;
+  {
+    DwarfSymbolizer symbolizer;
+    symbolizer.UseCache(cache);
+    symbolizer.AddModule(module);
+    first = symbolizer.Symbolize(address, 3);
+    ASSERT_EQ(first.frames.size(), 1u);
+  }  // saved
+  const std::string file = cache + "/" + Hex(module.build_id) + ".symbols";
+  std::string text;
+  {
+    std::ifstream in(file);
+    ASSERT_TRUE(in) << file;
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const size_t at = text.find("KnownCaller(int*)");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 11, "FromTheCach");  // same length
+  std::ofstream(file, std::ios::trunc) << text;
+  {
+    DwarfSymbolizer symbolizer;
+    symbolizer.UseCache(cache);
+    symbolizer.AddModule(module);
+    const format::Symbol again = symbolizer.Symbolize(address, 3);
+    ASSERT_EQ(again.frames.size(), 1u);
+    EXPECT_EQ(again.frames[0].function,
+              "heaprec::symbolize::symbolizer_test_fns::FromTheCach(int*)");
+    EXPECT_EQ(again.frames[0].line, first.frames[0].line);
+  }
+  {
+    DwarfSymbolizer symbolizer(std::vector<std::string>{TempDir("other_debug_dir")});
+    symbolizer.UseCache(cache);
+    symbolizer.AddModule(module);
+    EXPECT_EQ(symbolizer.Symbolize(address, 3), first);  // from DWARF again
+  }
 }
 
 TEST(DwarfSymbolizerTest, InlinedFrameComesFirstThenTheRealFunctionAtTheCallSite) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "symbolize/dwarf_symbolizer.h"
+#include "symbolize/symbol_cache.h"
 
 namespace heaprec::recorder::launcher {
 
@@ -81,6 +82,7 @@ void BackgroundSymbolizer::Run() {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   symbolize::DwarfSymbolizer symbolizer;
+  symbolizer.UseCache(symbolize::SymbolCache::DefaultDir());
   for (;;) {
     Work w;
     {
