@@ -69,7 +69,8 @@ void SymbolCache::AddModule(const format::Module& module, const std::string& fil
   if (!enabled() || module.build_id.empty() || module.id == 0) return;
   std::string signature = Hex(module.build_id) + " " + StatPart(file);
   for (const std::string& d : debug_dirs) {
-    signature += " " + d + ":" + StatPart(d + "/.build-id/" + BuildIdPath(module.build_id) + ".debug");
+    signature +=
+        " " + d + ":" + StatPart(d + "/.build-id/" + BuildIdPath(module.build_id) + ".debug");
   }
   const std::string name = dir_ + "/" + Hex(module.build_id) + ".symbols";
   File& f = files_[name];
