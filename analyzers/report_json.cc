@@ -5,6 +5,7 @@
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
+#include "analyzers/rss_report.h"
 #include "analyzers/sampling_notice.h"
 
 namespace heaprec::analyzers {
@@ -119,18 +120,20 @@ json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
 }  // namespace
 
 json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
-  return {{"allocations", s.allocations()},
-          {"frees", s.frees()},
-          {"bytes_allocated", s.bytes_allocated()},
-          {"peak_bytes", s.peak_bytes()},
-          {"leaked_bytes", a.heap().live_bytes()},
-          {"leaked_blocks", a.heap().live_blocks()},
-          {"temporaries", s.temporaries()},
-          {"duration_ns", s.duration_ns()},
-          {"peak_time_ns", s.peak_time_ns()},
-          {"peak_seq", s.peak_seq()},
-          {"recorded_whole_life", a.heap().RecordedWholeLife()},
-          {"freed_before_recording", a.heap().freed_before_recording()}};
+  json j = {{"allocations", s.allocations()},
+            {"frees", s.frees()},
+            {"bytes_allocated", s.bytes_allocated()},
+            {"peak_bytes", s.peak_bytes()},
+            {"leaked_bytes", a.heap().live_bytes()},
+            {"leaked_blocks", a.heap().live_blocks()},
+            {"temporaries", s.temporaries()},
+            {"duration_ns", s.duration_ns()},
+            {"peak_time_ns", s.peak_time_ns()},
+            {"peak_seq", s.peak_seq()},
+            {"recorded_whole_life", a.heap().RecordedWholeLife()},
+            {"freed_before_recording", a.heap().freed_before_recording()}};
+  AddRssSummaryJson(a.rss(), &j);
+  return j;
 }
 
 json JsonReportValue(const Report& r, const ReportOptions& o) {
@@ -151,6 +154,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
   AddExitJson(a.end() ? a.end()->exit_status : -1, &j["trace"]);
   if (a.heap().sampled()) j["sampling"] = {{"rate", a.heap().sample_rate()}};
   j["summary"] = SummaryJson(a, s);
+  j["rss"] = RssJson(a.rss(), r.trace.version, o.timeline);
   if (!r.notes.empty()) j["notes"] = r.notes;
   json losses = json::object();
   for (const RecordingLoss& loss : RecordingLosses(a.end())) losses[loss.name] = loss.value;
@@ -203,6 +207,10 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                         {"seq", p.seq},
                         {"live_bytes", p.live_bytes},
                         {"max_live_bytes", p.max_live_bytes}});
+      if (r.timeline->has_rss()) {
+        points.back()["rss_bytes"] = p.rss_bytes;
+        points.back()["max_rss_bytes"] = p.max_rss_bytes;
+      }
     }
     j["timeline"] = {{"events_per_point", r.timeline->events_per_point()}, {"points", points}};
   }
