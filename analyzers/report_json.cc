@@ -38,6 +38,14 @@ json SitesJson(const std::vector<Site>& sites, const SymbolTable& symbols) {
   return list;
 }
 
+// Each site's "lifetimes" (lifetimes.h), beside the SITE objects of list.
+void AddLifetimes(const LifetimeAnalyzer* l, const std::vector<Site>& sites, json* list) {
+  if (l == nullptr) return;
+  for (size_t i = 0; i < sites.size() && i < list->size(); ++i) {
+    (*list)[i]["lifetimes"] = LifetimesJson(l->Of(sites[i].stack));
+  }
+}
+
 json TotalsJson(const KindTotals& t) { return {{"bytes", t.bytes}, {"blocks", t.blocks}}; }
 
 // "leaks": the contract's bytes, blocks (every block live) and sites (those
@@ -187,10 +195,16 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                  {"sites", SitesJson(r.peak->Sites(), sym)}};
   }
   if (o.temporaries && r.hot) {
-    j["temporaries"] = {{"count", r.hot->temporaries()},
-                        {"sites", SitesJson(r.hot->TemporarySites(), sym)}};
+    const std::vector<Site> sites = r.hot->TemporarySites();
+    j["temporaries"] = {{"count", r.hot->temporaries()}, {"sites", SitesJson(sites, sym)}};
+    AddLifetimes(r.lifetimes, sites, &j["temporaries"]["sites"]);
   }
-  if (o.hot && r.hot) j["hot"] = {{"sites", SitesJson(r.hot->HotSites(), sym)}};
+  if (o.hot && r.hot) {
+    const std::vector<Site> sites = r.hot->HotSites();
+    j["hot"] = {{"sites", SitesJson(sites, sym)}};
+    AddLifetimes(r.lifetimes, sites, &j["hot"]["sites"]);
+  }
+  if (r.lifetimes && (o.hot || o.temporaries)) j["lifetimes"] = LifetimesJson(&r.lifetimes->all());
   if (o.histogram && r.histogram) {
     json buckets = json::array();
     for (int k = 0; k < HistogramAnalyzer::kBuckets; ++k) {
@@ -207,7 +221,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                         {"seq", p.seq},
                         {"live_bytes", p.live_bytes},
                         {"max_live_bytes", p.max_live_bytes}});
-      if (r.timeline->has_rss()) {
+      if (r.timeline->has_rss() && p.max_rss_bytes != 0) {
         points.back()["rss_bytes"] = p.rss_bytes;
         points.back()["max_rss_bytes"] = p.max_rss_bytes;
       }

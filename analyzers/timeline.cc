@@ -55,7 +55,9 @@ std::string TimelineCsv(const std::vector<TimelinePoint>& points, bool rss) {
     std::snprintf(line, sizeof(line), "%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64, p.time_ns / 1e9,
                   p.seq, p.live_bytes, p.max_live_bytes);
     out += line;
-    if (rss) {
+    if (rss && p.max_rss_bytes == 0) {
+      out += ",,";  // before the first sample
+    } else if (rss) {
       std::snprintf(line, sizeof(line), ",%" PRIu64 ",%" PRIu64, p.rss_bytes, p.max_rss_bytes);
       out += line;
     }

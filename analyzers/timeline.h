@@ -23,7 +23,7 @@ struct TimelinePoint {
   uint64_t live_bytes = 0;
   uint64_t max_live_bytes = 0;
   // RSS (format 3.4): the last sample at or before the span's end, and the
-  // highest taken within it (or the last before it); 0 without samples.
+  // highest taken within it (or the last before it); 0 before any sample.
   uint64_t rss_bytes = 0;
   uint64_t max_rss_bytes = 0;
   friend bool operator==(const TimelinePoint&, const TimelinePoint&) = default;
@@ -51,7 +51,8 @@ class TimelineAnalyzer : public Analyzer {
 };
 
 // "time_s,seq,live_bytes,max_live_bytes" and one line per point; with rss
-// also ",rss_bytes,max_rss_bytes" (a trace with RSS samples, format 3.4).
+// also ",rss_bytes,max_rss_bytes" (a trace with RSS samples, format 3.4;
+// empty before the first sample).
 std::string TimelineCsv(const std::vector<TimelinePoint>& points, bool rss = false);
 
 }  // namespace heaprec::analyzers

@@ -15,7 +15,8 @@ bool Column(const flatbuffers::Vector<uint8_t>* v, size_t count, const char* nam
             std::vector<uint64_t>* out, std::string* error) {
   const bool ok = v == nullptr ? count == 0 : ReadVarints(v->data(), v->size(), count, out);
   if (v == nullptr) out->clear();
-  if (!ok) *error = std::string("RSS samples: column ") + name + " does not hold one varint a sample";
+  if (!ok)
+    *error = std::string("RSS samples: column ") + name + " does not hold one varint a sample";
   return ok;
 }
 

@@ -94,10 +94,8 @@ TEST(RssTest, SamplesFollowTheTouchedMemory) {
   const ProcessResult text = RunProgram({Runfile("replay/heapreplay"), rec.traces[0]});
   EXPECT_NE(text.out.find("rss: peak "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find(" above the live heap"), std::string::npos) << text.out;
-  const ProcessResult csv =
-      RunProgram({Runfile("replay/heapreplay"), "--timeline", rec.traces[0]});
-  EXPECT_EQ(csv.out.rfind("time_s,seq,live_bytes,max_live_bytes,rss_bytes,max_rss_bytes\n", 0),
-            0u)
+  const ProcessResult csv = RunProgram({Runfile("replay/heapreplay"), "--timeline", rec.traces[0]});
+  EXPECT_EQ(csv.out.rfind("time_s,seq,live_bytes,max_live_bytes,rss_bytes,max_rss_bytes\n", 0), 0u)
       << csv.out;
 }
 
