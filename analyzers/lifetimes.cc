@@ -56,12 +56,8 @@ nlohmann::json LifetimesJson(const SiteLifetimes* s) {
     for (int k = 0; k < Log2Histogram::kBuckets; ++k) {
       if (h.counts[k] != 0) buckets.push_back({Log2Histogram::TopOf(k), h.counts[k]});
     }
-    return json{{"mean", h.Mean()},
-                {"p50", h.Quantile(0.5)},
-                {"p90", h.Quantile(0.9)},
-                {"p99", h.Quantile(0.99)},
-                {"max", h.Max()},
-                {"log2_buckets", buckets}};
+    return json{{"mean", h.Mean()},        {"p50", h.Quantile(0.5)}, {"p90", h.Quantile(0.9)},
+                {"p99", h.Quantile(0.99)}, {"max", h.Max()},         {"log2_buckets", buckets}};
   };
   const uint64_t freed = s->time_ns.total;
   return {{"freed", freed},

@@ -20,7 +20,7 @@ TEST(RssTrackTest, GapAtTheHeapsPeakTakesTheSamplesWhileItLasted) {
   EventFeeder f(&a);
   f.Rss(1 * kMiB);
   f.Event({.api = Api::kMalloc, .address = 0x1000, .size = 10 * kMiB});  // the peak
-  f.Rss(5 * kMiB);   // being touched
+  f.Rss(5 * kMiB);                                                       // being touched
   f.Rss(12 * kMiB);  // touched: still at the peak
   f.Event({.api = Api::kFree, .address = 0x1000});
   f.Rss(30 * kMiB);  // after the peak: not its
