@@ -28,7 +28,14 @@ void Analysis::OnEvent(const format::Event& e) {
   for (Analyzer* a : before_) a->BeforeEvent(e, heap_);
   const HeapChange c = heap_.Apply(e);
   if (c.made != 0 || c.released != 0) ++changes_since_scan_;
+  rss_.OnHeap(heap_.live_bytes(), e);
   for (Analyzer* a : analyzers_) a->OnEvent(e, c, heap_);
+}
+
+void Analysis::OnRssSample(const format::RssSample& s) {
+  if (stopped()) return;
+  rss_.OnSample(s, heap_.live_bytes());
+  for (Analyzer* a : analyzers_) a->OnRssSample(s, heap_);
 }
 
 void Analysis::OnLeakScan(const format::LeakScan& s) {

@@ -18,6 +18,7 @@
 #include "analyzers/analyzer.h"
 #include "analyzers/live_heap.h"
 #include "analyzers/moment.h"
+#include "analyzers/rss.h"
 #include "analyzers/symbol_table.h"
 #include "format/trace_visitor.h"
 
@@ -48,6 +49,7 @@ class Analysis : public format::TraceVisitor {
   void OnEnd(const format::EndRecord& e) override { end_ = e; }
   // Joins a scan's parts; keeps the last complete scan.
   void OnLeakScan(const format::LeakScan& s) override;
+  void OnRssSample(const format::RssSample& s) override;
 
   const LiveHeap& heap() const { return heap_; }
   const SymbolTable& symbols() const { return symbols_; }
@@ -71,6 +73,8 @@ class Analysis : public format::TraceVisitor {
   std::string LeakScanMissing() const;
   // Every complete leak scan met, in order.
   const std::vector<format::LeakScan>& leak_scans() const { return leak_scans_; }
+  // The process's RSS beside the live heap (format 3.4; rss.h).
+  const RssTrack& rss() const { return rss_; }
 
  private:
   LiveHeap heap_;
@@ -85,6 +89,7 @@ class Analysis : public format::TraceVisitor {
   std::vector<format::LeakScan> leak_scans_;
   format::LeakScan joining_;         // the parts of a scan so far
   uint64_t changes_since_scan_ = 0;  // heap changes after the last scan
+  RssTrack rss_;
 };
 
 }  // namespace heaprec::analyzers

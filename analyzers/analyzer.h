@@ -17,6 +17,9 @@ class Analyzer {
   virtual ~Analyzer() = default;
   // A marker, before the event whose seq it names.
   virtual void OnMarker(const format::Marker&) {}
+  // An RSS sample (format 3.4), before the event whose seq it names; heap
+  // as it stands then.
+  virtual void OnRssSample(const format::RssSample&, const LiveHeap&) {}
   // Called before `e` is applied to `heap` (the moment just before the
   // event), for analyzers whose WantsBeforeEvent() is true.
   virtual bool WantsBeforeEvent() const { return false; }

@@ -81,6 +81,14 @@ std::string MassifText(const MassifHeader& header, const std::vector<MassifSnaps
     const MassifSnapshot& s = snapshots[i];
     out += "#-----------\nsnapshot=" + std::to_string(i) + "\n#-----------\n";
     out += "time=" + std::to_string(s.time_ns / 1000000) + "\n";
+    // mem_heap_extra_B stays 0, even when the trace has RSS samples (format
+    // 3.4): massif's "extra" is the allocator's per-block overhead (headers,
+    // rounding to its size classes), which massif computes for each block;
+    // RSS minus the live heap also counts free memory the allocator keeps,
+    // code, stacks and file mappings, so writing it there would make ms_print
+    // and massif-visualizer show a heap overhead heaprec did not measure.
+    // Massif has no field for RSS; heapreplay --timeline, the JSON and the
+    // HTML page show it instead.
     out += "mem_heap_B=" + std::to_string(s.bytes) + "\nmem_heap_extra_B=0\nmem_stacks_B=0\n";
     if (!s.detailed) {
       out += "heap_tree=empty\n";

@@ -19,6 +19,7 @@
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
 #include "analyzers/leak_report.h"
+#include "analyzers/lifetimes.h"
 #include "analyzers/mismatches.h"
 #include "analyzers/missing_symbols.h"
 #include "analyzers/peak.h"
@@ -64,6 +65,8 @@ struct Report {
   const HotAnalyzer* hot = nullptr;  // hot sites and temporaries
   const HistogramAnalyzer* histogram = nullptr;
   const TimelineAnalyzer* timeline = nullptr;
+  // Block lifetimes per site: each hot and temporaries site's "lifetimes".
+  const LifetimeAnalyzer* lifetimes = nullptr;
   const MismatchAnalyzer* mismatches = nullptr;
   std::optional<DiffResult> diff;
   std::vector<std::string> notes;  // shown under the header, e.g. modules without symbols

@@ -5,6 +5,7 @@
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
+#include "analyzers/rss_report.h"
 #include "analyzers/sampling_notice.h"
 
 namespace heaprec::analyzers {
@@ -45,6 +46,14 @@ json SitesJson(const std::vector<Site>& sites, const SymbolTable& symbols) {
                     {"stack", StackJson(frames)}});
   }
   return list;
+}
+
+// Each site's "lifetimes" (lifetimes.h), beside the SITE objects of list.
+void AddLifetimes(const LifetimeAnalyzer* l, const std::vector<Site>& sites, json* list) {
+  if (l == nullptr) return;
+  for (size_t i = 0; i < sites.size() && i < list->size(); ++i) {
+    (*list)[i]["lifetimes"] = LifetimesJson(l->Of(sites[i].stack));
+  }
 }
 
 json TotalsJson(const KindTotals& t) { return {{"bytes", t.bytes}, {"blocks", t.blocks}}; }
@@ -130,18 +139,20 @@ json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
 }  // namespace
 
 json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
-  return {{"allocations", s.allocations()},
-          {"frees", s.frees()},
-          {"bytes_allocated", s.bytes_allocated()},
-          {"peak_bytes", s.peak_bytes()},
-          {"leaked_bytes", a.heap().live_bytes()},
-          {"leaked_blocks", a.heap().live_blocks()},
-          {"temporaries", s.temporaries()},
-          {"duration_ns", s.duration_ns()},
-          {"peak_time_ns", s.peak_time_ns()},
-          {"peak_seq", s.peak_seq()},
-          {"recorded_whole_life", a.heap().RecordedWholeLife()},
-          {"freed_before_recording", a.heap().freed_before_recording()}};
+  json j = {{"allocations", s.allocations()},
+            {"frees", s.frees()},
+            {"bytes_allocated", s.bytes_allocated()},
+            {"peak_bytes", s.peak_bytes()},
+            {"leaked_bytes", a.heap().live_bytes()},
+            {"leaked_blocks", a.heap().live_blocks()},
+            {"temporaries", s.temporaries()},
+            {"duration_ns", s.duration_ns()},
+            {"peak_time_ns", s.peak_time_ns()},
+            {"peak_seq", s.peak_seq()},
+            {"recorded_whole_life", a.heap().RecordedWholeLife()},
+            {"freed_before_recording", a.heap().freed_before_recording()}};
+  AddRssSummaryJson(a.rss(), &j);
+  return j;
 }
 
 json JsonReportValue(const Report& r, const ReportOptions& o) {
@@ -166,6 +177,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
   }
   if (a.heap().sampled()) j["sampling"] = {{"rate", a.heap().sample_rate()}};
   j["summary"] = SummaryJson(a, s);
+  j["rss"] = RssJson(a.rss(), r.trace.version, o.timeline);
   if (!r.notes.empty()) j["notes"] = r.notes;
   json losses = json::object();
   for (const RecordingLoss& loss : RecordingLosses(a.end())) losses[loss.name] = loss.value;
@@ -198,10 +210,16 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                  {"sites", SitesJson(r.peak->Sites(), sym)}};
   }
   if (o.temporaries && r.hot) {
-    j["temporaries"] = {{"count", r.hot->temporaries()},
-                        {"sites", SitesJson(r.hot->TemporarySites(), sym)}};
+    const std::vector<Site> sites = r.hot->TemporarySites();
+    j["temporaries"] = {{"count", r.hot->temporaries()}, {"sites", SitesJson(sites, sym)}};
+    AddLifetimes(r.lifetimes, sites, &j["temporaries"]["sites"]);
   }
-  if (o.hot && r.hot) j["hot"] = {{"sites", SitesJson(r.hot->HotSites(), sym)}};
+  if (o.hot && r.hot) {
+    const std::vector<Site> sites = r.hot->HotSites();
+    j["hot"] = {{"sites", SitesJson(sites, sym)}};
+    AddLifetimes(r.lifetimes, sites, &j["hot"]["sites"]);
+  }
+  if (r.lifetimes && (o.hot || o.temporaries)) j["lifetimes"] = LifetimesJson(&r.lifetimes->all());
   if (o.histogram && r.histogram) {
     json buckets = json::array();
     for (int k = 0; k < HistogramAnalyzer::kBuckets; ++k) {
@@ -218,6 +236,10 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                         {"seq", p.seq},
                         {"live_bytes", p.live_bytes},
                         {"max_live_bytes", p.max_live_bytes}});
+      if (r.timeline->has_rss() && p.max_rss_bytes != 0) {
+        points.back()["rss_bytes"] = p.rss_bytes;
+        points.back()["max_rss_bytes"] = p.max_rss_bytes;
+      }
     }
     j["timeline"] = {{"events_per_point", r.timeline->events_per_point()}, {"points", points}};
   }

@@ -8,6 +8,7 @@
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
+#include "analyzers/rss_report.h"
 #include "analyzers/sampling_notice.h"
 #include "analyzers/top_table.h"
 #include "format/switch_markers.h"
@@ -415,6 +416,7 @@ std::string TextReport(const Report& r, const ReportOptions& o) {
   }
   out += ", " + Seconds(s.duration_ns()) + "\n";
   if (!a.heap().RecordedWholeLife()) out += RecordedPartText(a);
+  out += RssText(a.rss(), r.trace.version);
   const std::string missing = MissingSymbolsText(r.missing_symbols);
   if (!missing.empty()) out += "symbols: " + missing + "\n";
   return out;

@@ -43,6 +43,10 @@ class EventFeeder {
     }
     v_->OnMarker({seq_ + 1, (seq_ + 1) * 1000000, 1, label});
   }
+  // An RSS sample (format 3.4) at this point, before the next event.
+  void Rss(uint64_t anon_bytes, uint64_t file_bytes = 0) {
+    v_->OnRssSample({seq_ + 1, seq_ * 1000000 + 500000, anon_bytes, file_bytes, 0});
+  }
   // A leak scan at this point: blocks (by number) with their kinds and
   // retaining roots (0 unless still reachable).
   void LeakScan(format::LeakScan s) {

@@ -17,6 +17,8 @@ void TimelineAnalyzer::Merge() {
     TimelinePoint p = points_[i];
     p.live_bytes = points_[i + 1].live_bytes;
     p.max_live_bytes = std::max(p.max_live_bytes, points_[i + 1].max_live_bytes);
+    p.rss_bytes = points_[i + 1].rss_bytes;
+    p.max_rss_bytes = std::max(p.max_rss_bytes, points_[i + 1].max_rss_bytes);
     merged.push_back(p);
   }
   points_ = std::move(merged);
@@ -27,7 +29,7 @@ void TimelineAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, cons
   const uint64_t live = heap.live_bytes();
   if (points_.empty() || in_last_ == span_) {
     if (points_.size() == max_points_) Merge();  // every point is full: pairs make room
-    points_.push_back({e.time_ns, e.seq, live, live});
+    points_.push_back({e.time_ns, e.seq, live, live, rss_, rss_});
     in_last_ = 1;
     return;
   }
@@ -37,13 +39,29 @@ void TimelineAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, cons
   ++in_last_;
 }
 
-std::string TimelineCsv(const std::vector<TimelinePoint>& points) {
-  std::string out = "time_s,seq,live_bytes,max_live_bytes\n";
-  char line[128];
+void TimelineAnalyzer::OnRssSample(const format::RssSample& s, const LiveHeap&) {
+  has_rss_ = true;
+  rss_ = s.total_bytes();
+  if (points_.empty()) return;
+  points_.back().rss_bytes = rss_;
+  points_.back().max_rss_bytes = std::max(points_.back().max_rss_bytes, rss_);
+}
+
+std::string TimelineCsv(const std::vector<TimelinePoint>& points, bool rss) {
+  std::string out = "time_s,seq,live_bytes,max_live_bytes";
+  out += rss ? ",rss_bytes,max_rss_bytes\n" : "\n";
+  char line[160];
   for (const TimelinePoint& p : points) {
-    std::snprintf(line, sizeof(line), "%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", p.time_ns / 1e9,
+    std::snprintf(line, sizeof(line), "%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64, p.time_ns / 1e9,
                   p.seq, p.live_bytes, p.max_live_bytes);
     out += line;
+    if (rss && p.max_rss_bytes == 0) {
+      out += ",,";  // before the first sample
+    } else if (rss) {
+      std::snprintf(line, sizeof(line), ",%" PRIu64 ",%" PRIu64, p.rss_bytes, p.max_rss_bytes);
+      out += line;
+    }
+    out += "\n";
   }
   return out;
 }

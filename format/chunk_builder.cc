@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "format/leak_scan_columns.h"
+#include "format/rss_columns.h"
 #include "format/switch_markers.h"
 #include "format/trace_generated.h"
 #include "format/varint.h"
@@ -23,7 +24,7 @@ ChunkBuilder::ChunkBuilder(uint32_t time_unit_ns, bool keep_addresses, bool bloc
 bool ChunkBuilder::empty() const {
   return pending_.empty() && api_.empty() && stack_parent_.empty() && !process_ &&
          modules_.empty() && unloads_.empty() && threads_.empty() && markers_.empty() &&
-         symbols_.empty() && leak_scans_.empty() && !end_;
+         symbols_.empty() && leak_scans_.empty() && rss_samples_.empty() && !end_;
 }
 
 void ChunkBuilder::AddEvent(const Event& e) {
@@ -349,6 +350,7 @@ void ChunkBuilder::ClearRecords() {
   markers_.clear();
   symbols_.clear();
   leak_scans_.clear();
+  rss_samples_.clear();
   end_.reset();
   approx_bytes_ = 256;
   tables_ = 1;
@@ -423,6 +425,8 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   const auto symbols_v = b.CreateVector(symbols);
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::LeakScan>>> leak_scans_v;
   if (!leak_scans.empty()) leak_scans_v = b.CreateVector(leak_scans);
+  flatbuffers::Offset<fb::RssSamples> rss;
+  if (!rss_samples_.empty()) rss = EncodeRssSamples(b, rss_samples_);
   fb::ChunkBuilder chunk(b);
   chunk.add_index(index_);
   chunk.add_base_seq(base_seq_);
@@ -454,6 +458,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_markers(markers_v);
   chunk.add_symbols(symbols_v);
   if (!leak_scans.empty()) chunk.add_leak_scans(leak_scans_v);
+  if (!rss_samples_.empty()) chunk.add_rss_samples(rss);
   if (end_) chunk.add_end(end);
   fb::FinishChunkBuffer(b, chunk.Finish());
 }

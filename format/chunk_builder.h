@@ -63,6 +63,12 @@ class ChunkBuilder {
   void AddSymbol(const Symbol& s);
   // Scans must come in increasing seq order (leak_scan_columns.h).
   void AddLeakScan(const LeakScan& s);
+  // RSS samples (3.4) must come in non-decreasing seq and time order, each
+  // after the events with a smaller seq (TraceWriter's caller orders them).
+  void AddRssSample(const RssSample& s) {
+    rss_samples_.push_back(s);
+    approx_bytes_ += kRssSampleBytesApprox;
+  }
   void SetEnd(const EndRecord& e) { end_ = e; }
 
   size_t event_count() const { return pending_.size() + api_.size(); }
@@ -171,6 +177,8 @@ class ChunkBuilder {
   std::vector<Marker> markers_;
   std::vector<Symbol> symbols_;
   std::vector<LeakScan> leak_scans_;
+  std::vector<RssSample> rss_samples_;
+  static constexpr size_t kRssSampleBytesApprox = 12;
   std::optional<EndRecord> end_;
 
   size_t approx_bytes_ = 256;

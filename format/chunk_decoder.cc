@@ -108,6 +108,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
   uint64_t made_after = blocks_made_;
   OpenLeakScan open_scan = open_scan_;
+  RssSample last_rss = last_rss_;
   if (!detail::CheckStacks(c, k, last_stack_id_, error) ||
       !detail::CheckEvents(c, k, last_event_seq_, max_stack, layout, error) ||
       !(fixed ? detail::CheckFixedSeqs(c, k, error)
@@ -115,6 +116,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
       !detail::CheckMarkers(c, last_seq_, error) ||
       !detail::LoadLeakScans(c, last_seq_, &open_scan, &k, error) ||
       !LeakScanEndsChunk(k, fixed, open_scan, error) ||
+      !detail::LoadRssSamples(c, last_event_seq_, &last_rss, &k, error) ||
       !(fixed ? detail::CheckAddresses(c, k, error)
               : detail::CheckBlocks(c, &k, &made_after, &thread_blocks_, error))) {
     return false;
@@ -129,7 +131,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   detail::DeliverStacksAndSymbols(c, k, visitor);
   const size_t n = k.n;
   const size_t n_markers = Len(c.markers());
-  if (n > 0 || n_markers > 0 || !k.leak_scans.empty()) {
+  if (n > 0 || n_markers > 0 || !k.leak_scans.empty() || !k.rss_samples.empty()) {
     const uint64_t last = fixed ? detail::DeliverFixedEvents(c, k, &blocks_, visitor)
                                 : detail::DeliverVarintEvents(c, k, blocks_made_, visitor);
     if (n > 0) last_seq_ = last_event_seq_ = last;
@@ -140,10 +142,14 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
     if (!k.leak_scans.empty() && k.leak_scans.back().seq > last_seq_ + 1) {
       last_seq_ = k.leak_scans.back().seq - 1;
     }
+    if (!k.rss_samples.empty() && k.rss_samples.back().seq > last_seq_ + 1) {
+      last_seq_ = k.rss_samples.back().seq - 1;
+    }
   }
   events_ += n;
   blocks_made_ = made_after;
   open_scan_ = open_scan;
+  last_rss_ = last_rss;
   last_stack_id_ = max_stack;
   ++next_index_;
   if (c.end()) {

@@ -66,6 +66,7 @@ class ChunkDecoder {
   uint64_t events_ = 0;
   bool seen_end_ = false;
   OpenLeakScan open_scan_;
+  RssSample last_rss_;  // the last RSS sample delivered (3.4)
 };
 
 }  // namespace heaprec::format

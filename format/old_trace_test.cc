@@ -5,7 +5,9 @@
 // format 2.1 (200 events, a flush every 7, seed 11, with block reuse: frees
 // name blocks by global block refs, three threads free each other's blocks),
 // and by format 3.1 (the same sample: refs by the thread that made a block;
-// no Process.parent_trace, no End.replaced_by_exec).
+// no Process.parent_trace, no End.replaced_by_exec), and by heaprec writing
+// format 3.3 (a real recording of a C program: 11 mallocs, 10 frees; no RSS
+// samples, which 3.4 added).
 // Never regenerate them; add a new file for a new version instead.
 #include <gtest/gtest.h>
 
@@ -95,6 +97,25 @@ TEST(OldTraceTest, Version3Dot1ReadsAsWritten) {
   EXPECT_TRUE(v.r.processes[0].from_start);  // 3.3: absent reads as recorded from the start
   ASSERT_EQ(v.r.ends.size(), 1u);
   EXPECT_FALSE(v.r.ends[0].replaced_by_exec);
+  EXPECT_EQ(v.r.ends[0].exit_status, 0);
+}
+
+// heaprec's 3.3 trace: complete, every event in order, no RSS samples.
+TEST(OldTraceTest, Version3Dot3ReadsWithoutRssSamples) {
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceFile("format/testdata/trace_v3_3.zst", v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.major, 3);
+  EXPECT_EQ(r.version.minor, 3);
+  EXPECT_TRUE(v.r.rss_samples.empty());
+  uint64_t mallocs = 0, frees = 0;
+  for (const Event& e : v.r.events) {
+    mallocs += e.api == Api::kMalloc;
+    frees += e.api == Api::kFree;
+  }
+  EXPECT_EQ(mallocs, 11u);
+  EXPECT_EQ(frees, 10u);
+  ASSERT_EQ(v.r.ends.size(), 1u);
   EXPECT_EQ(v.r.ends[0].exit_status, 0);
 }
 

@@ -20,7 +20,7 @@ struct Batch {
   // rare ones are held by pointer to keep entries small.
   using Other = std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload,
                              std::unique_ptr<Module>, std::unique_ptr<ProcessInfo>,
-                             std::unique_ptr<EndRecord>, std::unique_ptr<LeakScan>>;
+                             std::unique_ptr<EndRecord>, std::unique_ptr<LeakScan>, RssSample>;
   std::vector<Event> events;
   std::vector<std::pair<size_t, Other>> others;
   void Clear() {
@@ -92,6 +92,7 @@ class Recorder : public TraceVisitor {
   void OnSymbol(const Symbol& s) override { Other(s); }
   void OnMarker(const Marker& m) override { Other(m); }
   void OnLeakScan(const LeakScan& s) override { Other(std::make_unique<LeakScan>(s)); }
+  void OnRssSample(const RssSample& s) override { Other(s); }
   void OnEvent(const Event& e) override {
     batch_.events.push_back(e);
     if (batch_.events.size() == kBatchEvents) Flush();
@@ -129,6 +130,7 @@ void Replay(const Batch& b, TraceVisitor& v) {
             if constexpr (std::is_same_v<T, std::unique_ptr<ProcessInfo>>) v.OnProcess(*r);
             if constexpr (std::is_same_v<T, std::unique_ptr<EndRecord>>) v.OnEnd(*r);
             if constexpr (std::is_same_v<T, std::unique_ptr<LeakScan>>) v.OnLeakScan(*r);
+            if constexpr (std::is_same_v<T, RssSample>) v.OnRssSample(r);
           },
           b.others[next].second);
     }

@@ -278,6 +278,19 @@ struct LeakScan {
   friend bool operator==(const LeakScan&, const LeakScan&) = default;
 };
 
+// 3.4: the process's resident memory at one moment, as the launcher read it
+// from /proc/PID/status (format/FORMAT.md, "RSS samples"). Bytes (the file
+// stores KiB, the kernel's unit).
+struct RssSample {
+  uint64_t seq = 0;          // sorts before the event with this seq
+  uint64_t time_ns = 0;      // since ProcessInfo::start_monotonic_ns (µs resolution)
+  uint64_t anon_bytes = 0;   // RssAnon: the heap, stacks, anonymous mappings
+  uint64_t file_bytes = 0;   // RssFile: mapped files (code, data files)
+  uint64_t shmem_bytes = 0;  // RssShmem: shared memory (tmpfs, shm, shared anonymous)
+  uint64_t total_bytes() const { return anon_bytes + file_bytes + shmem_bytes; }
+  friend bool operator==(const RssSample&, const RssSample&) = default;
+};
+
 // Totals and counters, written once in the last chunk. TraceWriter fills the
 // totals it can count itself (events, allocations, ...); the recorder adds
 // exit_status and counters of what it could not record.

@@ -24,6 +24,7 @@ struct Records {
   std::vector<Symbol> symbols;
   std::vector<Marker> markers;
   std::vector<LeakScan> leak_scans;
+  std::vector<RssSample> rss_samples;
   std::vector<Event> events;
   std::vector<EndRecord> ends;
   // "E<seq>", "M<seq>" and "L<seq>" in delivery order, to check markers
@@ -46,6 +47,10 @@ class RecordingVisitor : public TraceVisitor {
   void OnLeakScan(const LeakScan& s) override {
     r.leak_scans.push_back(s);
     r.order.push_back("L" + std::to_string(s.seq));
+  }
+  void OnRssSample(const RssSample& s) override {
+    r.rss_samples.push_back(s);
+    r.order.push_back("R" + std::to_string(s.seq));
   }
   void OnEvent(const Event& e) override {
     r.events.push_back(e);

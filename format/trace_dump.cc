@@ -51,6 +51,11 @@ class Dumper : public TraceVisitor {
     std::printf("marker seq=%" PRIu64 " t=%" PRIu64 " thread=%u %s\n", m.seq, m.time_ns, m.thread,
                 m.label.c_str());
   }
+  void OnRssSample(const RssSample& s) override {
+    std::printf("rss seq=%" PRIu64 " t=%" PRIu64 " anon=%" PRIu64 " file=%" PRIu64 " shmem=%" PRIu64
+                "\n",
+                s.seq, s.time_ns, s.anon_bytes, s.file_bytes, s.shmem_bytes);
+  }
   void OnLeakScan(const LeakScan& s) override {
     static const char* const kKinds[] = {"unknown", "definite", "indirect", "possible",
                                          "reachable"};

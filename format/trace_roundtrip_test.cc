@@ -340,6 +340,53 @@ TEST(TraceRoundTripTest, LeakScanBetweenEvents) {
   EXPECT_EQ(got, scan);
 }
 
+// RSS samples (3.4) come back exactly (times to the µs, sizes to the KiB, as
+// stored), each before the event with its seq, before a marker of the same
+// seq, and across chunks; sizes may go down as well as up.
+TEST(TraceRoundTripTest, RssSamplesBetweenEventsAndAcrossChunks) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  const std::vector<RssSample> samples = {
+      {1, 1'000'000, 4096 * 300, 1 << 20, 0},
+      {2, 11'000'000, uint64_t{70} << 20, 1 << 20, 8192},
+      {2, 21'000'000, uint64_t{71} << 20, 1 << 20, 8192},
+      {3, 31'000'000, 4096 * 310, (1 << 20) + 4096, 0},
+      {5, 41'000'000, 1024, 0, 0},
+  };
+  w.AddRssSample(samples[0]);
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x10, .size = 1});
+  w.AddRssSample(samples[1]);
+  w.AddRssSample(samples[2]);
+  w.AddMarker({2, 10, 1, "m"});
+  w.Flush();
+  w.AddRssSample(samples[3]);
+  w.AddEvent({.seq = 3, .api = Api::kFree, .address = 0x10});
+  w.Flush();
+  w.AddRssSample(samples[4]);
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.minor, 4);
+  EXPECT_EQ(v.r.rss_samples, samples);
+  EXPECT_EQ(v.r.order, (std::vector<std::string>{"R1", "E1", "R2", "R2", "M2", "R3", "E3", "R5"}));
+}
+
+// A sample whose seq lies before an event of an earlier chunk is damage.
+TEST(TraceRoundTripTest, RssSampleBeforeAnEarlierChunksEventIsRejected) {
+  StringSink sink;
+  TraceWriter w(&sink, testing::SampleProcess());
+  w.AddEvent({.seq = 1, .api = Api::kMalloc, .address = 0x10, .size = 1});
+  w.AddEvent({.seq = 2, .api = Api::kFree, .address = 0x10});
+  w.Flush();
+  w.AddRssSample({2, 5, 4096, 0, 0});
+  ASSERT_TRUE(w.Finish({}));
+  RecordingVisitor v;
+  const ReadResult r = ReadTraceMemory("mem", sink.bytes().data(), sink.bytes().size(), v);
+  EXPECT_EQ(r.status, ReadResult::kError);
+  EXPECT_NE(r.message.find("RSS sample out of order"), std::string::npos) << r.message;
+}
+
 // A scan of more blocks than a part holds is written in parts, one chunk
 // each, that come back in order and join to the scan written.
 TEST(TraceRoundTripTest, LargeLeakScanInParts) {

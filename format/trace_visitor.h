@@ -2,9 +2,9 @@
 //
 // For each chunk the reader calls, in this order: OnProcess (first chunk
 // only), OnModule, OnModuleUnload, OnThread, OnStackNode, OnSymbol, then the
-// chunk's events, markers and leak scans merged by seq (a marker or scan
-// comes before the event whose seq it names; a marker before a scan of the
-// same seq), then OnEnd (last chunk only). Every stack id an event
+// chunk's events, markers, leak scans and RSS samples merged by seq (each
+// comes before the event whose seq it names; at one seq, samples first, then
+// a marker, then a scan), then OnEnd (last chunk only). Every stack id an event
 // names was announced by OnStackNode before it.
 //
 // Implementations are the analyzers (one visitor each) and tests. Called on
@@ -27,6 +27,7 @@ class TraceVisitor {
   virtual void OnSymbol(const Symbol&) {}
   virtual void OnMarker(const Marker&) {}
   virtual void OnLeakScan(const LeakScan&) {}
+  virtual void OnRssSample(const RssSample&) {}  // 3.4
   virtual void OnEvent(const Event&) {}
   virtual void OnEnd(const EndRecord&) {}
 };

@@ -85,6 +85,11 @@ void TraceWriter::AddMarker(const Marker& m) {
   MaybeFlush();
 }
 
+void TraceWriter::AddRssSample(const RssSample& s) {
+  chunk_->AddRssSample(s);
+  MaybeFlush();
+}
+
 void TraceWriter::AddLeakScan(const LeakScan& s) {
   for (const LeakScan& part : SplitLeakScan(s, kLeakScanPart)) {
     chunk_->AddLeakScan(part);

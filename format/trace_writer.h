@@ -84,6 +84,9 @@ class TraceWriter {
   // blocks, each ending its chunk, so that no chunk outgrows kMaxChunkBytes.
   void AddLeakScan(const LeakScan& s);
   static constexpr size_t kLeakScanPart = size_t{1} << 20;
+  // An RSS sample (3.4): seq and time never below the previous sample's,
+  // and added after every event with a smaller seq.
+  void AddRssSample(const RssSample& s);
 
   // Ends the current chunk (if it holds anything) and writes it out.
   bool Flush();

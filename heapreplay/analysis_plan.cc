@@ -49,11 +49,13 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   peak_run = want.peak || want.overview || needs.peak;
   hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() || needs.hot ||
             (drawn && !want.leaks && !want.peak && o.at.empty());
+  lifetimes_run = want.hot || want.temporaries || !o.html.empty();
   analysis.Add(&summary);
   if (peak_run) analysis.Add(&peak);
   if (hot_run) analysis.Add(&hot);
   if (want.histogram) analysis.Add(&histogram);
   if (want.timeline) analysis.Add(&timeline);
+  if (lifetimes_run) analysis.Add(&lifetimes);
   if (want.mismatches) analysis.Add(&mismatches);
   if (!o.html.empty()) analysis.Add(&range);
   if (needs.massif) analysis.Add(&exports.massif);

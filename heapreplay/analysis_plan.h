@@ -15,6 +15,7 @@
 #include "analyzers/heaptrack_export.h"
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
+#include "analyzers/lifetimes.h"
 #include "analyzers/mismatches.h"
 #include "analyzers/moment.h"
 #include "analyzers/peak.h"
@@ -39,7 +40,7 @@ struct AnalysisPlan {
 
   // What runs besides the summary and the live heap. Hot sites also feed
   // --pprof's alloc samples and the default drawing (outputs.h).
-  bool peak_run = false, hot_run = false;
+  bool peak_run = false, hot_run = false, lifetimes_run = false;
 
   // The trace, stopped at --at if given.
   analyzers::Analysis analysis;
@@ -48,6 +49,7 @@ struct AnalysisPlan {
   analyzers::HotAnalyzer hot;
   analyzers::HistogramAnalyzer histogram;
   analyzers::TimelineAnalyzer timeline;
+  analyzers::LifetimeAnalyzer lifetimes;  // with hot sites shown, or --html
   analyzers::MismatchAnalyzer mismatches;
   analyzers::RangeProfile range;                    // --html
   ExportAnalyzers exports{&peak};                   // --export (after peak)

@@ -3,11 +3,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/analysis.h"
+#include "analyzers/human_bytes.h"
 #include "analyzers/report.h"
 #include "analyzers/summary.h"
 #include "format/heaptrack_reader.h"
@@ -45,6 +48,41 @@ namespace {
 int Fail(const std::string& line) {
   if (!line.empty()) std::fprintf(stderr, "heapreplay: %s\n", line.c_str());
   return 1;
+}
+
+std::string SignedBytes(int64_t b) {
+  return (b < 0 ? "-" : "+") + analyzers::HumanBytes(b < 0 ? -static_cast<uint64_t>(b) : b);
+}
+
+// The recorded run's RSS gap at the heap's peak (format 3.4) against the
+// replay: the allocator whose replay stood least above the live heap at its
+// peak (its RSS growth minus the peak live bytes), and how much of the gap
+// it would have closed against the reference. The recorded gap also holds
+// what no allocator changes (code, stacks, other mappings), so "closed" is
+// at most the gap. One line; "" for a trace without RSS samples.
+std::string RssGapLine(const analyzers::RssTrack& rss, const BenchResult& r) {
+  const std::optional<int64_t> gap = rss.gap_at_heap_peak();
+  if (!gap || r.allocators.empty()) return "";
+  const double live = static_cast<double>(r.stats.peak_live_bytes);
+  auto above = [&](const AllocatorResult& a) {
+    return static_cast<int64_t>(a.replay_peak_rss.median - live);
+  };
+  const AllocatorResult* best = nullptr;
+  const AllocatorResult* ref = nullptr;
+  for (const AllocatorResult& a : r.allocators) {
+    if (a.spec.name == r.reference) ref = &a;
+    if (best == nullptr || above(a) < above(*best)) best = &a;
+  }
+  std::string line = "rss gap: the recorded run's RSS stood " + SignedBytes(*gap) +
+                     " above its live heap at the heap's peak; in the replay ";
+  if (ref == nullptr || above(*ref) <= above(*best)) {
+    return line + "no allocator stood less above it than " + (ref ? ref : best)->spec.name + " (" +
+           SignedBytes(above(ref ? *ref : *best)) + ")\n";
+  }
+  const int64_t closed = std::max<int64_t>(0, std::min(*gap, above(*ref) - above(*best)));
+  return line + best->spec.name + " stood least above it (" + SignedBytes(above(*best)) + ", " +
+         ref->spec.name + " " + SignedBytes(above(*ref)) + "): it would have closed about " +
+         analyzers::HumanBytes(static_cast<uint64_t>(closed)) + " of the gap\n";
 }
 
 }  // namespace
@@ -127,13 +165,13 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
   }
 
   if (json != nullptr) {
-    *text = BenchText(result);
+    *text = BenchText(result) + RssGapLine(analysis.rss(), result);
     *json = BenchJson(result);
     AddCurvesJson(result, compiled.live_curve, json);
     return 0;
   }
   if (!o.json) {
-    std::fputs(BenchText(result).c_str(), stdout);
+    std::fputs((BenchText(result) + RssGapLine(analysis.rss(), result)).c_str(), stdout);
     return 0;
   }
   analyzers::Report report;

@@ -47,6 +47,7 @@ bool WriteHtml(const std::string& path, const analyzers::Report& r,
   in.missing_symbols = r.missing_symbols;
   in.base = base;
   in.bench = bench;
+  in.lifetimes = r.lifetimes;
   return WriteTextFile(path, analyzers::html::HtmlPage(analyzers::html::PageData(in)), error);
 }
 

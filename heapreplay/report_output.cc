@@ -19,7 +19,8 @@ std::string StdoutText(const Options& o, const analyzers::Report& report, const 
     return analyzers::JsonReportText(j);
   }
   if (o.folded) return Folded(o, report);
-  if (o.report.timeline) return analyzers::TimelineCsv(report.timeline->points());
+  if (o.report.timeline)
+    return analyzers::TimelineCsv(report.timeline->points(), report.timeline->has_rss());
   return analyzers::TextReport(report, o.report) + (bench.text.empty() ? "" : "\n" + bench.text);
 }
 

@@ -120,6 +120,7 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   report->leaks = analyzers::ShownSites(*report->leak_report, want.leak_kinds);
   if (p->peak_run) report->peak = &p->peak;
   if (p->hot_run) report->hot = &p->hot;
+  if (p->lifetimes_run) report->lifetimes = &p->lifetimes;
   if (want.histogram) report->histogram = &p->histogram;
   if (want.timeline) report->timeline = &p->timeline;
   if (want.mismatches) report->mismatches = &p->mismatches;

@@ -21,6 +21,7 @@ class TeeVisitor : public format::TraceVisitor {
   void OnSymbol(const format::Symbol& x) override { a_->OnSymbol(x), b_->OnSymbol(x); }
   void OnMarker(const format::Marker& x) override { a_->OnMarker(x), b_->OnMarker(x); }
   void OnLeakScan(const format::LeakScan& x) override { a_->OnLeakScan(x), b_->OnLeakScan(x); }
+  void OnRssSample(const format::RssSample& x) override { a_->OnRssSample(x), b_->OnRssSample(x); }
   void OnEvent(const format::Event& x) override { a_->OnEvent(x), b_->OnEvent(x); }
   void OnEnd(const format::EndRecord& x) override { a_->OnEnd(x), b_->OnEnd(x); }
 

@@ -118,6 +118,11 @@ TEST(AttachTest, PhasesGiveExactNumbersForTheWindow) {
   const TraceSummary s = SummarizeTrace(trace);
   ASSERT_EQ(s.read.status, format::ReadResult::kComplete) << s.read.message;
   EXPECT_EQ(s.Site("before_attach"), nullptr) << "allocated before the attach";
+  // The launcher sampled the attached process's RSS (format 3.4): at once
+  // when it found the region, then every 10 ms.
+  ASSERT_FALSE(s.rss_samples.empty());
+  EXPECT_GT(s.rss_samples[0].anon_bytes, 0u);
+  EXPECT_GT(s.rss_samples[0].file_bytes, 0u);
   SiteExpectation b;
   b.calls = {{format::Api::kMalloc, 5}};
   b.allocations = 5;

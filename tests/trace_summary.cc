@@ -201,6 +201,10 @@ void SummaryVisitor::OnSymbol(const format::Symbol& s) { state_->symbols[s.addre
 
 void SummaryVisitor::OnMarker(const format::Marker& m) { state_->out.markers.push_back(m); }
 
+void SummaryVisitor::OnRssSample(const format::RssSample& r) {
+  state_->out.rss_samples.push_back(r);
+}
+
 void SummaryVisitor::OnEnd(const format::EndRecord& e) {
   state_->out.has_end = true;
   state_->out.end = e;

@@ -102,6 +102,7 @@ struct TraceSummary {
   std::vector<format::ModuleUnload> unloads;
   std::map<uint32_t, std::string> threads;  // Thread.thread -> latest name
   std::vector<format::Marker> markers;
+  std::vector<format::RssSample> rss_samples;  // format 3.4
   std::map<std::string, SiteStats> sites;
   SiteStats total;  // every event, every site
   uint64_t events = 0;
@@ -139,6 +140,7 @@ class SummaryVisitor : public format::TraceVisitor {
   void OnStackNode(const format::StackNode& n) override;
   void OnSymbol(const format::Symbol& s) override;
   void OnMarker(const format::Marker& m) override;
+  void OnRssSample(const format::RssSample& r) override;
   void OnEvent(const format::Event& e) override;
   void OnEnd(const format::EndRecord& e) override;
   TraceSummary Finish(const format::ReadResult& read);

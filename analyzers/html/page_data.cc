@@ -146,6 +146,42 @@ json BaseJson(const PageBase& b, LeakKindSet leak_kinds, PageStacks* stacks) {
           {"sites", sites}};
 }
 
+// "rss": the process's RSS samples (format 3.4) as columns, or null.
+json RssPageJson(const RssTrack& rss) {
+  if (!rss.has_samples()) return nullptr;
+  json time = json::array(), total = json::array(), anon = json::array();
+  for (const RssPoint& p : rss.points()) {
+    time.push_back(p.sample.time_ns);
+    total.push_back(p.sample.total_bytes());
+    anon.push_back(p.sample.anon_bytes);
+  }
+  return {{"time_ns", time}, {"rss", total}, {"anon", anon}};
+}
+
+// "lifetimes": per node (the stacks that land on one node merged), the
+// blocks released, those released by another thread, and the median
+// lifetime in time and in blocks made in between; or null.
+json LifetimesPageJson(const LifetimeAnalyzer* l, StackNodes* nodes) {
+  if (l == nullptr) return nullptr;
+  std::map<int32_t, SiteLifetimes> by_node;
+  l->ForEach([&](uint32_t stack, const SiteLifetimes& s) { by_node[nodes->NodeOf(stack)].Add(s); });
+  json node = json::array(), freed = json::array(), other = json::array();
+  json p50_ns = json::array(), p50_between = json::array();
+  for (const auto& [n, s] : by_node) {
+    if (s.time_ns.total == 0) continue;
+    node.push_back(n);
+    freed.push_back(s.time_ns.total);
+    other.push_back(s.freed_by_other_thread);
+    p50_ns.push_back(s.time_ns.Quantile(0.5));
+    p50_between.push_back(s.allocations_between.Quantile(0.5));
+  }
+  return {{"node", node},
+          {"freed", freed},
+          {"other_thread", other},
+          {"p50_ns", p50_ns},
+          {"p50_between", p50_between}};
+}
+
 }  // namespace
 
 std::vector<std::string> PageWarnings(const PageInputs& in) {
@@ -199,6 +235,8 @@ json PageData(const PageInputs& in) {
   }
   page["markers"] = markers;
   page["cells"] = CellsJson(*in.range, &nodes);
+  page["rss"] = RssPageJson(a.rss());
+  page["lifetimes"] = LifetimesPageJson(in.lifetimes, &nodes);
   page["base"] = in.base ? BaseJson(*in.base, in.leak_kinds, &stacks) : json(nullptr);
   page["bench"] = in.bench;
   stacks.AddTo(&page);

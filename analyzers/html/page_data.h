@@ -15,6 +15,7 @@
 #include "analyzers/analysis.h"
 #include "analyzers/hot.h"
 #include "analyzers/leak_report.h"
+#include "analyzers/lifetimes.h"
 #include "analyzers/missing_symbols.h"
 #include "analyzers/peak.h"
 #include "analyzers/range_profile.h"
@@ -45,6 +46,7 @@ struct PageInputs {
   std::vector<MissingSymbols> missing_symbols;  // "symbols" and a warning
   const PageBase* base = nullptr;               // null without --base
   nlohmann::json bench;                         // DATA.md's BENCH, or null
+  const LifetimeAnalyzer* lifetimes = nullptr;  // "lifetimes"; null: none
 };
 
 nlohmann::json PageData(const PageInputs& in);

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "format/leak_scan_columns.h"
+#include "format/rss_columns.h"
 
 namespace heaprec::format::detail {
 
@@ -100,6 +101,21 @@ bool LoadLeakScans(const fb::Chunk& c, uint64_t prev_seq, OpenLeakScan* open, Co
     last = s.seq;
   }
   *open = o;
+  return true;
+}
+
+bool LoadRssSamples(const fb::Chunk& c, uint64_t prev_event_seq, RssSample* last, Columns* k,
+                    std::string* error) {
+  k->rss_samples.clear();
+  if (c.rss_samples() == nullptr) return true;
+  if (!DecodeRssSamples(*c.rss_samples(), &k->rss_samples, error)) return false;
+  if (k->rss_samples.empty()) return true;
+  const RssSample& first = k->rss_samples.front();
+  if (first.seq <= prev_event_seq || first.seq < last->seq || first.time_ns < last->time_ns) {
+    *error = "RSS sample out of order (seq " + std::to_string(first.seq) + ")";
+    return false;
+  }
+  *last = k->rss_samples.back();
   return true;
 }
 

@@ -31,6 +31,12 @@ bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error);
 // whose next part must come next, if any; updated).
 bool LoadLeakScans(const fb::Chunk& c, uint64_t prev_seq, OpenLeakScan* open, Columns* k,
                    std::string* error);
+// Decodes the chunk's RSS samples (3.4) into k->rss_samples
+// (format/rss_columns.h) and checks their order: each after every event of
+// the chunks before (seq above prev_event_seq), and no seq or time below the
+// previous sample's (*last, the last sample so far; updated).
+bool LoadRssSamples(const fb::Chunk& c, uint64_t prev_event_seq, RssSample* last, Columns* k,
+                    std::string* error);
 
 }  // namespace heaprec::format::detail
 

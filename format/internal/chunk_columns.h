@@ -80,6 +80,8 @@ struct Columns {
   std::vector<uint32_t> merge_buffer;  // scratch for sorting order
   // The chunk's leak scans (3.1), decoded by LoadLeakScans, in seq order.
   std::vector<LeakScan> leak_scans;
+  // The chunk's RSS samples (3.4), decoded by LoadRssSamples, in seq order.
+  std::vector<RssSample> rss_samples;
 };
 
 }  // namespace heaprec::format::detail

@@ -27,24 +27,28 @@ void DeliverEnd(const fb::End& e, TraceVisitor& v);
 Marker ToMarker(const fb::Marker& m);
 
 // Delivers the chunk's n events, which next(j, &e) fills for j = 0..n-1 in
-// seq order, merged with the chunk's markers and leak scans (k.leak_scans):
-// a marker or scan before the event with an equal or larger seq, a marker
-// before a scan of the same seq. e is one Event throughout: it keeps what the
-// previous call left in it, and starts with the chunk's base seq and time.
-// Returns the last event's seq (the base seq if there is none).
+// seq order, merged with the chunk's markers, leak scans (k.leak_scans) and
+// RSS samples (k.rss_samples): each before the event with an equal or larger
+// seq; at one seq, samples, then a marker, then a scan. e is one Event throughout: it keeps what
+// the previous call left in it, and starts with the chunk's base seq and time. Returns the last
+// event's seq (the base seq if there is none).
 template <typename NextEvent>
 uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, NextEvent&& next,
                            TraceVisitor& v) {
   const size_t n_markers = Len(c.markers());
-  size_t next_marker = 0, next_scan = 0;
-  // Everything up to seq (all of it for UINT64_MAX), markers first.
+  size_t next_marker = 0, next_scan = 0, next_rss = 0;
+  // Everything up to seq (all of it for UINT64_MAX), samples first, markers next.
   auto deliver_up_to = [&](uint64_t seq) {
     for (;;) {
       const bool marker = next_marker < n_markers;
       const bool scan = next_scan < k.leak_scans.size();
+      const bool rss = next_rss < k.rss_samples.size();
       const uint64_t m = marker ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
       const uint64_t s = scan ? k.leak_scans[next_scan].seq : UINT64_MAX;
-      if (marker && m <= seq && m <= s) {
+      const uint64_t r = rss ? k.rss_samples[next_rss].seq : UINT64_MAX;
+      if (rss && r <= seq && r <= m && r <= s) {
+        v.OnRssSample(k.rss_samples[next_rss++]);
+      } else if (marker && m <= seq && m <= s) {
         v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
       } else if (scan && s <= seq) {
         v.OnLeakScan(k.leak_scans[next_scan++]);

@@ -162,6 +162,7 @@ void Session::Adopt(const std::string& name, std::unique_ptr<RegionReader> reade
     }
   }
   e->pidfd = PidfdOpen(e->pid);
+  e->rss = std::make_unique<RssSampler>(e->pid);
   e->reader = std::move(reader);
   e->trace = TracePath(*e->reader, ParentTrace(e->reader->header(), replaced), &e->builder);
   entries_.push_back(std::move(e));
@@ -218,6 +219,26 @@ void Session::Finish(Entry& e, bool replaced) {
   e.reader.reset();
 }
 
+void Session::SampleRss(Entry& e, uint64_t now_ns) {
+  if (now_ns < e.next_rss_ns || e.builder == nullptr) return;
+  // Keep the cadence, but after a stall (a leak scan, a slow disk) start
+  // again from now rather than catching up with samples of the same moment.
+  e.next_rss_ns = now_ns - e.next_rss_ns < RssSampler::kIntervalNs
+                      ? e.next_rss_ns + RssSampler::kIntervalNs
+                      : now_ns + RssSampler::kIntervalNs;
+  // The seq first: every record before it was taken before the reading.
+  const RegionHeader& h = e.reader->header();
+  format::RssSample s;
+  s.seq = std::max<uint64_t>(CurrentSeq(h), e.reader->next_seq());
+  RssReading r;
+  if (!e.rss->Read(&r)) return;
+  s.time_ns = now_ns > h.start_monotonic_ns ? now_ns - h.start_monotonic_ns : 0;
+  s.anon_bytes = r.anon_bytes;
+  s.file_bytes = r.file_bytes;
+  s.shmem_bytes = r.shmem_bytes;
+  e.builder->AddRssSample(s);
+}
+
 void Session::AnswerScans(Entry& e) {
   if (e.builder == nullptr) {
     // No trace to write a scan to: nobody may wait for one.
@@ -253,8 +274,10 @@ bool Session::Step(uint64_t now_ns, bool scan) {
     const bool gone = Gone(*e);
     moved |= e->reader->Drain() > 0;
     if (e->builder != nullptr) {
+      if (!gone) SampleRss(*e, now_ns);
       e->builder->PollModules();
       e->reader->Emit(*e->builder, false, now_ns);
+      e->builder->WriteRssSamples(e->reader->next_seq());
       if (!gone) AnswerScans(*e);
       e->builder->MaybeFlush(now_ns);
     } else {

@@ -29,6 +29,7 @@
 #include "recorder/launcher/leak_scanner.h"
 #include "recorder/launcher/options.h"
 #include "recorder/launcher/region_reader.h"
+#include "recorder/launcher/rss_sampler.h"
 #include "recorder/launcher/trace_builder.h"
 
 namespace heaprec::recorder::launcher {
@@ -97,7 +98,12 @@ class Session {
     uint64_t start_ns = 0;
     std::string trace;  // the trace file; "" if it could not be made
     bool gone = false;
+    std::unique_ptr<RssSampler> rss;  // the process's /proc/PID/status
+    uint64_t next_rss_ns = 0;         // when the next RSS sample is due
   };
+  // Every RssSampler::kIntervalNs: e's RSS, held by its builder until the
+  // records before it are written (format::RssSample).
+  void SampleRss(Entry& e, uint64_t now_ns);
   void Discover();
   void Adopt(const std::string& name, std::unique_ptr<RegionReader> reader);
   bool Gone(const Entry& e) const;

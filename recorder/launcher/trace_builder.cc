@@ -93,7 +93,20 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
   writer_ = std::make_unique<format::TraceWriter>(sink_.get(), process_, options);
 }
 
+void TraceBuilder::WriteRssSamples(uint64_t next_seq) {
+  while (rss_written_ < rss_pending_.size() && rss_pending_[rss_written_].seq <= next_seq) {
+    writer_->AddRssSample(rss_pending_[rss_written_++]);
+  }
+  if (rss_written_ == rss_pending_.size()) {
+    rss_pending_.clear();
+    rss_written_ = 0;
+  }
+}
+
 void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
+  if (rss_written_ < rss_pending_.size() && rss_pending_[rss_written_].seq <= r.seq) {
+    WriteRssSamples(r.seq);
+  }
   last_seq_ = r.seq;
   last_time_ns_ = r.time_ns;
   switch (r.api) {
@@ -371,6 +384,7 @@ std::string NoScanReason(int exit_status, bool replaced_by_exec, bool scans_on, 
 }  // namespace
 
 bool TraceBuilder::Finish(int exit_status, bool replaced_by_exec, bool scans_on) {
+  WriteRssSamples(UINT64_MAX);  // every record is written
   if (!final_scan_written_) {
     format::LeakScan none;
     none.seq = last_seq_ + 1;

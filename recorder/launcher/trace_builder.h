@@ -62,6 +62,14 @@ class TraceBuilder : public RecordSink {
   // heaprec scans at all).
   bool Finish(int exit_status, bool replaced_by_exec, bool scans_on = true);
 
+  // An RSS sample taken when the region's next seq was sample.seq: held
+  // until every record before that seq is written (OnRecord writes it
+  // before the first record at or past it; WriteRssSamples before next_seq).
+  void AddRssSample(const format::RssSample& sample) { rss_pending_.push_back(sample); }
+  // Writes the held samples whose seq is at most next_seq (the seq of the
+  // next record to come: every record before it is written).
+  void WriteRssSamples(uint64_t next_seq);
+
   // Leak scans: the requests not yet answered, oldest first.
   bool has_scan_request() const { return !scan_requests_.empty(); }
   ScanRequest TakeScanRequest();
@@ -146,7 +154,9 @@ class TraceBuilder : public RecordSink {
   std::vector<ScanRequest> scan_requests_;
   std::map<uint32_t, std::string> thread_names_;
   bool final_scan_written_ = false;
-  bool detached_ = false;  // the heaprec:detach marker was seen (heaprec -p)
+  bool detached_ = false;                       // the heaprec:detach marker was seen (heaprec -p)
+  std::vector<format::RssSample> rss_pending_;  // seq order
+  size_t rss_written_ = 0;                      // of rss_pending_
 };
 
 }  // namespace heaprec::recorder::launcher

@@ -73,7 +73,29 @@ const HeaprecTables = (function () {
               (primaryIsBytes ? fmt.signedCount(d) : fmt.signedBytes(d)) + ")</span>" : "");
           } });
       }
+      if (name === "hot" && !base) addLifetimeColumns(cols);
       return { cols, def, tb, tn, bb, bn, tp, bp, defaultSort: base ? "change" : primaryIsBytes ? "bytes" : "count" };
+    }
+
+    // Block lifetimes (DATA.md "lifetimes"; whole trace, not the range): the
+    // median lifetime and the share released by another thread than the maker.
+    let lifetimeRow = null; // node -> index into model.data.lifetimes
+    function addLifetimeColumns(cols) {
+      const l = model.data && model.data.lifetimes;
+      if (!l || !l.node || !l.node.length) return;
+      if (!lifetimeRow) {
+        lifetimeRow = new Map();
+        l.node.forEach((n, i) => lifetimeRow.set(n, i));
+      }
+      const at = (n, column, none) => (lifetimeRow.has(n) ? column[lifetimeRow.get(n)] : none);
+      const share = (n) => at(n, l.other_thread, 0) / Math.max(1, at(n, l.freed, 1));
+      cols.push(
+        { id: "lifetime", title: "Median life", key: (n) => at(n, l.p50_ns, -1),
+          show: (n) => (lifetimeRow.has(n) ? '<span title="at most; ' +
+            fmt.count(at(n, l.p50_between, 0)) + ' allocations in between at most; whole trace">' +
+            "\u2264 " + fmt.duration(at(n, l.p50_ns, 0)) + "</span>" : "\u2013") },
+        { id: "other_thread", title: "Freed by other thread", key: (n) => share(n),
+          show: (n) => (lifetimeRow.has(n) ? fmt.percent(at(n, l.other_thread, 0), at(n, l.freed, 1)) : "\u2013") });
     }
 
     function bytesCell(b) {

@@ -34,6 +34,29 @@ const HeaprecTimeline = (function () {
     return [xs, y1, y2];
   }
 
+  // RSS (format 3.4; model.data.rss, null for older traces): the process's
+  // resident memory as one more line beside the live heap. The chart's x
+  // becomes the union of the buckets' and the samples' times; each series
+  // is null where it has no point (uPlot spans the gaps).
+  function withRssData(model, data) {
+    const rss = model.data && model.data.rss;
+    if (!rss || !rss.time_ns || !rss.time_ns.length) return data;
+    const at = new Map();
+    rss.time_ns.forEach((t, i) => at.set(t / 1e9, Math.max(at.get(t / 1e9) || 0, rss.rss[i])));
+    const xs = Array.from(new Set([...data[0], ...at.keys()])).sort((a, b) => a - b);
+    const index = new Map(data[0].map((x, i) => [x, i]));
+    const column = (ys) => xs.map((x) => (index.has(x) ? ys[index.get(x)] : null));
+    return [xs, ...data.slice(1).map(column), xs.map((x) => (at.has(x) ? at.get(x) : null))];
+  }
+  function withRssSeries(model, list) {
+    const rss = model.data && model.data.rss;
+    if (!rss || !rss.time_ns || !rss.time_ns.length) return list;
+    const css = getComputedStyle(document.documentElement);
+    const stroke = (css.getPropertyValue("--chart-rss") || "#d97706").trim();
+    return list.concat([{ label: "RSS", stroke, width: 1.5, dash: [6, 3], spanGaps: true,
+      points: { show: false }, value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) }]);
+  }
+
   function create(el, model, opts) {
     if (!model.buckets.count) {
       el.innerHTML = '<div class="empty">The trace holds no allocation or free: nothing to chart.</div>';
@@ -137,14 +160,14 @@ const HeaprecTimeline = (function () {
         { stroke: textColor, size: 78, incrs: fmt.BYTE_INCRS, grid: { stroke: "#eef0f3" }, ticks: { stroke: "#d8dce2" },
           values: (u, splits) => splits.map((v) => fmt.bytes(v)) },
       ],
-      series: [
+      series: withRssSeries(model, [
         { label: "time", value: (u, v) => (v == null ? "\u2013" : v.toFixed(6).replace(/0+$/, "0") + " s") },
         { label: "highest live", stroke: "rgba(37,99,235,0.35)", width: 1, fill: envColor,
           spanGaps: true, points: { show: false }, paths: steps,
           value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) },
         { label: "live heap", stroke: lineColor, width: 2, spanGaps: true, points: { show: false }, paths: steps,
           value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) },
-      ],
+      ]),
       hooks: {
         draw: [drawOverlay],
         setSelect: [
@@ -161,7 +184,7 @@ const HeaprecTimeline = (function () {
           },
         ],
       },
-    }, series(model), el);
+    }, withRssData(model, series(model)), el);
 
     // Shows the page's range as uPlot's selection box (or hides it).
     function showRange() {
