@@ -328,6 +328,12 @@ base::CommandLine Table(Options* o) {
            "also record the call stack of every free (for\n"
            "heapreplay --mismatches; slower)",
            &o->free_stacks),
+      Flag("--precise-times",
+           "event times in microseconds of the program's own work\n"
+           "(the time in the allocator and recorder taken out), so\n"
+           "heapreplay --bench replays the work between calls and\n"
+           "the threads' overlap; two clock reads a call (slower)",
+           &o->precise_times),
       Value("--sample-rate", "BYTES",
             "record a sample: one allocation per BYTES allocated on\n"
             "average (e.g. 512K, 1M; tcmalloc's and jemalloc's\n"

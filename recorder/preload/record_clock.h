@@ -9,6 +9,16 @@
 // behind (busy, descheduled) holds a thread's times back by at most 64
 // records. The trace keeps 1 ms resolution.
 //
+// heaprec --precise-times (RegionHeader::precise_times, copied into each
+// thread's clock when it claims a ring): program time instead. Enter reads
+// CLOCK_MONOTONIC (vDSO, a TSC read) as the hook begins, Leave reads it again
+// and adds the span to the thread's time inside hooks; a record's time is its
+// hook's start minus the thread's earlier time inside hooks (the recorder's
+// own work and the real allocator's calls). So the time between two records
+// of a thread is the program's own work between the two calls, which is what
+// a replay reproduces (replay/README.md); the trace keeps 1 us resolution
+// and says so (format::kProgramTimeClock). Opt-in: two clock reads a call.
+//
 // Header-only, async-signal-safe, no allocation; ThreadClock lives in the
 // thread's state (recorder.h).
 #ifndef HEAPREC_RECORDER_PRELOAD_RECORD_CLOCK_H_
@@ -25,6 +35,10 @@ namespace heaprec::recorder::preload {
 struct ThreadClock {
   uint64_t last_ns;  // the time of this thread's last record; 0 after a ring claim
   uint32_t reads;    // NowNs calls, for the periodic real clock read
+  // --precise-times only (set at a ring claim): the two reads per hook.
+  uint32_t precise;   // 1: program time (above)
+  uint64_t enter_ns;  // since the region's start, as the current hook began
+  uint64_t hooks_ns;  // this thread's time inside earlier hooks (this region)
 };
 
 // The coarse clock since the region's start. The coarse clock may trail the
@@ -38,7 +52,28 @@ inline uint64_t CoarseNowNs(const RegionHeader& h) {
   return now > h.start_monotonic_ns ? now - h.start_monotonic_ns : 0;
 }
 
+// CLOCK_MONOTONIC since the region's start (precise; ~20 ns through the vDSO).
+inline uint64_t PreciseNowNs(const RegionHeader& h) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  const uint64_t now =
+      static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  return now > h.start_monotonic_ns ? now - h.start_monotonic_ns : 0;
+}
+
+// Called by Enter and Leave when c.precise.
+inline void HookBegins(const RegionHeader& h, ThreadClock& c) { c.enter_ns = PreciseNowNs(h); }
+inline void HookEnds(const RegionHeader& h, ThreadClock& c) {
+  const uint64_t now = PreciseNowNs(h);
+  if (now > c.enter_ns) c.hooks_ns += now - c.enter_ns;
+}
+
 inline uint64_t NowNs(const RegionHeader& h, ThreadClock& c) {
+  if (__builtin_expect(c.precise != 0, 0)) {
+    const uint64_t program = c.enter_ns > c.hooks_ns ? c.enter_ns - c.hooks_ns : 0;
+    if (program > c.last_ns) c.last_ns = program;
+    return c.last_ns;
+  }
   uint64_t now = h.launcher_clock_ns.load(std::memory_order_relaxed);
   if (now == 0 || (++c.reads & 63) == 0) now = CoarseNowNs(h);
   if (now > c.last_ns) c.last_ns = now;

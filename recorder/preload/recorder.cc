@@ -47,6 +47,11 @@ void ClaimThreadRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
   ts.generation = g_recorder.generation.load(std::memory_order_acquire);
   ts.clock.last_ns = 0;  // times of another region (the parent's, before fork)
+  ts.clock.hooks_ns = 0;
+  ts.clock.precise = Header().precise_times;
+  // This hook's start, for the thread-start record below (Enter reads it
+  // again after the claim).
+  if (ts.clock.precise != 0) HookBegins(Header(), ts.clock);
   // A second claimer ends solo seq counting before its first seq.
   if (Header().claims.fetch_add(1, std::memory_order_acq_rel) > 0) SwitchToSharedSeq(Header());
   ts.ring = ClaimRing(g_recorder.region, tid, /*shared_only=*/ts.exiting != 0);
@@ -156,7 +161,8 @@ void Initialize() {
     OwnTextRange(&g_recorder.own_start, &g_recorder.own_end);
     StartSampling(&c);
     g_recorder.region = CreateRegion({c.session, c.launcher_pid, c.max_depth, 0,
-                                      RegisterMembarrier(), 0, c.sample_rate, PausedAtStart()});
+                                      RegisterMembarrier(), 0, c.sample_rate, PausedAtStart(),
+                                      /*attached=*/false, c.precise_times});
   }
   if (g_recorder.region.base == nullptr) {
     g_recorder.mode.store(kOff, std::memory_order_release);
@@ -206,6 +212,8 @@ bool Enter(ThreadState& ts) {
       ts.generation != g_recorder.generation.load(std::memory_order_acquire)) {
     ClaimThreadRing(ts);
   }
+  // --precise-times: the hook's start (record_clock.h).
+  if (__builtin_expect(ts.clock.precise != 0, 0)) HookBegins(Header(), ts.clock);
   // heaprec --start/--stop or the switch signal asked: the marker goes here.
   if (__builtin_expect(SwitchAsked(Header().recording_switch.load(std::memory_order_relaxed)), 0)) {
     ApplySwitchLocked(ts);
@@ -216,6 +224,7 @@ bool Enter(ThreadState& ts) {
 void InstallThreadExit() { pthread_key_create(&g_recorder.exit_key, OnThreadExit); }
 
 void Leave(ThreadState& ts) {
+  if (__builtin_expect(ts.clock.precise != 0, 0)) HookEnds(Header(), ts.clock);
   if (__builtin_expect(g_recorder.attached.load(std::memory_order_relaxed) != 0, 0)) {
     AttachTick(ts.attach_countdown);
   }
