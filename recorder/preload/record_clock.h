@@ -35,11 +35,18 @@ namespace heaprec::recorder::preload {
 struct ThreadClock {
   uint64_t last_ns;  // the time of this thread's last record; 0 after a ring claim
   uint32_t reads;    // NowNs calls, for the periodic real clock read
+  // reads & read_mask == 0 takes NowNs's slow path: 63 (every 64th call)
+  // normally, 0 (every call) with --precise-times; set at a ring claim. A
+  // mask in memory rather than a test of `precise` keeps the default path's
+  // instructions as they were.
+  uint32_t read_mask;
   // --precise-times only (set at a ring claim): the two reads per hook.
   uint32_t precise;   // 1: program time (above)
   uint64_t enter_ns;  // since the region's start, as the current hook began
   uint64_t hooks_ns;  // this thread's time inside earlier hooks (this region)
 };
+
+inline constexpr uint32_t kCoarseReadMask = 63;
 
 // The coarse clock since the region's start. The coarse clock may trail the
 // precise CLOCK_MONOTONIC reading taken at the start by up to a tick: clamped
@@ -68,14 +75,26 @@ inline void HookEnds(const RegionHeader& h, ThreadClock& c) {
   if (now > c.enter_ns) c.hooks_ns += now - c.enter_ns;
 }
 
+// A ring claim: times of this region from now on.
+inline void StartClock(ThreadClock& c, bool precise) {
+  c.last_ns = 0;
+  c.hooks_ns = 0;
+  c.precise = precise ? 1 : 0;
+  c.read_mask = precise ? 0 : kCoarseReadMask;
+}
+
+// NowNs's slow path: the coarse clock, or with --precise-times the current
+// hook's start in program time. Out of line, so that the default path's
+// registers and frame stay as they were.
+__attribute__((noinline, cold)) inline uint64_t SlowNowNs(const RegionHeader& h,
+                                                          const ThreadClock& c) {
+  if (c.precise != 0) return c.enter_ns > c.hooks_ns ? c.enter_ns - c.hooks_ns : 0;
+  return CoarseNowNs(h);
+}
+
 inline uint64_t NowNs(const RegionHeader& h, ThreadClock& c) {
-  if (__builtin_expect(c.precise != 0, 0)) {
-    const uint64_t program = c.enter_ns > c.hooks_ns ? c.enter_ns - c.hooks_ns : 0;
-    if (program > c.last_ns) c.last_ns = program;
-    return c.last_ns;
-  }
   uint64_t now = h.launcher_clock_ns.load(std::memory_order_relaxed);
-  if (now == 0 || (++c.reads & 63) == 0) now = CoarseNowNs(h);
+  if (now == 0 || (++c.reads & c.read_mask) == 0) now = SlowNowNs(h, c);
   if (now > c.last_ns) c.last_ns = now;
   return c.last_ns;
 }

@@ -35,11 +35,19 @@ std::unique_ptr<RegionHeader> Header() {
 TEST(RecordClock, DefaultTimesAreTheLaunchersClock) {
   const auto h = Header();
   ThreadClock c{};
+  StartClock(c, false);
   h->launcher_clock_ns.store(123 * kMs, std::memory_order_relaxed);
   EXPECT_EQ(NowNs(*h, c), 123 * kMs);
   // A launcher clock that goes back never moves a thread's times back.
   h->launcher_clock_ns.store(100 * kMs, std::memory_order_relaxed);
   EXPECT_EQ(NowNs(*h, c), 123 * kMs);
+  // Every 64th call reads the coarse clock itself: a launcher clock that
+  // stands still (far behind) holds times back by at most 64 records.
+  for (int i = 0; i < 64; ++i) NowNs(*h, c);
+  EXPECT_EQ(NowNs(*h, c), 123 * kMs) << "the coarse clock is only ~0 ms into the region";
+  h->start_monotonic_ns -= 1000 * kMs;  // the region began 1 s earlier
+  for (int i = 0; i < 64; ++i) NowNs(*h, c);
+  EXPECT_GE(NowNs(*h, c), 1000 * kMs - 10 * kMs);
 }
 
 // Two hooks of 20 ms each around 10 ms of the program's own work: the
@@ -49,7 +57,7 @@ TEST(RecordClock, PreciseTimesLeaveOutTheTimeInsideHooks) {
   const auto h = Header();
   h->launcher_clock_ns.store(1, std::memory_order_relaxed);
   ThreadClock c{};
-  c.precise = 1;
+  StartClock(c, true);
   HookBegins(*h, c);
   const uint64_t first = NowNs(*h, c);
   Spin(20 * kMs);  // the real call and the recording

@@ -46,9 +46,7 @@ inline StackCache& StackCacheOf(ThreadBlock& block) {
 void ClaimThreadRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
   ts.generation = g_recorder.generation.load(std::memory_order_acquire);
-  ts.clock.last_ns = 0;  // times of another region (the parent's, before fork)
-  ts.clock.hooks_ns = 0;
-  ts.clock.precise = Header().precise_times;
+  StartClock(ts.clock, Header().precise_times != 0);  // not another region's times
   // This hook's start, for the thread-start record below (Enter reads it
   // again after the claim).
   if (ts.clock.precise != 0) HookBegins(Header(), ts.clock);
@@ -185,6 +183,17 @@ void Initialize() {
   ts.guard--;
 }
 
+// --precise-times: the hook's start now, its end in Leave through pending
+// (whose test Leave makes anyway). One instruction (or to memory), so a
+// signal handler's own bit cannot be lost.
+__attribute__((noinline, cold)) static void TimeHook(ThreadState& ts) {
+  HookBegins(Header(), ts.clock);
+  __atomic_fetch_or(&ts.pending, kPendingClock, __ATOMIC_RELAXED);
+}
+__attribute__((noinline, cold)) static void EndTimedHook(ThreadState& ts) {
+  HookEnds(Header(), ts.clock);
+}
+
 bool Enter(ThreadState& ts) {
   if (ts.guard != 0) {
     if (g_recorder.mode.load(std::memory_order_relaxed) == kOn) {
@@ -212,8 +221,7 @@ bool Enter(ThreadState& ts) {
       ts.generation != g_recorder.generation.load(std::memory_order_acquire)) {
     ClaimThreadRing(ts);
   }
-  // --precise-times: the hook's start (record_clock.h).
-  if (__builtin_expect(ts.clock.precise != 0, 0)) HookBegins(Header(), ts.clock);
+  if (__builtin_expect(ts.clock.precise != 0, 0)) TimeHook(ts);
   // heaprec --start/--stop or the switch signal asked: the marker goes here.
   if (__builtin_expect(SwitchAsked(Header().recording_switch.load(std::memory_order_relaxed)), 0)) {
     ApplySwitchLocked(ts);
@@ -224,7 +232,6 @@ bool Enter(ThreadState& ts) {
 void InstallThreadExit() { pthread_key_create(&g_recorder.exit_key, OnThreadExit); }
 
 void Leave(ThreadState& ts) {
-  if (__builtin_expect(ts.clock.precise != 0, 0)) HookEnds(Header(), ts.clock);
   if (__builtin_expect(g_recorder.attached.load(std::memory_order_relaxed) != 0, 0)) {
     AttachTick(ts.attach_countdown);
   }
@@ -232,6 +239,7 @@ void Leave(ThreadState& ts) {
   if (ts.pending != 0) {
     const uint32_t pending = ts.pending;
     ts.pending = 0;
+    if ((pending & kPendingClock) != 0) EndTimedHook(ts);
     if ((pending & kPendingMarker) != 0) Marker(nullptr);
     if ((pending & kPendingScan) != 0) RequestLeakScan(ScanReason::kSignal, nullptr);
   }
