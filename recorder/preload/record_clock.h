@@ -83,12 +83,15 @@ inline void StartClock(ThreadClock& c, bool precise) {
   c.read_mask = precise ? 0 : kCoarseReadMask;
 }
 
-// NowNs's slow path: the coarse clock, or with --precise-times the current
-// hook's start in program time. Out of line, so that the default path's
-// registers and frame stay as they were.
-__attribute__((noinline, cold)) inline uint64_t SlowNowNs(const RegionHeader& h,
-                                                          const ThreadClock& c) {
-  if (c.precise != 0) return c.enter_ns > c.hooks_ns ? c.enter_ns - c.hooks_ns : 0;
+// With --precise-times: the current hook's start in program time. Out of
+// line, so that the default path's registers stay as they were.
+__attribute__((noinline, cold)) inline uint64_t ProgramNowNs(const ThreadClock& c) {
+  return c.enter_ns > c.hooks_ns ? c.enter_ns - c.hooks_ns : 0;
+}
+
+// NowNs's slow path: the coarse clock, or the program time.
+inline uint64_t SlowNowNs(const RegionHeader& h, const ThreadClock& c) {
+  if (__builtin_expect(c.precise != 0, 0)) return ProgramNowNs(c);
   return CoarseNowNs(h);
 }
 

@@ -43,7 +43,8 @@ inline StackCache& StackCacheOf(ThreadBlock& block) {
 }
 
 // Gives this thread a ring in the current region and writes its start record.
-void ClaimThreadRing(ThreadState& ts) {
+// Once per thread and region: out of line, so that Enter keeps its registers.
+__attribute__((noinline, cold)) void ClaimThreadRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
   ts.generation = g_recorder.generation.load(std::memory_order_acquire);
   StartClock(ts.clock, Header().precise_times != 0);  // not another region's times
