@@ -186,10 +186,12 @@ void Initialize() {
 
 // --precise-times: the hook's start now, its end in Leave through pending
 // (whose test Leave makes anyway). One instruction (or to memory), so a
-// signal handler's own bit cannot be lost.
+// signal handler on this thread cannot come between a read and a write and
+// lose its own bit; no lock prefix: no other thread writes it (x86-64, as
+// the spare stack).
 __attribute__((noinline, cold)) static void TimeHook(ThreadState& ts) {
   HookBegins(Header(), ts.clock);
-  __atomic_fetch_or(&ts.pending, kPendingClock, __ATOMIC_RELAXED);
+  asm volatile("orl %1, %0" : "+m"(ts.pending) : "i"(kPendingClock));
 }
 __attribute__((noinline, cold)) static void EndTimedHook(ThreadState& ts) {
   HookEnds(Header(), ts.clock);
