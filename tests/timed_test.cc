@@ -33,10 +33,10 @@ TEST(TimedTest, RecordTimesFollowTheClockAcrossAPause) {
 }
 
 // heaprec --precise-times on tests/programs/gapped.c (the main thread holds
-// each of 10 blocks across 10 ms of spinning; a second thread sleeps 80 ms,
-// then does the same 5 times): program times at 1 us, said so in the trace.
-// The second thread's last block comes at least 80 + 40 ms after the main
-// thread's first.
+// each of 200 blocks across 0.5 ms of spinning; a second thread sleeps 80 ms,
+// then does the same 100 times): program times at 1 us, said so in the
+// trace. The second thread's last block comes at least 80 + 49.5 ms after
+// the main thread's first.
 TEST(TimedTest, PreciseTimesAreProgramTimes) {
   const std::string dir = MakeTempDir("timed_precise");
   const ProcessResult run = RunProgram({Runfile("recorder/heaprec"), "-q", "--precise-times", "-o",
@@ -47,7 +47,7 @@ TEST(TimedTest, PreciseTimesAreProgramTimes) {
   EXPECT_EQ(s.process.clock, format::kProgramTimeClock);
   const SiteStats* work = s.Site("work");
   ASSERT_NE(work, nullptr);
-  EXPECT_EQ(work->allocations, 15u);
+  EXPECT_EQ(work->allocations, 301u);
   EXPECT_GE(work->last_time_ns - work->first_time_ns, 120 * kMs);
   EXPECT_LT(work->last_time_ns - work->first_time_ns, 3000 * kMs);
   // The default: CLOCK_MONOTONIC at 1 ms.

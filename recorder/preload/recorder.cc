@@ -47,7 +47,7 @@ inline StackCache& StackCacheOf(ThreadBlock& block) {
 __attribute__((noinline, cold)) void ClaimThreadRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
   ts.generation = g_recorder.generation.load(std::memory_order_acquire);
-  StartClock(ts.clock, Header().precise_times != 0);  // not another region's times
+  StartClock(Header(), ts.clock, Header().precise_times != 0);  // not another region's times
   // This hook's start, for the thread-start record below (Enter reads it
   // again after the claim).
   if (ts.clock.precise != 0) HookBegins(Header(), ts.clock);

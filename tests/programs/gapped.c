@@ -1,7 +1,8 @@
 // Known work between allocations, for heaprec --precise-times and the replay
-// of it (bench_test.cc): the main thread makes 10 blocks, each held across
-// 10 ms of spinning; a second thread sleeps 80 ms, then does the same 5
-// times. Prints "gapped: ok".
+// of it (timed_test.cc, bench_test.cc): the main thread makes 200 blocks, each
+// held across 0.5 ms of spinning, then one across 20 ms; a second thread
+// sleeps 80 ms, then makes 100 blocks the same way (0.5 ms each). Prints
+// "gapped: ok".
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +14,17 @@ static long long now_ns(void) {
   return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static void spin_ms(long ms) {
-  const long long end = now_ns() + ms * 1000000LL;
+static void spin_us(long us) {
+  const long long end = now_ns() + us * 1000LL;
   while (now_ns() < end) {
   }
 }
 
-__attribute__((noinline)) void work(int blocks) {
+__attribute__((noinline)) void work(int blocks, long us) {
   for (int i = 0; i < blocks; ++i) {
     volatile char* p = malloc(100 + i);
     p[0] = 1;
-    spin_ms(10);
+    spin_us(us);
     free((void*)p);
   }
 }
@@ -33,14 +34,15 @@ static void* second(void* arg) {
   struct timespec t = {0, 80 * 1000000L};
   while (nanosleep(&t, &t) != 0) {
   }
-  work(5);
+  work(100, 500);
   return NULL;
 }
 
 int main(void) {
   pthread_t th;
   if (pthread_create(&th, NULL, second, NULL) != 0) return 1;
-  work(10);
+  work(200, 500);
+  work(1, 20000);
   pthread_join(th, NULL);
   puts("gapped: ok");
   return 0;
