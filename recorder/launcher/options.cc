@@ -329,10 +329,10 @@ base::CommandLine Table(Options* o) {
            "heapreplay --mismatches; slower)",
            &o->free_stacks),
       Flag("--precise-times",
-           "event times in microseconds of the program's own work\n"
-           "(the time in the allocator and recorder taken out), so\n"
-           "heapreplay --bench replays the work between calls and\n"
-           "the threads' overlap; two clock reads a call (slower)",
+           "event times in microseconds of each thread's own work\n"
+           "(its time in the allocator and recorder taken out):\n"
+           "the time between two of its calls is the program's\n"
+           "work between them; two clock reads a call (slower)",
            &o->precise_times),
       Value("--sample-rate", "BYTES",
             "record a sample: one allocation per BYTES allocated on\n"

@@ -76,8 +76,8 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
   format::TraceWriter::Options options;
   // Milliseconds: plenty for timelines (heaptrack keeps 10 ms); order comes
   // from seq, not time. Finer times cost trace bytes on every event.
-  // heaprec --precise-times: microseconds of program time, for a replay of
-  // the work between calls (replay/README.md).
+  // heaprec --precise-times: microseconds of program time (the work between
+  // a thread's calls; recorder/preload/record_clock.h).
   options.time_unit_ns = region->header().precise_times != 0 ? 1000 : 1000 * 1000;
   options.keep_addresses = keep_addresses;
   // 16 MiB of history: a loop's events repeat far apart. Each MiB of it is

@@ -15,9 +15,10 @@
 // and adds the span to the thread's time inside hooks; a record's time is its
 // hook's start minus the thread's earlier time inside hooks (the recorder's
 // own work and the real allocator's calls). So the time between two records
-// of a thread is the program's own work between the two calls, which is what
-// a replay reproduces (replay/README.md); the trace keeps 1 us resolution
-// and says so (format::kProgramTimeClock). Opt-in: two clock reads a call.
+// of a thread is the program's own work between the two calls (what a replay
+// of the compute between calls needs); the trace keeps 1 us resolution and
+// says so (format::kProgramTimeClock). Opt-in: two clock reads a call, about
+// 55 ns (hot_path_benchmark).
 //
 // Header-only, async-signal-safe, no allocation; ThreadClock lives in the
 // thread's state (recorder.h).
