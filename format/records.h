@@ -177,6 +177,11 @@ struct Symbol {
   friend bool operator==(const Symbol&, const Symbol&) = default;
 };
 
+// ProcessInfo::clock of a trace recorded with heaprec --precise-times: event
+// times are program time, CLOCK_MONOTONIC less the thread's earlier time
+// inside recorded calls (recorder/preload/record_clock.h; FORMAT.md).
+inline constexpr char kProgramTimeClock[] = "CLOCK_MONOTONIC minus calls";
+
 struct ProcessInfo {
   std::string program;
   std::vector<std::string> args;

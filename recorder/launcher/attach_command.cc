@@ -90,6 +90,7 @@ std::string Settings(const Options& o, const std::string& session, int launcher_
   add(kFollowEnv, "0");
   add(kMarkSignalEnv, "0");
   add(kFreeStacksEnv, o.free_stacks ? "1" : "0");
+  add(kPreciseTimesEnv, o.precise_times ? "1" : "0");
   add(kLeakScanEnv, "0");
   add(kScanSignalEnv, "0");
   add(kSampleRateEnv, std::to_string(o.sample_rate));

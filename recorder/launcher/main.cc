@@ -134,6 +134,7 @@ pid_t Spawn(const Options& o, const std::string& library, const std::string& ses
     SetOrUnset(kFollowSkipEnv, JoinPatterns(o.follow_skip));
     setenv(kMarkSignalEnv, std::to_string(o.mark_signal).c_str(), 1);
     setenv(kFreeStacksEnv, o.free_stacks ? "1" : "0", 1);
+    setenv(kPreciseTimesEnv, o.precise_times ? "1" : "0", 1);
     // A sample cannot be scanned for leaks: the blocks between it and the
     // roots are not known.
     setenv(kLeakScanEnv, o.leak_scan && o.sample_rate == 0 ? "1" : "0", 1);

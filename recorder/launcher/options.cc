@@ -328,6 +328,12 @@ base::CommandLine Table(Options* o) {
            "also record the call stack of every free (for\n"
            "heapreplay --mismatches; slower)",
            &o->free_stacks),
+      Flag("--precise-times",
+           "event times in microseconds of each thread's own work\n"
+           "(its time in the allocator and recorder taken out):\n"
+           "the time between two of its calls is the program's\n"
+           "work between them; two clock reads a call (slower)",
+           &o->precise_times),
       Value("--sample-rate", "BYTES",
             "record a sample: one allocation per BYTES allocated on\n"
             "average (e.g. 512K, 1M; tcmalloc's and jemalloc's\n"

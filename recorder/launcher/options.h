@@ -23,8 +23,10 @@ struct Options {
   std::vector<std::string> follow_only;
   std::vector<std::string> follow_skip;
   bool quiet = false;
-  bool addresses = false;     // --addresses: keep every block's address in the trace
-  bool free_stacks = false;   // --free-stacks: record the call stack of frees too
+  bool addresses = false;    // --addresses: keep every block's address in the trace
+  bool free_stacks = false;  // --free-stacks: record the call stack of frees too
+  // --precise-times: program time at 1 us (recorder/preload/record_clock.h).
+  bool precise_times = false;
   int mark_signal = 12;       // SIGUSR2; 0 = none
   bool leak_scan = true;      // --no-leak-scan: no reachability scan at the end
   int scan_signal = 0;        // --scan-signal: the signal that asks for a scan; 0 = none

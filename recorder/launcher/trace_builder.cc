@@ -36,7 +36,7 @@ format::ProcessInfo ProcessOf(const RegionHeader& h) {
   p.ppid = h.ppid;
   p.start_realtime_ns = h.start_realtime_ns;
   p.start_monotonic_ns = h.start_monotonic_ns;
-  p.clock = "CLOCK_MONOTONIC";
+  p.clock = h.precise_times != 0 ? format::kProgramTimeClock : "CLOCK_MONOTONIC";
   p.page_size = h.page_size;
   p.recorder = std::string("heaprec ") + format::kToolsVersion;
   p.hostname = std::string(h.hostname, strnlen(h.hostname, sizeof(h.hostname)));
@@ -76,7 +76,9 @@ TraceBuilder::TraceBuilder(RegionReader* region, std::string path,
   format::TraceWriter::Options options;
   // Milliseconds: plenty for timelines (heaptrack keeps 10 ms); order comes
   // from seq, not time. Finer times cost trace bytes on every event.
-  options.time_unit_ns = 1000 * 1000;
+  // heaprec --precise-times: microseconds of program time (the work between
+  // a thread's calls; recorder/preload/record_clock.h).
+  options.time_unit_ns = region->header().precise_times != 0 ? 1000 : 1000 * 1000;
   options.keep_addresses = keep_addresses;
   // 16 MiB of history: a loop's events repeat far apart. Each MiB of it is
   // fresh memory the launcher touches once, which costs ~2-3 ms here (page

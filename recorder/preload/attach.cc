@@ -193,7 +193,7 @@ HEAPREC_EXPORT_C int heaprec_attach(const char* settings) {
   const RegionView region =
       CreateRegion({c.session, c.launcher_pid, c.max_depth, 0, /*solo_seq=*/false,
                     /*parent_start_ns=*/0, c.sample_rate, /*start_paused=*/false,
-                    /*attached=*/true});
+                    /*attached=*/true, c.precise_times});
   if (region.base == nullptr) return fail(kAttachNoRegion);
   g_recorder.region = region;
   UseSwitch(*region.header());  // heaprec --stop/--start PID pause and resume it

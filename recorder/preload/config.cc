@@ -48,6 +48,7 @@ Config ReadConfigWith(const char* (*get)(const char*)) {
   c.sample_seed = ParseUint64(get(kSampleSeedEnv), 0);
   c.start_paused = ParseUint(get(kPausedEnv), 0) != 0;
   c.switch_signal = static_cast<int>(ParseUint(get(kSwitchSignalEnv), 0));
+  c.precise_times = ParseUint(get(kPreciseTimesEnv), 0) != 0;
   return c;
 }
 

@@ -22,14 +22,15 @@ struct Config {
   // nullptr = no patterns.
   const char* follow_only = nullptr;
   const char* follow_skip = nullptr;
-  bool free_stacks = false;   // capture the stack of every free too
-  int mark_signal = SIGUSR2;  // the signal that records a marker; 0 = none
-  bool leak_scan = true;      // a leak scan at the end of the process
-  int scan_signal = 0;        // the signal that asks for a leak scan; 0 = none
-  uint64_t sample_rate = 0;   // --sample-rate: mean bytes between samples; 0 = exact
-  uint64_t sample_seed = 0;   // the sampler's seed; 0 = from time and thread ids
-  bool start_paused = false;  // HEAPREC_PAUSED=1: allocations not recorded at first
-  int switch_signal = 0;      // the signal that toggles recording; 0 = none
+  bool free_stacks = false;    // capture the stack of every free too
+  int mark_signal = SIGUSR2;   // the signal that records a marker; 0 = none
+  bool leak_scan = true;       // a leak scan at the end of the process
+  int scan_signal = 0;         // the signal that asks for a leak scan; 0 = none
+  uint64_t sample_rate = 0;    // --sample-rate: mean bytes between samples; 0 = exact
+  uint64_t sample_seed = 0;    // the sampler's seed; 0 = from time and thread ids
+  bool start_paused = false;   // HEAPREC_PAUSED=1: allocations not recorded at first
+  int switch_signal = 0;       // the signal that toggles recording; 0 = none
+  bool precise_times = false;  // --precise-times: program time per record (record_clock.h)
 };
 
 Config ReadConfig();

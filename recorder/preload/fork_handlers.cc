@@ -46,7 +46,8 @@ void ForkChild() {
       // The child starts as its parent is (paused or recording).
       child = CreateRegion({c.session, c.launcher_pid, c.max_depth, g_recorder.fork_seq,
                             RegisterMembarrier(), parent.header()->start_monotonic_ns,
-                            c.sample_rate, PausedAtStartAfterFork(*parent.header())});
+                            c.sample_rate, PausedAtStartAfterFork(*parent.header()),
+                            /*attached=*/false, c.precise_times});
     }
     g_recorder.mode.store(child.base != nullptr ? kOn : kOff, std::memory_order_release);
     if (child.base != nullptr) {

@@ -106,6 +106,7 @@ RegionView CreateRegion(const RegionSettings& settings) {
   h->parent_start_ns = settings.parent_start_ns;
   h->started_paused = settings.start_paused ? 1 : 0;
   h->attached = settings.attached ? 1 : 0;
+  h->precise_times = settings.precise_times ? 1 : 0;
   h->recording_switch.store(settings.start_paused ? kSwitchPaused : kSwitchRecording,
                             std::memory_order_relaxed);
   h->next_seq.store(1, std::memory_order_relaxed);

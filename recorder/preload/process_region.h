@@ -32,6 +32,8 @@ struct RegionSettings {
   // heaprec -p: the recording begins in a running process
   // (RegionHeader::attached).
   bool attached = false;
+  // heaprec --precise-times (RegionHeader::precise_times).
+  bool precise_times = false;
 };
 
 // Returns a view with base == nullptr if the region could not be made.

@@ -43,10 +43,14 @@ inline StackCache& StackCacheOf(ThreadBlock& block) {
 }
 
 // Gives this thread a ring in the current region and writes its start record.
-void ClaimThreadRing(ThreadState& ts) {
+// Once per thread and region: out of line, so that Enter keeps its registers.
+__attribute__((noinline, cold)) void ClaimThreadRing(ThreadState& ts) {
   const int32_t tid = static_cast<int32_t>(gettid());
   ts.generation = g_recorder.generation.load(std::memory_order_acquire);
-  ts.clock.last_ns = 0;  // times of another region (the parent's, before fork)
+  StartClock(Header(), ts.clock, Header().precise_times != 0);  // not another region's times
+  // This hook's start, for the thread-start record below (Enter reads it
+  // again after the claim).
+  if (ts.clock.precise != 0) HookBegins(Header(), ts.clock);
   // A second claimer ends solo seq counting before its first seq.
   if (Header().claims.fetch_add(1, std::memory_order_acq_rel) > 0) SwitchToSharedSeq(Header());
   ts.ring = ClaimRing(g_recorder.region, tid, /*shared_only=*/ts.exiting != 0);
@@ -156,7 +160,8 @@ void Initialize() {
     OwnTextRange(&g_recorder.own_start, &g_recorder.own_end);
     StartSampling(&c);
     g_recorder.region = CreateRegion({c.session, c.launcher_pid, c.max_depth, 0,
-                                      RegisterMembarrier(), 0, c.sample_rate, PausedAtStart()});
+                                      RegisterMembarrier(), 0, c.sample_rate, PausedAtStart(),
+                                      /*attached=*/false, c.precise_times});
   }
   if (g_recorder.region.base == nullptr) {
     g_recorder.mode.store(kOff, std::memory_order_release);
@@ -177,6 +182,19 @@ void Initialize() {
   SetSampleRate(c.sample_rate, c.sample_seed);
   g_recorder.mode.store(kOn, std::memory_order_release);
   ts.guard--;
+}
+
+// --precise-times: the hook's start now, its end in Leave through pending
+// (whose test Leave makes anyway). One instruction (or to memory), so a
+// signal handler on this thread cannot come between a read and a write and
+// lose its own bit; no lock prefix: no other thread writes it (x86-64, as
+// the spare stack).
+__attribute__((noinline, cold)) static void TimeHook(ThreadState& ts) {
+  HookBegins(Header(), ts.clock);
+  asm volatile("orl %1, %0" : "+m"(ts.pending) : "i"(kPendingClock));
+}
+__attribute__((noinline, cold)) static void EndTimedHook(ThreadState& ts) {
+  HookEnds(Header(), ts.clock);
 }
 
 bool Enter(ThreadState& ts) {
@@ -206,6 +224,7 @@ bool Enter(ThreadState& ts) {
       ts.generation != g_recorder.generation.load(std::memory_order_acquire)) {
     ClaimThreadRing(ts);
   }
+  if (__builtin_expect(ts.clock.precise != 0, 0)) TimeHook(ts);
   // heaprec --start/--stop or the switch signal asked: the marker goes here.
   if (__builtin_expect(SwitchAsked(Header().recording_switch.load(std::memory_order_relaxed)), 0)) {
     ApplySwitchLocked(ts);
@@ -223,6 +242,7 @@ void Leave(ThreadState& ts) {
   if (ts.pending != 0) {
     const uint32_t pending = ts.pending;
     ts.pending = 0;
+    if ((pending & kPendingClock) != 0) EndTimedHook(ts);
     if ((pending & kPendingMarker) != 0) Marker(nullptr);
     if ((pending & kPendingScan) != 0) RequestLeakScan(ScanReason::kSignal, nullptr);
   }

@@ -42,6 +42,9 @@ struct ThreadState {
 // guard was held.
 inline constexpr uint32_t kPendingMarker = 1;  // the marker signal
 inline constexpr uint32_t kPendingScan = 2;    // the leak-check signal
+// Not a signal: --precise-times, the hook's end is to be timed
+// (record_clock.h HookEnds).
+inline constexpr uint32_t kPendingClock = 4;
 
 // The calling thread's state (defined in recorder.cc).
 extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));

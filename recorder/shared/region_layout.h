@@ -30,7 +30,7 @@
 namespace heaprec::recorder {
 
 inline constexpr uint64_t kRegionMagic = 0x31474552'50414548ULL;  // "HEAPREG1"
-inline constexpr uint32_t kRegionVersion = 11;
+inline constexpr uint32_t kRegionVersion = 12;
 
 inline constexpr uint32_t kSlots = 512;  // rings (ring.h); slot 0 is shared
 // The stack index (stack_interner.cc) grows by levels: level k is a table of
@@ -165,6 +165,9 @@ struct RegionHeader {
   // (format ProcessInfo::from_start false). Written before ready.
   uint32_t started_paused;
   uint32_t attached;
+  // 1: heaprec --precise-times: records carry program time at 1 us
+  // (recorder/preload/record_clock.h). Written before ready.
+  uint32_t precise_times;
   alignas(64) std::atomic<uint64_t> stack_arena_used;  // words; starts at 1
   std::atomic<uint32_t> module_count;
   std::atomic<uint32_t> label_count;
@@ -261,6 +264,8 @@ inline constexpr char kSampleSeedEnv[] = "HEAPREC_SAMPLE_SEED";
 inline constexpr char kPausedEnv[] = "HEAPREC_PAUSED";
 inline constexpr char kSwitchSignalEnv[] =
     "HEAPREC_SWITCH_SIGNAL";  // signal that toggles recording; 0 = none
+// "1": heaprec --precise-times (RegionHeader::precise_times).
+inline constexpr char kPreciseTimesEnv[] = "HEAPREC_PRECISE_TIMES";
 
 }  // namespace heaprec::recorder
 
