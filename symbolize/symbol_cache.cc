@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -143,7 +144,10 @@ void SymbolCache::Save() {
     if (!f.dirty) continue;
     f.dirty = false;
     if (!made && !(made = MakeDirs(dir_))) return;
-    const std::string tmp = name + ".tmp." + std::to_string(getpid());
+    // One launcher runs a symbolizer per traced process: the thread's id
+    // keeps their temporary files apart.
+    const std::string tmp = name + ".tmp." + std::to_string(getpid()) + "." +
+                            std::to_string(static_cast<long>(syscall(SYS_gettid)));
     {
       std::ofstream out(tmp, std::ios::trunc);
       out << kVersion << " " << f.signature << "\n";

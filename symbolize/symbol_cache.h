@@ -18,9 +18,9 @@
 // DIR is $HEAPREC_SYMBOL_CACHE if set ("off" or "" disables the cache),
 // else $XDG_CACHE_HOME/heaprec/symbols, else $HOME/.cache/heaprec/symbols.
 // Save writes each module's file anew (the old records and the new, through
-// a temporary file and rename, so a reader never sees half a file; two runs
-// saving at once keep the last one's). Not thread-safe; allocates; for the
-// tools only.
+// a temporary file of its process and thread and rename, so a reader never
+// sees half a file; two symbolizers saving at once keep the last one's).
+// Not thread-safe (one instance per thread); allocates; for the tools only.
 #ifndef HEAPREC_SYMBOLIZE_SYMBOL_CACHE_H_
 #define HEAPREC_SYMBOLIZE_SYMBOL_CACHE_H_
 
