@@ -49,6 +49,20 @@
 //   bench        [allocator name]: a #bench-table row for each, its wall
 //                time with the run-to-run spread ("±N%", (max - min) /
 //                median); null: the bench section is hidden
+//   trees        {views: [{view, sites, calls}], search, sandwich,
+//                 zoom_sandwich}: for each view (its flame tab picked),
+//                every row of the top-down and bottom-up trees holds the
+//                total, self (and with `calls`, the calls) that `sites`
+//                (heapreplay --json's, as treeExpect takes them) give; on
+//                the first view: the first bottom-up root opens with the
+//                right arrow, a top-down row opens and closes by click and
+//                by keyboard (arrows, Enter), `search` typed in the trees'
+//                search box leaves the stacks through matching functions,
+//                a right-click on flame box `sandwich` opens a menu whose
+//                item shows its callers/callees (self, total, calls, every
+//                row checked), and so does #flame-sandwich once the graph is
+//                zoomed on `zoom_sandwich`; with `range`, the top-down roots
+//                hold the range's total
 //   sites_via    {table, rows: [[function, via], ...]}: #table-TABLE has
 //                exactly these rows (innermost function and "via" column),
 //                in any order
@@ -114,6 +128,50 @@ async function until(fn, ms = 4000) {
     if (v || Date.now() > end) return v;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+// What each call tree row should hold, from sites of heapreplay --json:
+// [{bytes, count, stack: [{fn, alloc}]}], stack innermost frame first, fn
+// as the page names frames. A stack's "via" is its first frame, innermost
+// first, outside the allocator; a function's occurrence that counts is its
+// outermost in the stack (once per stack, as the page's trees do).
+//   down(path, anchor)  a top-down row (anchor null) or a callees row of
+//                       function `anchor`: path of names from the root row
+//   up(path)            a bottom-up or callers row: [function, caller, ...]
+//   fn(name)            a function's self, total and calls
+// Each returns {total, self, calls} (bytes, bytes, count) of the stacks.
+function treeExpect(sites) {
+  const S = sites.filter((s) => s.bytes > 0).map((s) => {
+    let via = s.stack.findIndex((f) => !f.alloc);
+    if (via < 0) via = 0;
+    return { bytes: s.bytes, count: s.count, fns: s.stack.map((f) => f.fn).reverse(), via: s.stack.length - 1 - via };
+  });
+  const sum = (pick) => {
+    const out = { total: 0, self: 0, calls: 0 };
+    for (const st of S) {
+      const r = pick(st);
+      if (!r) continue;
+      out.total += st.bytes;
+      out.calls += st.count;
+      if (r.self) out.self += st.bytes;
+    }
+    return out;
+  };
+  return {
+    down: (path, anchor) => sum((st) => {
+      const k = anchor === null ? 0 : st.fns.indexOf(anchor);
+      if (k < 0 || k + path.length > st.fns.length) return null;
+      for (let i = 0; i < path.length; i++) if (st.fns[k + i] !== path[i]) return null;
+      return { self: st.via === k + path.length - 1 };
+    }),
+    up: (path) => sum((st) => {
+      const k = st.fns.indexOf(path[0]);
+      if (k < 0 || k - (path.length - 1) < 0) return null;
+      for (let i = 1; i < path.length; i++) if (st.fns[k - i] !== path[i]) return null;
+      return { self: st.fns[st.via] === path[0] };
+    }),
+    fn: (name) => sum((st) => (st.fns.includes(name) ? { self: st.fns[st.via] === name } : null)),
+  };
 }
 
 const browser = await chromium.launch({
@@ -488,6 +546,189 @@ try {
     const fns = await leakFunctions();
     for (const f of expect.leaks_all) {
       check("whole trace: #table-leaks has " + f, fns.includes(f), "rows: " + JSON.stringify(fns));
+    }
+  }
+
+  // The call trees (top-down, bottom-up, callers/callees) against the sites
+  // of heapreplay --json for each view: every row shown holds what the
+  // stacks say (treeExpect, below); rows open by click and by keyboard; the
+  // search filters; the callers/callees view opens from the flame graph.
+  if (expect.trees) {
+    const tx = expect.trees;
+    const panelRows = (tree) => page.evaluate((t) => {
+      const panel = document.querySelector('#calltree-section .ctree-panel[data-tree="' + t.panel + '"]');
+      const box = t.part ? panel.querySelector(".sw-" + t.part) : panel;
+      const rows = Array.from(box.querySelectorAll(".ctree-row")).sort((a, b) => a.dataset.i - b.dataset.i);
+      const path = [];
+      return rows.map((r) => {
+        const d = +r.dataset.depth;
+        path.length = d;
+        path.push(r.dataset.function);
+        return { path: path.slice(), i: +r.dataset.i, total: +r.dataset.total, self: +r.dataset.self,
+          calls: +r.dataset.calls, expanded: r.getAttribute("aria-expanded"), match: r.classList.contains("match") };
+      });
+    }, tree);
+    // Checks every row of a tree against `want(path)`.
+    const checkRows = async (what, tree, want, withCalls) => {
+      const rows = await panelRows(tree);
+      const bad = rows.filter((r) => {
+        const w = want(r.path);
+        return w.total !== r.total || w.self !== r.self || (withCalls && w.calls !== r.calls);
+      }).map((r) => ({ path: r.path.join(" > "), page: [r.total, r.self, r.calls], json: want(r.path) }));
+      check(what + ": " + rows.length + " rows hold what heapreplay --json's stacks say", rows.length > 0 && !bad.length,
+        JSON.stringify(bad.slice(0, 3)));
+      return rows;
+    };
+    const treeTab = async (name) => {
+      await page.locator('#calltree-section button[data-tree="' + name + '"]').click();
+      await until(() => page.evaluate((n) => window.heaprecPage.state().trees.tab === n, name));
+    };
+    const setView = async (v) => {
+      await page.locator("#flame-tabs button[data-view=" + v + "]").click();
+      await until(() => page.evaluate((x) => window.heaprecPage.state().view === x, v));
+    };
+    const TOP = { panel: "top" }, BOTTOM = { panel: "bottom" };
+    const CALLERS = { panel: "sandwich", part: "callers" }, CALLEES = { panel: "sandwich", part: "callees" };
+
+    for (const [vi, vw] of tx.views.entries()) {
+      const want = treeExpect(vw.sites);
+      await setView(vw.view);
+      await treeTab("top");
+      await checkRows("top-down (" + vw.view + ")", TOP, (p) => want.down(p, null), vw.calls);
+      await treeTab("bottom");
+      await checkRows("bottom-up (" + vw.view + ")", BOTTOM, (p) => want.up(p), vw.calls);
+      if (vi > 0) continue;
+
+      // Bottom-up: the first root opens with the keyboard (its callers).
+      const body = (t) => page.locator('#calltree-section .ctree-panel[data-tree="' + t + '"] .ctree-body');
+      await body("bottom").focus();
+      await page.keyboard.press("Home");
+      await page.keyboard.press("ArrowRight");
+      const bu = await checkRows("bottom-up, first root opened with the right arrow", BOTTOM, (p) => want.up(p), vw.calls);
+      check("the right arrow opened the first bottom-up root (" + bu.length + " rows)",
+        bu.length > 1 && bu[0].expanded === "true" && bu[1].path.length === 2);
+
+      // Top-down: a row opens and closes by click, and from the keyboard.
+      await treeTab("top");
+      let rows = await panelRows(TOP);
+      const closed = rows.find((r) => r.expanded === "false");
+      const target = closed || rows.filter((r) => r.expanded === "true").pop();
+      if (check("top-down has a row with children", !!target)) {
+        const rowLoc = () => page.locator('#calltree-section .ctree-panel[data-tree="top"] .ctree-row[data-i="' +
+          target.i + '"]');
+        const state = async () => (await rowLoc().getAttribute("aria-expanded"));
+        const count = async () => (await panelRows(TOP)).length;
+        const n0 = await count(), s0 = await state();
+        await rowLoc().click();
+        const n1 = await count(), s1 = await state();
+        check("a click " + (s0 === "false" ? "opens" : "closes") + " row " + target.path.join(" > ") + " (" + n0 +
+          " \u2192 " + n1 + " rows)", s1 !== s0 && (s0 === "false" ? n1 > n0 : n1 < n0));
+        await rowLoc().click();
+        check("a second click brings it back", (await state()) === s0 && (await count()) === n0);
+        await checkRows("top-down after clicks", TOP, (p) => want.down(p, null), vw.calls);
+        // Keyboard: Home, Down to the row, Left/Right, Enter, Right to the first child, Left to the parent.
+        await body("top").focus();
+        await page.keyboard.press("Home");
+        for (let i = 0; i < target.i; i++) await page.keyboard.press("ArrowDown");
+        const activeRow = () => page.evaluate(() => {
+          const b = document.querySelector('#calltree-section .ctree-panel[data-tree="top"] .ctree-body');
+          const r = document.getElementById(b.getAttribute("aria-activedescendant") || "");
+          return r ? { i: +r.dataset.i, depth: +r.dataset.depth, expanded: r.getAttribute("aria-expanded"),
+            focused: document.activeElement === b } : null;
+        });
+        let a = await activeRow();
+        check("Home and the down arrow reach row " + target.i + " (" + JSON.stringify(a) + ")",
+          !!a && a.i === target.i && a.focused);
+        await page.keyboard.press(s0 === "false" ? "ArrowRight" : "ArrowLeft");
+        a = await activeRow();
+        check((s0 === "false" ? "the right arrow opens" : "the left arrow closes") + " the row",
+          !!a && a.expanded !== s0 && (await count()) !== n0, JSON.stringify(a));
+        await page.keyboard.press("Enter");
+        a = await activeRow();
+        check("Enter toggles it back", !!a && a.expanded === s0 && (await count()) === n0, JSON.stringify(a));
+        if (s0 === "false") await page.keyboard.press("Enter");
+        await page.keyboard.press("ArrowRight");
+        a = await activeRow();
+        check("the right arrow on an open row moves to its first child", !!a && a.i === target.i + 1 &&
+          a.depth === target.path.length, JSON.stringify(a));
+        await page.keyboard.press("ArrowLeft");
+        a = await activeRow();
+        check("the left arrow on a closed child moves to its parent", !!a && a.i === target.i, JSON.stringify(a));
+        await checkRows("top-down after the keyboard", TOP, (p) => want.down(p, null), vw.calls);
+      }
+
+      // Search: only stacks through a matching function; the rows open down to it.
+      if (tx.search) {
+        const term = tx.search.toLowerCase();
+        const only = treeExpect(vw.sites.filter((s) => s.stack.some((f) => f.fn.toLowerCase().includes(term))));
+        await page.locator("#calltree-section .ctree-search").fill(tx.search);
+        await until(() => page.evaluate((t) => window.heaprecPage.state().trees.term === t, tx.search));
+        rows = await checkRows("top-down searched for '" + tx.search + "'", TOP, (p) => only.down(p, null), vw.calls);
+        check("the search opens the rows down to a match", rows.some((r) => r.match));
+        await treeTab("bottom");
+        await checkRows("bottom-up searched for '" + tx.search + "'", BOTTOM, (p) => only.up(p), vw.calls);
+        await page.locator("#calltree-section .ctree-search").fill("");
+        await until(() => page.evaluate(() => window.heaprecPage.state().trees.term === ""));
+        await treeTab("top");
+      }
+
+      // The callers/callees view of a function, from a right-click on its
+      // flame graph box, and from the button of a zoomed box.
+      const checkSandwich = async (how, fn) => {
+        const got = await until(() => page.evaluate((f) => {
+          const s = window.heaprecPage.state().trees;
+          if (s.tab !== "sandwich" || s.sandwich !== f) return null;
+          const v = (k) => Number(document.querySelector("#calltree-section [data-key=" + k + "]").dataset.value);
+          return { self: v("sw-self"), total: v("sw-total"), calls: v("sw-calls") };
+        }, fn));
+        const w = want.fn(fn);
+        check(how + " opens the callers/callees of " + fn + " (self " + (got && got.self) + ", total " +
+          (got && got.total) + ", calls " + (got && got.calls) + ")", !!got && got.self === w.self &&
+          got.total === w.total && (!vw.calls || got.calls === w.calls), JSON.stringify({ page: got, json: w }));
+        await checkRows("callers of " + fn, CALLERS, (p) => want.up(p), vw.calls);
+        await checkRows("callees of " + fn, CALLEES, (p) => want.down(p, fn), vw.calls);
+      };
+      if (tx.sandwich) {
+        await page.locator("#flame").scrollIntoViewIfNeeded();
+        const box = page.locator('#flame svg g.frame[name="' + tx.sandwich + '"] rect').first();
+        await box.click({ button: "right" });
+        const item = page.locator(".ctx-menu button");
+        if (check("a right-click on flame box " + tx.sandwich + " opens a menu", await until(async () =>
+          (await item.count()) === 1))) {
+          await item.click();
+          await checkSandwich("the menu", tx.sandwich);
+        }
+        check("the flame graph is not zoomed by the right-click", await page.locator("#flame-reset").isDisabled());
+      }
+      if (tx.zoom_sandwich) {
+        await page.locator("#flame").scrollIntoViewIfNeeded();
+        await page.locator('#flame svg g.frame[name="' + tx.zoom_sandwich + '"] rect').first().click();
+        check("a click still zooms the flame graph", await until(() => page.locator("#flame-reset").isEnabled()));
+        await page.locator("#flame-sandwich").click();
+        await checkSandwich("#flame-sandwich of the zoomed box", tx.zoom_sandwich);
+        await page.locator("#flame-reset").click();
+        check("#flame-sandwich is off once the zoom is reset", await until(() => page.locator("#flame-sandwich").isDisabled()));
+      }
+    }
+
+    // The trees follow the range: the top-down roots hold the range's total.
+    if (expect.range && tx.views.length) {
+      const r = expect.range, vw = tx.views[0];
+      await setView(vw.view);
+      await treeTab("top");
+      const key = { leaks: "leaked_bytes", allocated: "bytes_allocated", calls: "allocations",
+        temporaries: "temporaries", peak: "peak_bytes" }[vw.view];
+      const whole = (await panelRows(TOP)).filter((x) => x.path.length === 1).reduce((s, x) => s + x.total, 0);
+      await page.evaluate(([a, b]) => window.heaprecPage.selectTime(a, b), [r.from_ns, r.to_ns]);
+      const got = await until(async () => {
+        const rows = await panelRows(TOP);
+        const sum = rows.filter((x) => x.path.length === 1).reduce((s, x) => s + x.total, 0);
+        const want = await page.evaluate((k) => Number(document.querySelector("#view-totals [data-key=" + k + "]")
+          .dataset.value), key);
+        return sum === want && sum !== whole ? { sum, want } : null;
+      });
+      check("the top-down tree follows the range (" + JSON.stringify(got) + ", whole trace " + whole + ")", !!got);
+      check("Clear removes the range (trees)", await clearRange());
     }
   }
 

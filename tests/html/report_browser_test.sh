@@ -14,7 +14,11 @@
 # on request) and its labels read on every box colour; the heap line steps
 # (flat where nothing happened), rows open from the keyboard, no internal
 # words reach the page, the allocator table shows its spread, and the
-# Functions table holds the text's flat and cum (flat at the "via"). Its leaks are the kinds heapreplay shows by default
+# Functions table holds the text's flat and cum (flat at the "via"); the
+# call trees (top-down, bottom-up, callers/callees) hold, row by row, what
+# heapreplay --json's sites say, for two views, searched, opened by click and
+# keyboard, the callers/callees view opened from the flame graph (a
+# recursive function: many_stacks' left), and follow a range. Its leaks are the kinds heapreplay shows by default
 # (definitely and possibly lost), named in the header. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
@@ -94,7 +98,20 @@ check() {  # check NAME HEAPREPLAY-ARGS...
   fi
 }
 
-expect "$work/report.expect.json" ""
+# The call trees' rows against heapreplay --json's sites (each site's bytes,
+# count, and frames named as the page names them).
+sites_of() {  # sites_of KEY < JSON: the sites of analysis KEY, for "trees"
+  node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    const name = (f) => (f.function && f.function !== "??" ? f.function :
+      f.module && f.offset ? f.module + "+" + f.offset : f.address || "??");
+    process.stdout.write(JSON.stringify(j[process.argv[1]].sites.map((s) => ({ bytes: s.bytes,
+      count: s.count, stack: s.stack.map((f) => ({ fn: name(f), alloc: f.allocator ? 1 : 0 })) }))));' "$1"
+}
+now_json="$("$heapreplay" --json --hot --leaks "$work/now.zst")"
+expect "$work/report.expect.json" ', "trees": {"views": [
+    {"view": "allocated", "calls": true, "sites": '"$(sites_of hot <<<"$now_json")"'},
+    {"view": "leaks", "calls": false, "sites": '"$(sites_of leaks <<<"$now_json")"'}],
+  "search": "late", "sandwich": "late_leak", "zoom_sandwich": "main"}'
 check report "$work/now.zst"
 # Against the base (its whole trace), a range also lists what it shrank from:
 # late_leak before "loaded" (the base leaked two of its blocks), early_leak
@@ -113,6 +130,7 @@ check bench --bench --repeat 1 --allocators glibc,jemalloc "$work/now.zst"
 via_rows="$("$heapreplay" --json --leaks --alloc-fn my_xmalloc "$work/wrapper.zst" |
   node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
            process.stdout.write(JSON.stringify(j.leaks.sites.map((s) => [s.stack[0].function, s.via])));')"
+wrapper_json="$("$heapreplay" --json --hot --leaks --alloc-fn my_xmalloc "$work/wrapper.zst")"
 cat >"$work/wrapper.expect.json" <<EOF_JSON
 {
   "summary": {"allocations": 6, "frees": 1, "peak_bytes": 109000, "leaked_bytes": 9000},
@@ -121,7 +139,10 @@ cat >"$work/wrapper.expect.json" <<EOF_JSON
   "flame_view": "leaks",
   "search": "from_loader",
   "sites_via": {"table": "leaks", "rows": $via_rows},
-  "functions": {"rows": {"from_parser": [3000, 3000], "from_loader": [6000, 6000], "my_xmalloc": [0, 9000]}}
+  "functions": {"rows": {"from_parser": [3000, 3000], "from_loader": [6000, 6000], "my_xmalloc": [0, 9000]}},
+  "trees": {"views": [{"view": "leaks", "calls": false, "sites": $(sites_of leaks <<<"$wrapper_json")},
+                      {"view": "allocated", "calls": true, "sites": $(sites_of hot <<<"$wrapper_json")}],
+            "search": "loader", "sandwich": "my_xmalloc", "zoom_sandwich": "from_loader"}
 }
 EOF_JSON
 case "$via_rows" in
@@ -133,8 +154,11 @@ check wrapper --alloc-fn my_xmalloc "$work/wrapper.zst"
 # Stacks deeper than a 500-px window (tests/many_stacks 64: 64 paths, each
 # 18 recursive calls deep): the graph fits, and goes deeper on request.
 "$heaprec" -q -o "$work/deep.zst" "$runfiles/tests/many_stacks" 64 >/dev/null
+deep_json="$("$heapreplay" --json --hot "$work/deep.zst")"
 cat >"$work/deep.expect.json" <<EOF_JSON
-{"fits": true, "depth": true, "orientation": true, "labels": true}
+{"fits": true, "depth": true, "orientation": true, "labels": true,
+ "trees": {"views": [{"view": "allocated", "calls": true, "sites": $(sites_of hot <<<"$deep_json")}],
+           "search": "right", "sandwich": "left", "zoom_sandwich": "right"}}
 EOF_JSON
 driver_args=(--height 500)
 check deep "$work/deep.zst"

@@ -3,7 +3,9 @@
 // hover tooltip (function, file:line, module, exact value, percent; base,
 // this and change against a base), the differential colours, icicle (root at
 // the top) or flame (root at the bottom) direction, and labels in black or
-// white, whichever reads better on each box's colour.
+// white, whichever reads better on each box's colour; a right-click on a box
+// hands it to opts.onContext (the page offers its callers and callees), and
+// opts.onZoom(zoomed, box) says which box a click zoomed to.
 // Must not compute values or build trees (model.js does, once per view) and
 // must not touch elements other than its container and its tooltip.
 const HeaprecFlame = (function () {
@@ -47,8 +49,23 @@ const HeaprecFlame = (function () {
         h += '<div class="tip-value">' + exact(box.t) + ", " +
           (fmt.percent(box.t, s.tree.total) || "0%") + " of " + fmt.value(s.tree.total, unit) + "</div>";
       }
+      if (box.m > 0 && opts.onContext) {
+        h += '<div class="tip-hint">click: zoom \u00b7 right-click: callers and callees</div>';
+      }
       return h;
     }
+
+    // A right-click on a box hands its data to opts.onContext (the page's
+    // menu: callers and callees); a click still zooms.
+    container.addEventListener("contextmenu", (e) => {
+      const g = e.target.closest && e.target.closest("g.frame");
+      if (!g || !opts.onContext) return;
+      const d = d3.select(g).datum();
+      if (!d || !d.data || !(d.data.m > 0)) return;
+      e.preventDefault();
+      if (tip) tip.hide();
+      opts.onContext(d.data, e.clientX, e.clientY);
+    });
 
     function destroy() {
       if (chart) chart.destroy();
@@ -105,7 +122,7 @@ const HeaprecFlame = (function () {
         .inverted(!!inverted)
         .onClick((d) => {
           contrastLabels();
-          opts.onZoom(!!d.parent);
+          opts.onZoom(!!d.parent, d.data);
         });
       if (diff) chart.setColorMapper(flamegraph.colorMapper.differentialColorMapper);
       d3.select(container).datum(tree.root).call(chart);

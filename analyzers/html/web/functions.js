@@ -2,7 +2,8 @@
 // (HeaprecModel.functionTable) for the view shown and the page's range: per
 // function flat, flat%, sum%, cum and cum%, largest flat first, at most PAGE
 // rows drawn with "show more"; a click (or Enter) on a row hands its function
-// to opts.onPick (the page searches the flame graph for it).
+// to opts.onPick (the page searches the flame graph for it), its
+// callers/callees button (or C on the row) to opts.onSandwich.
 // Must not compute values (model.js does) or touch anything outside its
 // element.
 const HeaprecFunctions = (function () {
@@ -35,7 +36,7 @@ const HeaprecFunctions = (function () {
         '<th data-col="function">Function</th><th class="num" data-col="flat">Flat</th>' +
         '<th class="num" data-col="flat_pct">Flat%</th><th class="num" data-col="sum_pct">Sum%</th>' +
         '<th class="num" data-col="cum">Cum</th><th class="num" data-col="cum_pct">Cum%</th>' +
-        "</tr></thead><tbody>";
+        (opts && opts.onSandwich ? '<th class="act"></th>' : "") + "</tr></thead><tbody>";
       const end = Math.min(rows.length, shown);
       let sum = 0;
       for (let i = 0; i < end; i++) {
@@ -46,7 +47,9 @@ const HeaprecFunctions = (function () {
           '</td><td class="num">' + value(r.flat, unit) + '</td><td class="num">' +
           (fmt.percent(r.flat, total) || "0%") + '</td><td class="num">' + (fmt.percent(sum, total) || "0%") +
           '</td><td class="num">' + value(r.cum, unit) + '</td><td class="num">' +
-          (fmt.percent(r.cum, total) || "0%") + "</td></tr>";
+          (fmt.percent(r.cum, total) || "0%") + "</td>" + (opts && opts.onSandwich
+          ? '<td class="act"><button type="button" class="ctree-sw" tabindex="-1" title="Callers and callees of ' +
+            fmt.html(r.name) + ' (key C)" aria-label="callers and callees">\u21C5</button></td>' : "") + "</tr>";
       }
       h += "</tbody></table></div>";
       if (end < rows.length) {
@@ -72,12 +75,15 @@ const HeaprecFunctions = (function () {
         return;
       }
       const tr = e.target.closest("tr.function");
-      if (tr && opts && opts.onPick) opts.onPick(tr.dataset.function);
+      if (tr && e.target.closest(".ctree-sw") && opts && opts.onSandwich) opts.onSandwich(tr.dataset.function);
+      else if (tr && opts && opts.onPick) opts.onPick(tr.dataset.function);
     });
     el.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("tr.function")) {
         e.preventDefault();
         e.target.click();
+      } else if ((e.key === "c" || e.key === "C") && e.target.matches("tr.function") && opts && opts.onSandwich) {
+        opts.onSandwich(e.target.dataset.function);
       }
     });
 

@@ -1,7 +1,7 @@
 // main.js: the page: reads the data object, renders the header, owns the
 // page state (range, view, table, difference mode, search, filter) and wires
-// the timeline, flame graph, tables and bench modules to it; exposes the
-// test hook window.heaprecPage.
+// the timeline, flame graph, call trees (trees.js), tables and bench modules
+// to it; exposes the test hook window.heaprecPage.
 // Must not compute views itself (model.js) or draw charts (timeline.js,
 // flame.js, bench.js); loads nothing from anywhere (no fetch, no URLs).
 //
@@ -22,7 +22,8 @@
 //                      calls, temporaries), as a click on its tab
 //   state()            {view, table, orient ("icicle" | "flame"), depth:
 //                      {drawn, all} (flame graph levels), range: {b0, b1, t0,
-//                      t1} | null, diff, search, boxes (flame boxes built)}
+//                      t1} | null, diff, search, boxes (flame boxes built),
+//                      trees: {tab, term, sandwich, rows} (trees.js)}
 (function () {
   "use strict";
   const fmt = HeaprecFormat;
@@ -243,10 +244,25 @@
       if (btn) setView(btn.dataset.view);
     });
 
+    // Call trees; the flame graph's zoomed box, a right-click on a box and
+    // a Functions row's button open a function's callers and callees.
+    const calltrees = HeaprecCallTrees.create($("#calltree-section"), model);
+    const boxFunction = (box) => (box && box.m > 0 ? M.boxFrame(model, box.m).function : null);
+    let zoomedFunction = null;
     const flame = HeaprecFlame.create($("#flame"), model, {
-      onZoom: (zoomed) => { $("#flame-reset").disabled = !zoomed; },
+      onZoom: (zoomed, box) => {
+        $("#flame-reset").disabled = !zoomed;
+        zoomedFunction = zoomed ? boxFunction(box) : null;
+        $("#flame-sandwich").disabled = !zoomedFunction;
+        $("#flame-sandwich").title = zoomedFunction ? "Callers and callees of " + zoomedFunction
+          : "Zoom into a box (click it) to see its function's callers and callees";
+      },
+      onContext: (box, x, y) => calltrees.contextMenu(boxFunction(box), x, y),
     });
     $("#flame-reset").addEventListener("click", () => flame.resetZoom());
+    $("#flame-sandwich").addEventListener("click", () => {
+      if (zoomedFunction) calltrees.openSandwich(zoomedFunction);
+    });
     $("#flame-why").textContent = first.why;
 
     // Icicle (root at the top, first) or flame (root at the bottom).
@@ -292,6 +308,7 @@
         timed(() => {
           renderTotals();
           renderFlame();
+          renderTrees();
           renderTables();
         });
       });
@@ -321,6 +338,7 @@
         showMatched();
         box.scrollIntoView({ block: "nearest" });
       },
+      onSandwich: (name) => calltrees.openSandwich(name),
     });
     function renderFunctions() {
       if (state.table !== "functions") return;
@@ -489,6 +507,10 @@
       renderFunctions();
     }
 
+    function renderTrees() {
+      calltrees.update(state.computed, M.VIEWS[state.view], rangeText(), diffOn());
+    }
+
     function showTable(name) {
       state.table = name;
       for (const b of tTabs.querySelectorAll("button[data-table]")) {
@@ -508,6 +530,7 @@
         $("#flame-why").textContent = v === first.view ? first.why : "";
         part("totals", renderTotals);
         part("flame", renderFlame);
+        part("trees", renderTrees);
         // The function table follows the view; site tables switch to its table.
         part("tables", () => showTable(state.table === "functions" ? "functions" : M.VIEWS[v].table));
       });
@@ -529,6 +552,7 @@
         part("timeline", () => timeline.setRange(state.range, state.computed.peak));
         part("totals", renderTotals);
         part("flame", renderFlame);
+        part("trees", renderTrees);
         part("tables", renderTables);
       });
     }
@@ -580,6 +604,7 @@
         diff: diffOn(),
         search: state.search,
         boxes: state.tree ? state.tree.boxes : 0,
+        trees: calltrees.state(),
       }),
     });
     hook.loadMs = performance.now();

@@ -568,10 +568,11 @@ const HeaprecModel = (function () {
     return out;
   }
 
-  // What the function table needs and never changes: each frame's function
-  // (its label, as FrameName: one id per name), each node's "via" node, and
-  // whether a node's function is not already on the path above it (so a
-  // recursive function's cum counts each site once). O(nodes), once.
+  // What the function table (and calltree.js) needs and never changes: each
+  // frame's function (its label, as FrameName: one id per name), each node's
+  // "via" node, whether a node's function is not already on the path above it
+  // (so a recursive function's cum counts each site once), and each node's
+  // children (kids[start[n] .. start[n + 1]]). O(nodes), once.
   function functionIndex(model) {
     if (model.fnIndex) return model.fnIndex;
     const fr = model.frames, N = model.nodeCount, parent = model.parent, frame = model.frame;
@@ -613,7 +614,7 @@ const HeaprecModel = (function () {
         if (n > 0) onPath[fnOfFrame[frame[n]]]--;
       }
     }
-    model.fnIndex = { names, fnOfFrame, via, first };
+    model.fnIndex = { names, fnOfFrame, via, first, start, kids };
     return model.fnIndex;
   }
 
@@ -701,6 +702,6 @@ const HeaprecModel = (function () {
 
   return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, load, compute, peakBucket, select,
     rangeFromTimes, isFullRange, markerRanges, flameTree, matchedTotal, nameMatches, sites,
-    filterMask, frameInfo, stack, site, viaNode, functionTable, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
+    filterMask, frameInfo, stack, site, viaNode, functionIndex, functionTable, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecModel;
