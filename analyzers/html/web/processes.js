@@ -1,7 +1,7 @@
 // processes.js: the process table of a page of several traces (heapreplay
 // --html PAGE T1 T2 ... or a folder; DATA.md "processes"): one row per
 // process, largest peak first as heapreplay T1 T2 prints it (pid, parent,
-// exit, command, allocations, peak, live at the end, trace). A click, or
+// exit, command, allocations, peak, leaked: live at the end, trace). A click, or
 // Enter or Space on a focused row, shows that process (opts.onPick(index,
 // page)); the row shown is marked; a parent that is in the table is a link
 // to its row.
@@ -34,8 +34,9 @@ const HeaprecProcesses = (function () {
       " traces of one run, largest peak first; pick one to see it below (click a row, or Enter).</span></div>" +
       '<div class="table-wrap"><table class="grid processes"><thead><tr><th class="num">pid</th>' +
       '<th class="num">parent</th><th>exit</th><th>command</th><th class="num">allocations</th>' +
-      '<th class="num">peak</th><th class="num" title="every block not freed at the end, as heapreplay T1 T2 ' +
-      'prints it">live at the end</th><th>trace</th></tr></thead><tbody>';
+      '<th class="num">peak</th><th class="num" title="every block not freed at the end, whatever its kind, as ' +
+      'heapreplay T1 T2 prints it (the Leaked number below counts the kinds shown)">leaked</th><th>trace</th>' +
+      "</tr></thead><tbody>";
     rows.forEach((r, i) => {
       const tr = (r.page && r.page.trace) || {};
       const parent = byPid.has(r.ppid) && byPid.get(r.ppid) !== i

@@ -49,8 +49,8 @@ const HeaprecSiteChart = (function () {
     function headHtml() {
       if (!fn) {
         return '<span class="what">Live bytes by call stack:</span> the ' + TOP + " stacks that held the most " +
-          "at their highest, the rest as \u201cother\u201d; pick a function in a table (\u201cover time\u201d) " +
-          "for its stacks. Drag to select a time range.";
+          "at their highest, the rest as \u201cother\u201d; the chart button of a Functions or Sites row " +
+          "shows that function's stacks instead. Drag to select a time range.";
       }
       return '<span class="what">Live bytes of the stacks through <span class="fn-name">' + fmt.html(fn) +
         "</span>:</span> the " + TOP + " that held the most at their highest, the rest as \u201cother\u201d. " +
