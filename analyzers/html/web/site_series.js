@@ -13,7 +13,8 @@ const HeaprecSiteSeries = (function () {
   "use strict";
 
   // Each node's highest live bytes at the chart's points (every bucket's
-  // highest moment and its end), once per model.
+  // highest moment and its end), and what it held at the trace's peak (the
+  // peak view's value), once per model: {peak, atPeak} (Float64Array each).
   function nodePeaks(model) {
     if (model.sitePeaks) return model.sitePeaks;
     const c = model.cells, C = c.count, N = model.nodeCount;
@@ -26,21 +27,31 @@ const HeaprecSiteSeries = (function () {
         break;
       }
     }
-    const peak = new Float64Array(N);
-    let node = -1, live = 0;
+    const B = model.buckets.count;
+    const p = B ? HeaprecModel.peakBucket(model, 0, B - 1) : -1;
+    const peak = new Float64Array(N), atPeak = new Float64Array(N);
+    let node = -1, live = 0, seen = true; // seen: the node's value at the peak is known
     for (let k = 0; k < C; k++) {
       const i = order ? order[k] : k;
       if (c.node[i] !== node) {
+        if (!seen) atPeak[node] = live;
         node = c.node[i];
         live = 0;
+        seen = false;
+      }
+      const b = c.bucket[i];
+      if (!seen && b >= p) {
+        atPeak[node] = b === p ? live + c.peak_b[i] : live;
+        seen = true;
       }
       const atMax = live + c.peak_b[i];
       live += c.net_b[i];
       const high = Math.max(atMax, live);
       if (high > peak[node]) peak[node] = high;
     }
-    model.sitePeaks = peak;
-    return peak;
+    if (!seen) atPeak[node] = live;
+    model.sitePeaks = { peak, atPeak };
+    return model.sitePeaks;
   }
 
   // Which nodes' stacks hold a frame of function `name` (the page's function
@@ -66,20 +77,21 @@ const HeaprecSiteSeries = (function () {
     const top = (opts && opts.top) || 10;
     const fn = opts && opts.fn ? opts.fn : null;
     const N = model.nodeCount, bk = model.buckets, B = bk.count;
-    const peaks = nodePeaks(model);
+    const { peak: peaks, atPeak } = nodePeaks(model);
     const mask = fn ? functionMask(model, fn) : null;
-    // The `top` nodes with the highest peaks (ties: the lower node first).
+    // The `top` nodes with the highest peaks (ties: the one holding more at
+    // the trace's peak, then the lower node).
+    const above = (a, b) => peaks[a] > peaks[b] || (peaks[a] === peaks[b] && atPeak[a] > atPeak[b]);
     const best = [];
     let others = 0;
     for (let n = 1; n < N; n++) {
-      const p = peaks[n];
-      if (!(p > 0) || (mask && !mask[n])) continue;
-      if (best.length === top && p <= peaks[best[top - 1]]) {
+      if (!(peaks[n] > 0) || (mask && !mask[n])) continue;
+      if (best.length === top && !above(n, best[top - 1])) {
         others++;
         continue;
       }
       let at = best.length;
-      while (at > 0 && peaks[best[at - 1]] < p) at--;
+      while (at > 0 && above(n, best[at - 1])) at--;
       best.splice(at, 0, n);
       if (best.length > top) {
         best.pop();

@@ -17,12 +17,39 @@ const phases = M.load(readSample("phases.json"));
 // phases.json's nodes: 3 load_table, 4 churn, 5 grow (cells not in node order).
 const fnOf = (model, n) => model.frames.label[model.frame[n]];
 
-test("each stack's highest live bytes, at the chart's points", () => {
-  const peaks = S.nodePeaks(phases);
-  assert.equal(peaks[3], 8000); // load_table: 8 blocks of 1000 until bucket 3
-  assert.equal(peaks[4], 32); // churn: one 32-byte temporary at a time
-  assert.equal(peaks[5], 20480); // grow
-  assert.equal(peaks[0], 0);
+test("each stack's highest live bytes, at the chart's points, and at the peak", () => {
+  const { peak, atPeak } = S.nodePeaks(phases);
+  assert.equal(peak[3], 8000); // load_table: 8 blocks of 1000 until bucket 3
+  assert.equal(peak[4], 32); // churn: one 32-byte temporary at a time
+  assert.equal(peak[5], 20480); // grow
+  assert.equal(peak[0], 0);
+  // At the peak: the peak view's values.
+  const r = M.compute(phases, null);
+  for (const n of [3, 4, 5]) assert.equal(atPeak[n], r.values.peak_b[n], "node " + n);
+});
+
+test("ties: the stack holding more at the peak first", () => {
+  // a and b each held 1000 at their highest: a made and freed its block in
+  // bucket 0, b made its own in bucket 1, where c's 500 make the peak.
+  const zeros = [0, 0, 0];
+  const m = M.load({
+    format: 1, summary: { peak_bytes: 1500 }, strings: ["", "a", "b", "c"],
+    frames: { function: [1, 2, 3], file: [0, 0, 0], module: [0, 0, 0], line: [0, 0, 0],
+      address: ["0x1", "0x2", "0x3"], offset: ["", "", ""], inlined: [0, 0, 0] },
+    nodes: { parent: [-1, 0, 0, 0], frame: [-1, 0, 1, 2] },
+    buckets: { start_ns: [0, 10], end_ns: [5, 20], live_end: [0, 1500], max_live: [1000, 1500],
+      max_time_ns: [1, 15] },
+    cells: { node: [1, 2, 3], bucket: [0, 1, 1], calls_n: [1, 1, 1], calls_b: [1000, 1000, 500],
+      net_n: [0, 1, 1], net_b: [0, 1000, 500], peak_n: [1, 1, 1], peak_b: [1000, 1000, 500],
+      temp_n: zeros, temp_b: zeros, leak_n: zeros, leak_b: zeros },
+  });
+  assert.deepEqual(Array.from(S.nodePeaks(m).peak), [0, 1000, 1000, 500]);
+  assert.deepEqual(Array.from(S.nodePeaks(m).atPeak), [0, 0, 1000, 500]);
+  const one = S.series(m, { top: 1 });
+  assert.deepEqual(one.bands.map((b) => b.node), [2]);
+  assert.equal(one.other, true);
+  assert.equal(S.valuesAt(one, one.peakIndex).total, 1500);
+  assert.deepEqual(S.valuesAt(one, one.peakIndex).values, [1000, 500]);
 });
 
 test("bands: the top stacks, largest at the bottom, adding up to the heap line", () => {
