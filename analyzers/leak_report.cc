@@ -119,22 +119,34 @@ const char* LeakKindKey(LeakKind kind) {
   return "unknown";
 }
 
-BlockFilter ShownBlocks(const LeakReport& r, LeakKindSet shown) {
-  // Sites are per (stack, kind): the shown ones by that key.
-  std::unordered_set<uint64_t> sites;
+BlockKind BlockKinds(const LeakReport& r) {
+  // Sites are per (stack, kind): the suppressed ones by that key.
+  std::unordered_set<uint64_t> suppressed;
   for (const LeakSite& s : r.sites) {
-    if (Shown(s, shown))
-      sites.insert((uint64_t{s.site.stack} << 3) | static_cast<uint64_t>(s.kind));
+    if (s.suppressed != nullptr)
+      suppressed.insert((uint64_t{s.site.stack} << 3) | static_cast<uint64_t>(s.kind));
   }
   const format::LeakScan* scan =
       r.scan != nullptr && r.scan->status != format::LeakScan::Status::kNotDone ? r.scan : nullptr;
-  return [sites = std::move(sites), scan](uint64_t id, const LiveBlock& b) {
+  return [suppressed = std::move(suppressed), scan](uint64_t id,
+                                                    const LiveBlock& b) -> std::optional<LeakKind> {
     LeakKind kind = LeakKind::kUnknown;
     if (scan != nullptr) {
       const int64_t i = Find(*scan, id);
       if (i >= 0) kind = scan->KindAt(static_cast<size_t>(i));
     }
-    return sites.count((uint64_t{b.stack} << 3) | static_cast<uint64_t>(kind)) != 0;
+    if (suppressed.count((uint64_t{b.stack} << 3) | static_cast<uint64_t>(kind)) != 0) {
+      return std::nullopt;
+    }
+    return kind;
+  };
+}
+
+BlockFilter ShownBlocks(const LeakReport& r, LeakKindSet shown) {
+  // Shown: not suppressed, and of a kind shown (or unknown), as Shown().
+  return [kinds = BlockKinds(r), shown](uint64_t id, const LiveBlock& b) {
+    const std::optional<LeakKind> kind = kinds(id, b);
+    return kind && (*kind == LeakKind::kUnknown || shown.Contains(*kind));
   };
 }
 

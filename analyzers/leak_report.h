@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,13 @@ std::vector<Site> ShownSites(const LeakReport& r, LeakKindSet shown);
 // was built from) whose site is Shown. Valid while r lives.
 using BlockFilter = std::function<bool(uint64_t id, const LiveBlock& block)>;
 BlockFilter ShownBlocks(const LeakReport& r, LeakKindSet shown);
+// Each block's kind as r classifies it (kUnknown when r has no scan, or the
+// scan does not list the block), or nullopt for a block whose site is
+// suppressed: for views that place each live block by kind (the HTML page's
+// kinds filter). Valid while r lives.
+using BlockKind =
+    std::function<std::optional<format::LeakKind>(uint64_t id, const LiveBlock& block)>;
+BlockKind BlockKinds(const LeakReport& r);
 
 // The loss records that count as errors for a leak gate (valgrind's
 // --errors-for-leak-kinds): sites with blocks of a kind in errors_for, not

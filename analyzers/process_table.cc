@@ -42,13 +42,15 @@ Cells CellsOf(const ProcessRow& r) {
 
 }  // namespace
 
+bool LargerProcess(const ProcessRow& a, const ProcessRow& b) {
+  if (a.peak_bytes != b.peak_bytes) return a.peak_bytes > b.peak_bytes;
+  if (a.allocations != b.allocations) return a.allocations > b.allocations;
+  if (a.process.pid != b.process.pid) return a.process.pid < b.process.pid;
+  return a.path < b.path;
+}
+
 void SortLargestFirst(std::vector<ProcessRow>* rows) {
-  std::stable_sort(rows->begin(), rows->end(), [](const ProcessRow& a, const ProcessRow& b) {
-    if (a.peak_bytes != b.peak_bytes) return a.peak_bytes > b.peak_bytes;
-    if (a.allocations != b.allocations) return a.allocations > b.allocations;
-    if (a.process.pid != b.process.pid) return a.process.pid < b.process.pid;
-    return a.path < b.path;
-  });
+  std::stable_sort(rows->begin(), rows->end(), LargerProcess);
 }
 
 std::string ProcessTableText(const std::vector<ProcessRow>& rows, size_t max_rows,

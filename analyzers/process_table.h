@@ -34,6 +34,8 @@ inline constexpr size_t kScreenfulRows = 20;
 
 // Largest first: peak bytes, then allocations, then pid, then path.
 void SortLargestFirst(std::vector<ProcessRow>* rows);
+// That order: whether a comes before b.
+bool LargerProcess(const ProcessRow& a, const ProcessRow& b);
 
 // The table, one line per row (rows in the order given): a header line,
 // then pid, ppid, exit, allocations, peak, leaked, the trace and the command

@@ -208,15 +208,19 @@ void RangeProfile::Normalize() {
   cells_ = std::move(out);
 }
 
+uint32_t RangeProfile::BucketOfBlock(uint64_t id) const {
+  const auto it =
+      std::upper_bound(buckets_.begin(), buckets_.end(), id,
+                       [](uint64_t v, const RangeBucket& b) { return v < b.first_block; });
+  return it == buckets_.begin() ? 0 : uint32_t(it - buckets_.begin() - 1);
+}
+
 void RangeProfile::Finish(const LiveHeap& heap, const BlockFilter& leaked, size_t max_cells) {
   // Leaks, summed per (stack, bucket) before they become cells.
   std::unordered_map<uint64_t, RangeCell> leaks;
   heap.blocks().ForEach([&](uint64_t id, const LiveBlock& block) {
     if (leaked && !leaked(id, block)) return;
-    const auto it =
-        std::upper_bound(buckets_.begin(), buckets_.end(), id,
-                         [](uint64_t v, const RangeBucket& b) { return v < b.first_block; });
-    const uint32_t bucket = it == buckets_.begin() ? 0 : uint32_t(it - buckets_.begin() - 1);
+    const uint32_t bucket = BucketOfBlock(id);
     RangeCell& cell = leaks[(uint64_t{block.stack} << 32) | bucket];
     cell.stack = block.stack;
     cell.bucket = bucket;

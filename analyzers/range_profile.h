@@ -73,6 +73,9 @@ class RangeProfile : public Analyzer {
 
   const std::vector<RangeBucket>& buckets() const { return buckets_; }
   const std::vector<RangeCell>& cells() const { return cells_; }
+  // The bucket that made block `id` (block ids count up as blocks are made):
+  // the last one whose first_block is at most id; 0 before any.
+  uint32_t BucketOfBlock(uint64_t id) const;
 
   // Merges neighbouring buckets in pairs, cells with them, exactly; a bucket
   // that starts at a marker is not merged into the one before it (while

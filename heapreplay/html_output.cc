@@ -32,10 +32,9 @@ bool ReadBenchJson(const std::string& path, nlohmann::json* bench, std::string* 
   return true;
 }
 
-bool WriteHtml(const std::string& path, const analyzers::Report& r,
-               analyzers::LeakKindSet leak_kinds, const analyzers::RangeProfile& range,
-               const analyzers::html::PageBase* base, const nlohmann::json& bench,
-               std::string* error) {
+nlohmann::json HtmlPageData(const analyzers::Report& r, analyzers::LeakKindSet leak_kinds,
+                            const analyzers::RangeProfile& range,
+                            const analyzers::html::PageBase* base, const nlohmann::json& bench) {
   analyzers::html::PageInputs in;
   in.trace = r.trace;
   in.analysis = r.analysis;
@@ -48,7 +47,18 @@ bool WriteHtml(const std::string& path, const analyzers::Report& r,
   in.base = base;
   in.bench = bench;
   in.lifetimes = r.lifetimes;
-  return WriteTextFile(path, analyzers::html::HtmlPage(analyzers::html::PageData(in)), error);
+  return analyzers::html::PageData(in);
+}
+
+bool WriteHtmlPage(const std::string& path, const nlohmann::json& data, std::string* error) {
+  return WriteTextFile(path, analyzers::html::HtmlPage(data), error);
+}
+
+bool WriteHtml(const std::string& path, const analyzers::Report& r,
+               analyzers::LeakKindSet leak_kinds, const analyzers::RangeProfile& range,
+               const analyzers::html::PageBase* base, const nlohmann::json& bench,
+               std::string* error) {
+  return WriteHtmlPage(path, HtmlPageData(r, leak_kinds, range, base, bench), error);
 }
 
 }  // namespace heaprec::heapreplay

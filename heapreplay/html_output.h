@@ -18,9 +18,17 @@ namespace heaprec::heapreplay {
 // object itself); false + one line naming the file in *error.
 bool ReadBenchJson(const std::string& path, nlohmann::json* bench, std::string* error);
 
-// Writes the page to `path`; false + one line in *error. Its leaks views
+// The page's data (analyzers/html/DATA.md) of one pass. Its leaks views
 // count the sites of leak_kinds (as --leaks lists them); range was
 // Finish()ed with the same choice (ShownBlocks).
+nlohmann::json HtmlPageData(const analyzers::Report& report, analyzers::LeakKindSet leak_kinds,
+                            const analyzers::RangeProfile& range,
+                            const analyzers::html::PageBase* base, const nlohmann::json& bench);
+
+// Writes the page of `data` to `path`; false + one line in *error.
+bool WriteHtmlPage(const std::string& path, const nlohmann::json& data, std::string* error);
+
+// WriteHtmlPage(path, HtmlPageData(...)).
 bool WriteHtml(const std::string& path, const analyzers::Report& report,
                analyzers::LeakKindSet leak_kinds, const analyzers::RangeProfile& range,
                const analyzers::html::PageBase* base, const nlohmann::json& bench,

@@ -5,7 +5,7 @@
 // The steps: options (options.h), the analyzers they need (analysis_plan.h),
 // the pass over the traces (run_analysis.h), the files and stdout
 // (report_output.h); --bench alone is bench_command.h's; several traces or a
-// folder, process_table_command.h's.
+// folder, process_table_command.h's (with --html, process_pages.h's).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -16,6 +16,7 @@
 #include "heapreplay/bench_command.h"
 #include "heapreplay/html_output.h"
 #include "heapreplay/options.h"
+#include "heapreplay/process_pages.h"
 #include "heapreplay/process_table_command.h"
 #include "heapreplay/report_output.h"
 #include "heapreplay/run_analysis.h"
@@ -66,7 +67,9 @@ int main(int argc, char** argv) {
     std::printf("%s\n", format::VersionLine("heapreplay").c_str());
     return 0;
   }
-  if (heapreplay::WantsProcessTable(o)) return heapreplay::RunProcessTable(o);
+  if (heapreplay::WantsProcessTable(o)) {
+    return o.html.empty() ? heapreplay::RunProcessTable(o) : heapreplay::RunProcessPages(o);
+  }
   if (o.bench && o.html.empty()) return heapreplay::RunBench(o);
   heapreplay::BenchShown bench;
   if (const int status = GatherBench(o, &bench); status != 0) return status;

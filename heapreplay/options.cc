@@ -23,7 +23,7 @@ base::CommandLine Table(Options* o) {
   base::CommandLine line;
   line.usage =
       "usage: heapreplay [analyses] [output options] TRACE\n"
-      "       heapreplay [--json] TRACE TRACE... | FOLDER  (one line per process)";
+      "       heapreplay [--json | --html F] TRACE TRACE... | FOLDER  (every process)";
   line.min_help_column = 19;
   line.positional = [o](const std::string& arg, std::string* error) {
     if (!o->exports.empty() && o->exports.back().file.empty()) {  // --export FORMAT FILE
@@ -153,7 +153,8 @@ base::CommandLine Table(Options* o) {
             "write an interactive report to F: one self-contained page\n"
             "(heap over time with range selection, flame graphs, tables;\n"
             "with --base, the difference; with --bench or --bench-json\n"
-            "SAVED.json, the allocator comparison)",
+            "SAVED.json, the allocator comparison; with several traces\n"
+            "or a folder, every process and the process table)",
             &o->html),
       Value("--bench-json", "SAVED.json", "", &o->bench_json),  // explained by --html
       Value("--export", "FORMAT FILE",

@@ -62,17 +62,9 @@ bool RowOf(const std::string& path, analyzers::ProcessRow* row, std::string* err
     *error = r.message;
     return false;
   }
-  row->path = path;
-  row->truncated = r.status == format::ReadResult::kTruncated;
-  if (row->truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", r.message.c_str());
-  if (a.process()) row->process = *a.process();
-  if (a.end()) {
-    row->exit_status = a.end()->exit_status;
-    row->replaced_by_exec = a.end()->replaced_by_exec;
-  }
-  row->allocations = summary.allocations();
-  row->peak_bytes = summary.peak_bytes();
-  row->leaked_bytes = a.heap().live_bytes();
+  const bool truncated = r.status == format::ReadResult::kTruncated;
+  if (truncated) std::fprintf(stderr, "heapreplay: warning: %s\n", r.message.c_str());
+  *row = ProcessRowOf(path, truncated, a, summary);
   return true;
 }
 
@@ -90,6 +82,35 @@ std::string OneTraceOption(const Options& o) {
 }
 
 }  // namespace
+
+analyzers::ProcessRow ProcessRowOf(const std::string& path, bool truncated,
+                                   const analyzers::Analysis& a,
+                                   const analyzers::SummaryAnalyzer& summary) {
+  analyzers::ProcessRow row;
+  row.path = path;
+  row.truncated = truncated;
+  if (a.process()) row.process = *a.process();
+  if (a.end()) {
+    row.exit_status = a.end()->exit_status;
+    row.replaced_by_exec = a.end()->replaced_by_exec;
+  }
+  row.allocations = summary.allocations();
+  row.peak_bytes = summary.peak_bytes();
+  row.leaked_bytes = a.heap().live_bytes();
+  return row;
+}
+
+bool ExpandTraces(const std::vector<std::string>& args, std::vector<std::string>* traces,
+                  std::string* error) {
+  for (const std::string& t : args) {
+    if (!IsFolder(t)) {
+      traces->push_back(t);
+    } else if (!TracesIn(t, traces, error)) {
+      return false;
+    }
+  }
+  return true;
+}
 
 bool WantsProcessTable(const Options& o) {
   return o.traces.size() > 1 || (o.traces.size() == 1 && IsFolder(o.traces[0]));
@@ -112,15 +133,9 @@ int RunProcessTable(const Options& o) {
   }
   std::string error;
   std::vector<std::string> traces;
-  for (const std::string& t : o.traces) {
-    if (IsFolder(t)) {
-      if (!TracesIn(t, &traces, &error)) {
-        std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
-        return 1;
-      }
-    } else {
-      traces.push_back(t);
-    }
+  if (!ExpandTraces(o.traces, &traces, &error)) {
+    std::fprintf(stderr, "heapreplay: %s\n", error.c_str());
+    return 1;
   }
   std::vector<analyzers::ProcessRow> rows;
   for (const std::string& t : traces) {

@@ -4,13 +4,15 @@
 // and how it ended (heapreplay --json's "trace"); heaprec's closing lines
 // list one process a line, largest peak first, and name the largest in
 // next:; heapreplay on the folder and on several traces prints the same
-// table (text and --json); --no-follow=sh leaves the shell untraced and
+// table (text and --json), and --html writes it with each process's page
+// data; --no-follow=sh leaves the shell untraced and
 // still traces its children; gcc -c gives traces of cc1 and as that lead
 // back to gcc's.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -193,6 +195,36 @@ TEST(ProcessTreeTest, ShellChildrenNameTheirParentsAndEnds) {
       RunProgram({Runfile("replay/heapreplay"), "--leaks", t.child.at("ok"), t.dir});
   EXPECT_EQ(leaks.exit_code, 2);
   EXPECT_NE(leaks.err.find("takes one trace"), std::string::npos) << leaks.err;
+
+  // --html on the folder: one page with the table's rows, in its order, each
+  // with that process's page data (analyzers/html/DATA.md "processes").
+  const std::string page = MakeTempDir("tree_html") + "/tree.html";
+  const ProcessResult html = RunProgram({Runfile("replay/heapreplay"), "--html", page, t.dir});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_EQ(html.out, "");
+  std::ifstream in(page);
+  const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = body.find("id=\"heaprec-data\">");
+  ASSERT_NE(at, std::string::npos);
+  const size_t from = at + std::string("id=\"heaprec-data\">").size();
+  const json data = json::parse(body.substr(from, body.find("</script>", from) - from), nullptr,
+                                /*allow_exceptions=*/false);
+  ASSERT_TRUE(data.is_object()) << "the page's data is not JSON (or is compressed)";
+  ASSERT_EQ(data["processes"].size(), folder["processes"].size());
+  for (size_t i = 0; i < data["processes"].size(); ++i) {
+    json row = data["processes"][i];
+    const json page_data = row["page"];
+    row.erase("page");
+    EXPECT_EQ(row, folder["processes"][i]);
+    const json& o = t.objects.at(row["path"]);
+    EXPECT_EQ(page_data["trace"]["pid"], o["pid"]);
+    EXPECT_EQ(page_data["summary"], o["summary"]);
+  }
+  // Options that take one trace still say so.
+  const ProcessResult base =
+      RunProgram({Runfile("replay/heapreplay"), "--html", page, "--base", t.child.at("ok"), t.dir});
+  EXPECT_EQ(base.exit_code, 2);
+  EXPECT_NE(base.err.find("--base takes one trace"), std::string::npos) << base.err;
 
   // A single trace keeps its report: the header says how it ended.
   const ProcessResult one = RunProgram({Runfile("replay/heapreplay"), t.child.at("segv")});

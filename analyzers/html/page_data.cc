@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <utility>
 
+#include "analyzers/html/page_leak_kinds.h"
 #include "analyzers/html/page_stacks.h"
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
@@ -143,7 +145,8 @@ json BaseJson(const PageBase& b, LeakKindSet leak_kinds, PageStacks* stacks) {
           {"pid", p ? p->pid : 0},
           {"summary", SummaryJson(*b.analysis, *b.summary)},
           {"leaks", LeaksJson(leaks, leak_kinds)},
-          {"sites", sites}};
+          {"sites", sites},
+          {"leak_kinds", BaseLeakKindsJson(leaks, &nodes)}};
 }
 
 // "rss": the process's RSS samples (format 3.4) as columns, or null.
@@ -215,8 +218,10 @@ json PageData(const PageInputs& in) {
   page["format"] = 1;
   page["trace"] = TraceJson(in);
   page["summary"] = SummaryJson(a, *in.summary);
-  page["leaks"] = in.leaks != nullptr ? LeaksJson(*in.leaks, in.leak_kinds)
-                                      : LeaksJson(LeakReportOf(a, nullptr), in.leak_kinds);
+  std::optional<LeakReport> own_leaks;
+  if (in.leaks == nullptr) own_leaks = LeakReportOf(a, nullptr);
+  const LeakReport& leaks = in.leaks != nullptr ? *in.leaks : *own_leaks;
+  page["leaks"] = LeaksJson(leaks, in.leak_kinds);
   page["warnings"] = PageWarnings(in);
   page["symbols"] = MissingSymbolsJson(in.missing_symbols);
   page["buckets"] = BucketsJson(*in.range);
@@ -235,6 +240,7 @@ json PageData(const PageInputs& in) {
   }
   page["markers"] = markers;
   page["cells"] = CellsJson(*in.range, &nodes);
+  page["leak_kinds"] = LeakKindsPageJson(leaks, a.heap(), *in.range, &nodes);
   page["rss"] = RssPageJson(a.rss());
   page["lifetimes"] = LifetimesPageJson(in.lifetimes, &nodes);
   page["base"] = in.base ? BaseJson(*in.base, in.leak_kinds, &stacks) : json(nullptr);

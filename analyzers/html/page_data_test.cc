@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "analyzers/test_events.h"
 
@@ -164,6 +166,7 @@ TEST(PageDataTest, BaseStacksLandOnTheSameNodes) {
   EXPECT_EQ(sites["calls_n"], json({1, 1}));
   EXPECT_EQ(page["base"]["summary"]["leaked_bytes"], 37);
   EXPECT_EQ(page["base"]["path"], "before.zst");
+  EXPECT_TRUE(page["base"]["leak_kinds"].is_null());  // no scan: no kinds
 }
 
 TEST(PageDataTest, AnotherRunsUnnamedFramesLandOnTheSameNodes) {
@@ -248,6 +251,72 @@ TEST(PageDataTest, LeaksFollowTheKindsShown) {
     EXPECT_EQ(page["leaks"]["kinds_unknown"], "");
     EXPECT_EQ(page["summary"]["leaked_bytes"], 137);  // every block live, as ever
   }
+}
+
+// "leak_kinds": every live block by node, bucket and kind (the default
+// kinds among them add up to the cells' leak_*), what holds the still
+// reachable ones, and null without a scan.
+TEST(PageDataTest, LeakKindsByNodeBucketAndKind) {
+  using K = format::LeakKind;
+  Trace t;
+  EventFeeder f(&t.analysis);
+  f.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});  // definite
+  f.Marker("half");
+  f.Event({.api = Api::kMalloc, .address = 0x20, .size = 30, .stack = 3});  // reachable
+  f.Event({.api = Api::kMalloc, .address = 0x30, .size = 7, .stack = 4});   // indirect
+  f.Event({.api = Api::kMalloc, .address = 0x40, .size = 50, .stack = 3});  // reachable
+  format::LeakScan scan;
+  scan.reason = format::LeakScan::Reason::kExit;
+  scan.blocks = {1, 2, 3, 4};
+  for (const K k : {K::kDefinite, K::kReachable, K::kIndirect, K::kReachable}) {
+    scan.kinds.push_back(format::LeakScan::PackKind(k, format::LeakHeuristic::kNone));
+  }
+  scan.roots = {{.id = 1, .name = "g_cache"}, {.id = 2, .name = "stack of thread 1"}};
+  scan.block_roots = {0, 1, 0, 2};
+  f.LeakScan(scan);
+  const LeakReport leaks =
+      BuildLeakReport(t.analysis.heap(), t.analysis.LeakScanNow(), t.analysis.LeakScanMissing(),
+                      t.analysis.symbols(), nullptr);
+  t.range.Finish(t.analysis.heap(), ShownBlocks(leaks, DefaultLeakKinds()));
+  PageInputs in{{"t.zst", {3, 1}, false}, &t.analysis, &t.summary, &t.range};
+  in.leaks = &leaks;
+  const json page = PageData(in);
+  const json& lk = page["leak_kinds"];
+  ASSERT_TRUE(lk.is_object()) << page.dump();
+  const int make = FindNode(page, "make"), grow = FindNode(page, "grow");
+  const json& cells = lk["cells"];
+  // (node, bucket, kind) -> bytes, blocks.
+  std::map<std::tuple<int, int, int>, std::pair<int64_t, int64_t>> got;
+  for (size_t i = 0; i < cells["node"].size(); ++i) {
+    got[{cells["node"][i], cells["bucket"][i], cells["kind"][i]}] = {cells["b"][i], cells["n"][i]};
+  }
+  // One event per bucket (so few events): make's blocks in buckets 0, 1 and 3.
+  ASSERT_EQ(page["buckets"]["start_ns"].size(), 4u);
+  const std::map<std::tuple<int, int, int>, std::pair<int64_t, int64_t>> want = {
+      {{make, 0, int(K::kDefinite)}, {100, 1}},
+      {{make, 1, int(K::kReachable)}, {30, 1}},
+      {{grow, 2, int(K::kIndirect)}, {7, 1}},
+      {{make, 3, int(K::kReachable)}, {50, 1}}};
+  EXPECT_EQ(got, want);
+  // The default kinds (definite, possible) of the blocks by kind are the cells' leaks.
+  EXPECT_EQ(Sum(page["cells"], make, "leak_b"), 100);
+  EXPECT_EQ(Sum(page["cells"], grow, "leak_b"), 0);
+  // Held by: make's reachable blocks, by root.
+  const json& held = lk["held_by"];
+  std::map<std::string, int64_t> roots;
+  for (size_t i = 0; i < held["node"].size(); ++i) {
+    EXPECT_EQ(held["node"][i], make);
+    roots[lk["roots"][held["root"][i].get<size_t>()]] += held["bytes"][i].get<int64_t>();
+  }
+  EXPECT_EQ(roots, (std::map<std::string, int64_t>{{"g_cache", 30}, {"stack of thread 1", 50}}));
+
+  // Without a scan: null.
+  Trace none;
+  EventFeeder g(&none.analysis);
+  g.Event({.api = Api::kMalloc, .address = 0x10, .size = 100, .stack = 2});
+  none.Finish();
+  PageInputs in2{{"t.zst", {3, 1}, false}, &none.analysis, &none.summary, &none.range};
+  EXPECT_TRUE(PageData(in2)["leak_kinds"].is_null());
 }
 
 // Without a scan the kinds are unknown, every live block counts and the page

@@ -66,6 +66,21 @@
 //   sites_via    {table, rows: [[function, via], ...]}: #table-TABLE has
 //                exactly these rows (innermost function and "via" column),
 //                in any order
+//   sites        {peak_bytes, peak_time_ns, at_peak: {fn: bytes} (the bands
+//                with bytes at the peak, by function), hover: [{ns, total}]
+//                (the bands' sum under the cursor at ns), range_label (a
+//                quick range: drawn, legend at its peak), function: {name,
+//                at_peak} (the Functions table's chart button), row: {table,
+//                function, at_peak} (a site row's chart button, by keyboard)}:
+//                the chart by call stack (the heap chart's other tab)
+//   leak_kinds   {checked: [kind], totals: {kind: bytes}, held_by: [[root,
+//                bytes]]}: the kinds filter starts as heapreplay shows them;
+//                each kind adds its bytes (leaked total, Leaked tab, Functions
+//                table); with still reachable the leaks table's Held by
+//                column holds held_by; no kind leaves nothing leaked
+//   processes    {rows: [{pid, ppid, allocations, peak_bytes, leaked_bytes}],
+//                summaries: {pid: {key: number}}}: a page of several traces:
+//                the process table; a click and Enter switch the page
 // --perf also prints the time a view switch and a range selection take.
 // Env HEAPREC_NODE_MODULES: where playwright-core is (default
 // /work/main/third_party/js/node_modules). Nothing but the file may be loaded.
@@ -793,6 +808,186 @@ try {
       note.includes("cannot see") && note.includes("heaprec --compare-allocators"), note);
   } else if ("bench" in expect && expect.bench === null) {
     check("#bench-section is hidden without bench data", !(await page.locator("#bench-section").isVisible()));
+  }
+
+  // The chart by call stack (the heap chart's other tab): its bands against
+  // heapreplay's numbers, under the cursor, in a range, and for a function
+  // picked in a table (with the mouse and from the keyboard).
+  if (expect.sites) {
+    const x = expect.sites;
+    const sites = () => page.evaluate(() => window.heaprecPage.sites());
+    const legendTotal = () => page.evaluate(() => {
+      const el = document.querySelector('#sites-legend tr[data-band=total] [data-key=live]');
+      return el ? Number(el.dataset.value) : null;
+    });
+    await page.locator("#chart-tabs button[data-chart=sites]").click();
+    const shown = await page.evaluate(() => ({ heap: !document.querySelector("#heap-chart").hidden,
+      sites: !document.querySelector("#sites-chart").hidden && !!document.querySelector("#sites-chart canvas") }));
+    check("'By call stack' shows the chart by call stack instead of the heap chart", shown.sites && !shown.heap,
+      JSON.stringify(shown));
+    let st = await sites();
+    const atPeak = Object.fromEntries(st.bands.filter((b) => b.live).map((b) => [b.function, b.live]));
+    check("at the peak the bands add up to the peak, " + x.peak_bytes + " (" + st.total + ", legend " +
+      (await legendTotal()) + ")", st.total === x.peak_bytes && (await legendTotal()) === x.peak_bytes &&
+      st.time_ns === x.peak_time_ns && st.other === null, JSON.stringify(st));
+    check("each band at the peak holds what heapreplay --peak --json says: " + JSON.stringify(x.at_peak),
+      JSON.stringify(atPeak, Object.keys(x.at_peak).sort()) === JSON.stringify(x.at_peak, Object.keys(x.at_peak).sort()) &&
+      Object.keys(atPeak).length === Object.keys(x.at_peak).length, JSON.stringify(atPeak));
+    // Under the cursor: the live bytes heapreplay --timeline gives then.
+    await page.locator("#sites-chart").scrollIntoViewIfNeeded();
+    for (const h of x.hover || []) {
+      const pos = await page.evaluate((ns) => ({ x: window.heaprecPage.sitesTimeToClientX(ns),
+        y: window.heaprecPage.sitesClientY() }), h.ns);
+      await page.mouse.move(pos.x, pos.y);
+      const got = await until(async () => {
+        const v = await sites();
+        return v.cursor ? v : null;
+      });
+      check("under the cursor at " + h.ns + " ns the bands add up to " + h.total + " (heapreplay --timeline)",
+        !!got && got.total === h.total && (await legendTotal()) === h.total, JSON.stringify(got));
+    }
+    await page.mouse.move(0, 0);
+    // A range: the selection drawn on this chart too, the legend at the range's peak.
+    if (x.range_label) {
+      await page.locator("[data-quick]", { hasText: x.range_label }).click();
+      await rangeLabel();
+      st = await sites();
+      // The selection box covers where the range starts (it is at least 2 px wide).
+      const sel = await page.evaluate(() => {
+        const el = document.querySelector("#sites-chart .u-select");
+        const r = el ? el.getBoundingClientRect() : { left: NaN, width: 0 };
+        return { left: r.left, width: r.width, at: window.heaprecPage.sitesTimeToClientX(window.heaprecPage.state().range.t0) };
+      });
+      const rangePeak = await page.evaluate(() => Number(document.querySelector("#view-totals [data-key=peak_bytes]").dataset.value));
+      check("a range is drawn on the chart by call stack (" + sel.width.toFixed(0) + " px at x " + sel.left.toFixed(0) +
+        ") and its legend holds the range's peak (" + st.total + " of " + rangePeak + ")",
+        sel.width >= 1.5 && sel.left - 1 <= sel.at && sel.at <= sel.left + sel.width + 1 && st.total === rangePeak && !st.cursor,
+        JSON.stringify([sel, st]));
+      check("Clear removes the range here too", await clearRange());
+    }
+    // A function from the Functions table, then a site row's "via" from the keyboard.
+    if (x.function) {
+      await page.locator("#flame-tabs button[data-view=peak]").click();
+      await page.locator("#table-tabs button[data-table=functions]").click();
+      await page.locator("#table-functions tr.function", { has: page.locator("td.fn", { hasText: x.function.name }) })
+        .first().locator("button.chart-fn").click();
+      st = await until(async () => {
+        const v = await sites();
+        return v.fn === x.function.name ? v : null;
+      });
+      check("the Functions table's chart button on " + x.function.name + " charts its stacks: " + x.function.at_peak +
+        " at the peak", !!st && st.total === x.function.at_peak && st.heap === x.peak_bytes &&
+        (await page.locator("#sites-head .fn-name").textContent()) === x.function.name, JSON.stringify(st));
+      check("the table's search is not changed by the chart button",
+        (await page.locator("#flame-search").inputValue()) === "");
+    }
+    if (x.row) {
+      await page.locator("#table-tabs button[data-table=" + x.row.table + "]").click();
+      const button = page.locator("#table-" + x.row.table + " tr.site[data-via=" + JSON.stringify(x.row.function) + "] button.chart-fn").first();
+      await button.focus();
+      await page.keyboard.press("Enter");
+      st = await until(async () => {
+        const v = await sites();
+        return v.fn === x.row.function ? v : null;
+      });
+      const open = await page.locator("#table-" + x.row.table + " tr.site.open").count();
+      check("Enter on a " + x.row.table + " row's chart button charts " + x.row.function + ": " + x.row.at_peak +
+        " at the peak (the row stays closed)", !!st && st.total === x.row.at_peak && open === 0, JSON.stringify(st));
+      await page.locator("#sites-head [data-action=all-stacks]").click();
+      st = await sites();
+      check("'All call stacks' brings every stack back", st.fn === null && st.total === x.peak_bytes, JSON.stringify(st));
+    }
+    await page.locator("#chart-tabs button[data-chart=heap]").click();
+    check("'Live heap' brings the heap chart back", await page.evaluate(() =>
+      !document.querySelector("#heap-chart").hidden && document.querySelector("#sites-chart").hidden));
+  }
+
+  // The leak kinds the leak views count: the default as heapreplay --leaks
+  // shows them, then others (keyboard and mouse), with what holds the still
+  // reachable blocks, as heapreplay --leaks --leak-kinds=all --json says.
+  if (expect.leak_kinds) {
+    const x = expect.leak_kinds;
+    await page.locator("#flame-tabs button[data-view=leaks]").click();
+    await page.locator("#table-tabs button[data-table=leaks]").click();
+    const checked = () => page.evaluate(() => Array.from(document.querySelectorAll("#leak-kinds label.kind"))
+      .filter((l) => l.querySelector("input").checked).map((l) => l.dataset.kind));
+    const leaked = () => page.evaluate(() => Number(document.querySelector("#view-totals [data-key=leaked_bytes]").dataset.value));
+    const flat = () => page.evaluate(() => Array.from(document.querySelectorAll("#table-functions tr.function"))
+      .reduce((a, tr) => a + Number(tr.dataset.flat), 0));
+    const sum = (kinds) => kinds.reduce((a, k) => a + x.totals[k], 0);
+    check("the kinds checked are heapreplay's: " + x.checked.join(","),
+      JSON.stringify(await checked()) === JSON.stringify(x.checked), JSON.stringify(await checked()));
+    check("leaked at first: " + sum(x.checked) + " bytes", (await leaked()) === sum(x.checked), String(await leaked()));
+    // Still reachable from the keyboard.
+    await page.locator("#leak-kinds input[data-kind='4']").focus();
+    await page.keyboard.press(" ");
+    const withReachable = x.checked.concat(["reachable"]);
+    await until(async () => (await leaked()) === sum(withReachable));
+    check("Space on 'still reachable' adds its " + x.totals.reachable + " bytes (" + (await leaked()) + ")",
+      (await leaked()) === sum(withReachable));
+    const tab = await page.evaluate(() => document.querySelector("#flame-tabs button[data-view=leaks] .tab-total").textContent);
+    check("the Leaked tab follows (" + tab + ")", tab.length > 0 && !/^0 B/.test(tab));
+    const held = await page.evaluate(() => Array.from(document.querySelectorAll("#table-leaks td.held [data-held]"))
+      .flatMap((el) => JSON.parse(el.dataset.held)).map((h) => h[0] + " = " + h[1]).sort());
+    const want = x.held_by.map((h) => h[0] + " = " + h[1]).sort();
+    check("the leaks table's Held by column is heapreplay's held_by: " + JSON.stringify(want),
+      JSON.stringify(held) === JSON.stringify(want), JSON.stringify(held));
+    const kinds = await page.evaluate(() => Array.from(document.querySelectorAll("#table-leaks tr.site td.kinds"))
+      .map((td) => td.textContent));
+    check("each leak row names its kinds", kinds.length > 0 && kinds.every((k) => k.length > 0) &&
+      kinds.some((k) => k.includes("still reachable")), JSON.stringify(kinds));
+    await page.locator("#table-tabs button[data-table=functions]").click();
+    check("the Functions table counts them too (flat adds up to " + sum(withReachable) + ")",
+      (await flat()) === sum(withReachable), String(await flat()));
+    // Every kind, then none.
+    for (const k of ["definite", "indirect", "possible", "reachable"]) {
+      const box = page.locator("#leak-kinds label.kind[data-kind=" + k + "] input");
+      if (!(await box.isChecked())) await box.click();
+    }
+    const all = ["definite", "indirect", "possible", "reachable"];
+    check("every kind: " + sum(all) + " bytes", (await until(async () => (await leaked()) === sum(all))) &&
+      (await flat()) === sum(all), String(await leaked()));
+    for (const k of all) await page.locator("#leak-kinds label.kind[data-kind=" + k + "] input").click();
+    await page.locator("#table-tabs button[data-table=leaks]").click();
+    check("no kind: nothing leaked", (await until(async () => (await leaked()) === 0)) &&
+      (await page.locator("#table-leaks tr.site").count()) === 0 &&
+      /Nothing leaked/.test(await page.locator("#flame").textContent()));
+  }
+
+  // A page of several processes: the process table as heapreplay --json
+  // T1 T2 prints it, and each process's page on a click or Enter.
+  if (expect.processes) {
+    const x = expect.processes;
+    const rows = await page.evaluate(() => Array.from(document.querySelectorAll("#processes tr.process")).map((tr) =>
+      Object.fromEntries(Array.from(tr.querySelectorAll("[data-key]")).map((td) => [td.dataset.key, Number(td.dataset.value)]))));
+    const want = x.rows.map((r) => ({ pid: r.pid, ppid: r.ppid, allocations: r.allocations, peak_bytes: r.peak_bytes,
+      leaked_bytes: r.leaked_bytes }));
+    check("the process table is heapreplay's, largest peak first: " + JSON.stringify(want),
+      JSON.stringify(rows) === JSON.stringify(want), JSON.stringify(rows));
+    const shows = async (pid) => {
+      const ok = await until(() => page.evaluate((p) => window.heaprecPage.ready && window.heaprecPage.process().pid === p &&
+        document.querySelector("#trace-meta").textContent.includes("pid " + p), pid), 20000);
+      if (!ok) return false;
+      for (const [key, value] of Object.entries(x.summaries[pid])) {
+        const got = await page.evaluate((k) => {
+          const el = document.querySelector("#summary [data-key=" + k + "]");
+          return el ? Number(el.dataset.value) : null;
+        }, key);
+        if (!check("  pid " + pid + ": summary " + key + " = " + value, got === value, "page shows " + got)) return false;
+      }
+      return true;
+    };
+    check("the page opens on the first process, pid " + want[0].pid, await shows(want[0].pid));
+    await page.locator("#processes tr.process").nth(1).click();
+    check("a click on pid " + want[1].pid + " shows its page", await shows(want[1].pid));
+    await page.locator("#flame-tabs button[data-view=allocated]").click();
+    check("its views work (the allocated tab)", await until(() => page.evaluate(() =>
+      window.heaprecPage.state().view === "allocated" && document.querySelectorAll("#flame svg g.frame").length > 1)));
+    await page.locator("#processes tr.process").nth(0).focus();
+    await page.keyboard.press("Enter");
+    check("Enter on pid " + want[0].pid + "'s row shows it again", await shows(want[0].pid));
+    check("one heap chart and one flame graph after switching", await page.evaluate(() =>
+      document.querySelectorAll("#heap-chart canvas").length === 1 && document.querySelectorAll("#flame svg").length === 1));
   }
 
   if (opt.perf) {

@@ -18,8 +18,15 @@
 # call trees (top-down, bottom-up, callers/callees) hold, row by row, what
 # heapreplay --json's sites say, for two views, searched, opened by click and
 # keyboard, the callers/callees view opened from the flame graph (a
-# recursive function: many_stacks' left), and follow a range. Its leaks are the kinds heapreplay shows by default
-# (definitely and possibly lost), named in the header. Screenshots
+# recursive function: many_stacks' left), and follow a range. Its leaks are
+# the kinds heapreplay shows by default (definitely and possibly lost), named
+# in the header. The chart by call
+# stack adds up to heapreplay --peak --json's sites at the peak and to
+# --timeline's live bytes under the cursor, and charts a function picked in a
+# table; on tests/leak_kinds the kinds filter counts each kind as
+# --leak-kinds=all --json does, with what holds the reachable blocks; the
+# traces of tests/fork make one page with the process table of heapreplay
+# --json and each process's page. Screenshots
 # go to the test's outputs (bazel-testlogs/tests/html/report_browser_test/
 # test.outputs/). Needs /usr/bin/chromium and node (tools/setup.sh --browser).
 set -euo pipefail
@@ -112,6 +119,25 @@ expect "$work/report.expect.json" ', "trees": {"views": [
     {"view": "allocated", "calls": true, "sites": '"$(sites_of hot <<<"$now_json")"'},
     {"view": "leaks", "calls": false, "sites": '"$(sites_of leaks <<<"$now_json")"'}],
   "search": "late", "sandwich": "late_leak", "zoom_sandwich": "main"}'
+# The chart by call stack against heapreplay: each stack's bytes at the peak
+# (--peak --json), the live bytes in the flat stretches after each marker
+# (--timeline), late_leak's 20480 bytes and early_leak's 3000 at the peak.
+sites="$("$heapreplay" --peak --json "$work/now.zst" >"$work/peak.json" &&
+  "$heapreplay" --timeline "$work/now.zst" >"$work/timeline.csv" &&
+  node -e '
+    const fs = require("fs");
+    const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const rows = fs.readFileSync(process.argv[2], "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+    const liveAt = (ns) => Number(rows.filter((r) => Number(r[0]) * 1e9 <= ns).pop()[2]);
+    const atPeak = {};
+    for (const s of j.peak.sites) atPeak[s.stack[0].function] = (atPeak[s.stack[0].function] || 0) + s.bytes;
+    const hover = [Number(process.argv[3]) + 150e6, Number(process.argv[4]) + 150e6].map((ns) => ({ ns, total: liveAt(ns) }));
+    process.stdout.write(JSON.stringify({ peak_bytes: j.summary.peak_bytes, peak_time_ns: j.summary.peak_time_ns,
+      at_peak: atPeak, hover, range_label: "loaded \u2192 worked",
+      function: { name: "late_leak", at_peak: atPeak.late_leak },
+      row: { table: "leaks", function: "early_leak", at_peak: atPeak.early_leak } }));
+  ' "$work/peak.json" "$work/timeline.csv" "$loaded_ns" "$worked_ns")"
+expect "$work/report.expect.json" ", \"sites\": $sites"
 check report "$work/now.zst"
 # Against the base (its whole trace), a range also lists what it shrank from:
 # late_leak before "loaded" (the base leaked two of its blocks), early_leak
@@ -150,6 +176,49 @@ case "$via_rows" in
   *) echo "FAIL: heapreplay --json --alloc-fn my_xmalloc gave via $via_rows"; status=1 ;;
 esac
 check wrapper --alloc-fn my_xmalloc "$work/wrapper.zst"
+
+# Every leak kind (tests/leak_kinds all): the page counts heapreplay's kinds
+# first (definitely and possibly lost), then any others picked, and names
+# what holds the still reachable blocks, as --leak-kinds=all --json says.
+"$heaprec" -q -o "$work/kinds.zst" "$runfiles/tests/leak_kinds" all >/dev/null
+"$heapreplay" --leaks --json "$work/kinds.zst" >"$work/kinds_default.json"
+"$heapreplay" --leaks --leak-kinds=all --json "$work/kinds.zst" >"$work/kinds_all.json"
+kinds="$(node -e '
+  const fs = require("fs");
+  const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).leaks;
+  const a = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).leaks;
+  const k = a.kinds;
+  process.stdout.write(JSON.stringify({ checked: d.shown_kinds.split(","),
+    totals: { definite: k.definitely_lost.bytes, indirect: k.indirectly_lost.bytes,
+              possible: k.possibly_lost.bytes, reachable: k.still_reachable.bytes },
+    held_by: a.sites.filter((s) => s.kind === "still_reachable").flatMap((s) => s.held_by.map((h) => [h.root, h.bytes])) }));
+  ' "$work/kinds_default.json" "$work/kinds_all.json")"
+case "$kinds" in
+  *'"checked":["definite","possible"]'*'"held_by":[['*) ;;
+  *) echo "FAIL: heapreplay --json on leak_kinds all gave $kinds"; status=1 ;;
+esac
+echo "{\"leak_kinds\": $kinds}" >"$work/kinds.expect.json"
+check kinds "$work/kinds.zst"
+
+# The traces of a forking program (tests/fork: heaprec writes one per
+# process): one page with the process table and each process's page.
+mkdir "$work/fork"
+"$heaprec" -q -o "$work/fork/%n.%p.zst" "$runfiles/tests/fork" >/dev/null
+"$heapreplay" --json "$work/fork" >"$work/fork_table.json"
+for t in "$work"/fork/*.zst; do "$heapreplay" --json "$t"; done >"$work/fork_each.json"
+node -e '
+  const fs = require("fs");
+  const rows = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).processes;
+  const summaries = {};
+  for (const text of fs.readFileSync(process.argv[2], "utf8").split(/\n(?=\{)/)) {
+    const j = JSON.parse(text);
+    const s = j.summary;
+    summaries[j.trace.pid] = { allocations: s.allocations, frees: s.frees, bytes_allocated: s.bytes_allocated,
+      peak_bytes: s.peak_bytes };
+  }
+  fs.writeFileSync(process.argv[3], JSON.stringify({ processes: { rows, summaries } }));
+  ' "$work/fork_table.json" "$work/fork_each.json" "$work/fork.expect.json"
+check fork "$work/fork"
 
 # Stacks deeper than a 500-px window (tests/many_stacks 64: 64 paths, each
 # 18 recursive calls deep): the graph fits, and goes deeper on request.

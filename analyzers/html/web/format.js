@@ -116,6 +116,15 @@ const HeaprecFormat = (function () {
       .join(" ");
   }
 
+  // The small button of a table row that charts function `fn`'s live bytes
+  // over time (an area-chart icon; site_chart.js draws the chart).
+  function chartButton(fn) {
+    return '<button type="button" class="chart-fn" data-fn="' + html(fn) + '" title="Live bytes over time of ' +
+      "the stacks through " + html(fn) + '" aria-label="Chart ' + html(fn) + ' over time">' +
+      '<svg viewBox="0 0 12 10" width="12" height="10" aria-hidden="true"><path d="M0 10V7l4-3 3 2 5-5v9z"/></svg>' +
+      "</button>";
+  }
+
   // Tick increments for a byte axis (uPlot `incrs`): 1, 2, 4, ... 512 times
   // each power of 1024, so ticks land on round binary sizes.
   const BYTE_INCRS = [];
@@ -124,6 +133,6 @@ const HeaprecFormat = (function () {
   }
 
   return { BYTE_INCRS, bytes, signedBytes, count, signedCount, value, signedValue, seconds, duration,
-    percent, change, difference, realtime, html, commandLine };
+    percent, change, difference, realtime, html, commandLine, chartButton };
 })();
 if (typeof module !== "undefined") module.exports = HeaprecFormat;

@@ -3,7 +3,8 @@
 // function flat, flat%, sum%, cum and cum%, largest flat first, at most PAGE
 // rows drawn with "show more"; a click (or Enter) on a row hands its function
 // to opts.onPick (the page searches the flame graph for it), its
-// callers/callees button (or C on the row) to opts.onSandwich.
+// callers/callees button (or C on the row) to opts.onSandwich, its chart
+// button to opts.onChart (its live bytes over time).
 // Must not compute values (model.js does) or touch anything outside its
 // element.
 const HeaprecFunctions = (function () {
@@ -43,7 +44,8 @@ const HeaprecFunctions = (function () {
         const r = rows[i];
         sum += r.flat;
         h += '<tr class="function" tabindex="0" data-function="' + fmt.html(r.name) + '" data-flat="' + r.flat +
-          '" data-cum="' + r.cum + '"><td class="fn" title="' + fmt.html(r.name) + '">' + fmt.html(r.name) +
+          '" data-cum="' + r.cum + '"><td class="fn" title="' + fmt.html(r.name) + '">' +
+          (opts && opts.onChart ? fmt.chartButton(r.name) : "") + fmt.html(r.name) +
           '</td><td class="num">' + value(r.flat, unit) + '</td><td class="num">' +
           (fmt.percent(r.flat, total) || "0%") + '</td><td class="num">' + (fmt.percent(sum, total) || "0%") +
           '</td><td class="num">' + value(r.cum, unit) + '</td><td class="num">' +
@@ -72,6 +74,11 @@ const HeaprecFunctions = (function () {
       if (e.target.closest(".show-more")) {
         shown += PAGE;
         draw();
+        return;
+      }
+      const chart = e.target.closest("button.chart-fn");
+      if (chart) {
+        opts.onChart(chart.dataset.fn);
         return;
       }
       const tr = e.target.closest("tr.function");

@@ -1,7 +1,9 @@
 // main.js: the page: reads the data object, renders the header, owns the
-// page state (range, view, table, difference mode, search, filter) and wires
-// the timeline, flame graph, call trees (trees.js), tables and bench modules
-// to it; exposes the test hook window.heaprecPage.
+// page state (range, view, table, difference mode, search, filter, leak
+// kinds) and wires the timeline, the chart by call stack, flame graph, call
+// trees (trees.js), tables, leak kinds and bench modules to it; with several
+// processes (processes.js) renders the page of the one picked; exposes the
+// test hook window.heaprecPage.
 // Must not compute views itself (model.js) or draw charts (timeline.js,
 // flame.js, bench.js); loads nothing from anywhere (no fetch, no URLs).
 //
@@ -24,6 +26,14 @@
 //                      {drawn, all} (flame graph levels), range: {b0, b1, t0,
 //                      t1} | null, diff, search, boxes (flame boxes built),
 //                      trees: {tab, term, sandwich, rows} (trees.js)}
+//   sites()            the chart by call stack (site_chart.js state()):
+//                      {visible, fn, time_ns, cursor, bands: [{node,
+//                      function, via, live, highest}], other, total, heap}
+//   sitesTimeToClientX(ns), sitesClientY()  as timeToClientX, chartClientY
+//                      on that chart (once shown)
+//   process()          with several processes: {index, pid} of the one
+//                      shown (null for a page of one trace); ready turns
+//                      false while another is rendered
 (function () {
   "use strict";
   const fmt = HeaprecFormat;
@@ -192,9 +202,41 @@
       (tr.path ? " \u00b7 " + tr.path : "");
   }
 
+  // The page of one trace; with several (DATA.md "processes"), the process
+  // table above it, and a pick renders the page again for that process from
+  // the markup as it was first loaded.
   async function start() {
     const t0 = performance.now();
-    const model = M.load(await readData()); // throws on bad data: run() shows it
+    const data = await readData();
+    const models = [];
+    let pristine = null, dispose = null;
+    const show = (index, page, since) => {
+      hook.ready = false;
+      if (dispose) {
+        dispose();
+        $("#page").innerHTML = pristine;
+      } else {
+        pristine = $("#page").innerHTML;
+      }
+      const model = models[index] || (models[index] = M.load(page)); // throws on bad data: run() shows it
+      dispose = render(model, since);
+    };
+    const processes = HeaprecProcesses.create($("#processes"), data, {
+      onPick: (index, page) => {
+        try {
+          show(index, page, performance.now());
+        } catch (e) {
+          fatal(e && e.message ? e.message : String(e));
+        }
+      },
+    });
+    hook.process = () => (processes ? processes.current() : null);
+    show(0, processes ? processes.first : data, t0);
+  }
+
+  // Renders the page of `model`; returns what undoes it (listeners, charts).
+  function render(model, t0) {
+    const gone = new AbortController();
     renderHeader(model);
 
     // The first view: the peak unless the leaks are a large part of it.
@@ -212,12 +254,23 @@
       computed: null,
       tree: null,
       mask: null,
+      leakMask: null, // the leak kinds counted (HeaprecLeakKinds); null: heapreplay's
     };
 
     // Timeline.
     const timeline = HeaprecTimeline.create($("#heap-chart"), model, {
       onSelect: (t0, t1) => selectTime(t0, t1),
     });
+    // Live bytes by call stack, the other tab of the heap chart.
+    const sitesChart = HeaprecSiteChart.create({ tabs: $("#chart-tabs"), heap: $("#heap-chart"),
+      chart: $("#sites-chart"), legend: $("#sites-legend"), head: $("#sites-head") }, model, {
+      onSelect: (t0, t1) => selectTime(t0, t1),
+      onHeapShown: () => timeline.resize(),
+    });
+    const chartFunction = (name) => {
+      sitesChart.showFunction(name);
+      $("#timeline-section").scrollIntoView({ block: "start" });
+    };
 
     // Quick ranges between markers.
     const quick = M.markerRanges(model);
@@ -314,6 +367,21 @@
       });
     }
 
+    // The leak kinds the leak views count.
+    HeaprecLeakKinds.create($("#leak-kinds"), model, {
+      onChange: (mask) => {
+        state.leakMask = mask;
+        M.setBaseLeakKinds(model, mask);
+        timed(() => {
+          state.computed = part("compute", () => M.compute(model, state.range, state.computed, state.leakMask));
+          part("totals", renderTotals);
+          part("flame", renderFlame);
+          part("trees", renderTrees);
+          part("tables", renderTables);
+        });
+      },
+    });
+
     // Tables.
     const tTabs = $("#table-tabs");
     tTabs.innerHTML = M.TABLE_NAMES.map((t) => '<button type="button" role="tab" class="tab small" data-table="' +
@@ -326,7 +394,7 @@
     });
     const tables = HeaprecTables.create(model, {
       leaks: $("#table-leaks"), peak: $("#table-peak"), temporaries: $("#table-temporaries"), hot: $("#table-hot"),
-    });
+    }, { onChart: chartFunction });
     // The function table (the text's `top`) of the flame graph's view; a
     // row picked searches the flame graph for its function.
     const functions = HeaprecFunctions.create($("#table-functions"), {
@@ -339,6 +407,7 @@
         box.scrollIntoView({ block: "nearest" });
       },
       onSandwich: (name) => calltrees.openSandwich(name),
+      onChart: chartFunction,
     });
     function renderFunctions() {
       if (state.table !== "functions") return;
@@ -539,7 +608,7 @@
     function setRange(range) {
       timed(() => {
         state.range = range && !M.isFullRange(model, range) ? range : null;
-        state.computed = part("compute", () => M.compute(model, state.range, state.computed));
+        state.computed = part("compute", () => M.compute(model, state.range, state.computed, state.leakMask));
         if (!state.range) allCalls = state.computed.totals.calls_n;
         const label = $("#range-label");
         label.hidden = !state.range;
@@ -549,7 +618,10 @@
           const q = quick[+b.dataset.quick].range;
           b.classList.toggle("active", !!state.range && q.b0 === state.range.b0 && q.b1 === state.range.b1);
         }
-        part("timeline", () => timeline.setRange(state.range, state.computed.peak));
+        part("timeline", () => {
+          timeline.setRange(state.range, state.computed.peak);
+          sitesChart.setRange(state.range, state.computed.peak);
+        });
         part("totals", renderTotals);
         part("flame", renderFlame);
         part("trees", renderTrees);
@@ -579,10 +651,11 @@
         if (window.innerWidth === lastWidth) return;
         lastWidth = window.innerWidth;
         timeline.resize();
+        sitesChart.resize();
         if (bench) bench.resize();
         renderFlame();
       }, 200);
-    });
+    }, { signal: gone.signal });
 
     // First drawing: the whole trace, the first view (M.firstView) and its table.
     showTable(M.VIEWS[state.view].table);
@@ -594,6 +667,10 @@
       chartClientY: () => timeline.clientY(),
       selectTime,
       setView,
+      // The "by call stack" chart: what it shows, and where a time is on it.
+      sites: () => sitesChart.state(),
+      sitesTimeToClientX: (ns) => sitesChart.timeToClientX(ns),
+      sitesClientY: () => sitesChart.clientY(),
       state: () => ({
         view: state.view,
         table: state.table,
@@ -610,6 +687,12 @@
     hook.loadMs = performance.now();
     hook.setupMs = performance.now() - t0;
     hook.ready = true;
+    return () => {
+      gone.abort();
+      if (timeline.plot) timeline.plot.destroy();
+      sitesChart.destroy();
+      flame.destroy();
+    };
   }
 
   function run() {

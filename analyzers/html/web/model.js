@@ -223,14 +223,106 @@ const HeaprecModel = (function () {
       }
     }
 
+    const leakKinds = loadLeakKinds(data, N, B);
+    if (base) base.leakKinds = loadBaseLeakKinds(data.base, N);
+
     const markers = (data.markers || []).slice().sort((a, b) => a.time_ns - b.time_ns ||
       (a.bucket || 0) - (b.bucket || 0));
     const durationNs = Math.max(data.summary ? data.summary.duration_ns || 0 : 0,
       B ? buckets.end[B - 1] : 0);
 
     return { data, strings, str, frames, names, nodeCount: N, parent, frame, merged,
-      buckets, cells, base, markers, durationNs, trace: data.trace, summary: data.summary,
+      buckets, cells, base, markers, durationNs, trace: data.trace, summary: data.summary, leakKinds,
       warnings: data.warnings || [], bench: data.bench || null };
+  }
+
+  // memcheck's leak kinds by their number in the data (DATA.md, "leak_kinds":
+  // format::LeakKind): 0 is a block no scan classified, always shown (as
+  // heapreplay does); 1-4 are the kinds a page can pick.
+  const LEAK_KINDS = [
+    { key: "unknown", name: "unknown", words: "kind unknown" },
+    { key: "definite", name: "definitely_lost", words: "definitely lost" },
+    { key: "indirect", name: "indirectly_lost", words: "indirectly lost" },
+    { key: "possible", name: "possibly_lost", words: "possibly lost" },
+    { key: "reachable", name: "still_reachable", words: "still reachable" },
+  ];
+
+  // The kinds of heapreplay --leak-kinds ("definite,possible", "all", "none")
+  // as a mask of 1 << kind, with the unknown kind (bit 0) always in.
+  function leakKindMask(text) {
+    if (text === "all") return 0x1f;
+    let mask = 1;
+    for (const word of String(text || "").split(",")) {
+      const k = LEAK_KINDS.findIndex((x) => x.key === word);
+      if (k > 0) mask |= 1 << k;
+    }
+    return mask;
+  }
+
+  // "leak_kinds" (null when the trace knows no kinds): the live blocks by
+  // node, bucket and kind, and what holds the still reachable ones.
+  function loadLeakKinds(data, N, B) {
+    const lk = data.leak_kinds;
+    if (!lk || !lk.cells) return null;
+    const c = lk.cells;
+    const C = sameLength(c, ["node", "bucket", "kind", "n", "b"], "leak_kinds.cells");
+    const cells = { count: C, node: ints(c.node, "leak_kinds.cells.node"),
+      bucket: ints(c.bucket, "leak_kinds.cells.bucket"), kind: Uint8Array.from(c.kind),
+      n: nums(c.n, "leak_kinds.cells.n"), b: nums(c.b, "leak_kinds.cells.b") };
+    const totals = LEAK_KINDS.map(() => ({ bytes: 0, blocks: 0 }));
+    for (let i = 0; i < C; i++) {
+      const k = cells.kind[i];
+      if (!(cells.node[i] >= 0 && cells.node[i] < N) || !(cells.bucket[i] >= 0 && cells.bucket[i] < B) ||
+          !(k < LEAK_KINDS.length)) {
+        throw new Error("heaprec data: leak_kinds cell " + i + " is out of range");
+      }
+      totals[k].bytes += cells.b[i];
+      totals[k].blocks += cells.n[i];
+    }
+    // node -> [{root, bytes}], largest first.
+    const heldBy = new Map();
+    const h = lk.held_by || { node: [], root: [], bytes: [] };
+    const roots = lk.roots || [];
+    for (let j = 0; j < h.node.length; j++) {
+      if (!heldBy.has(h.node[j])) heldBy.set(h.node[j], []);
+      heldBy.get(h.node[j]).push({ root: roots[h.root[j]] || "?", bytes: h.bytes[j] });
+    }
+    for (const list of heldBy.values()) list.sort((a, b) => b.bytes - a.bytes);
+    const shown = data.leaks && data.leaks.shown_kinds;
+    return { cells, totals, heldBy, defaultMask: leakKindMask(shown === undefined ? "definite,possible" : shown) };
+  }
+
+  function loadBaseLeakKinds(b, N) {
+    const lk = b.leak_kinds;
+    if (!lk || !lk.node) return null;
+    const S = sameLength(lk, ["node", "kind", "n", "b"], "base.leak_kinds");
+    for (let j = 0; j < S; j++) {
+      if (!(lk.node[j] >= 0 && lk.node[j] < N)) throw new Error("heaprec data: base leak " + j + " has node " + lk.node[j]);
+    }
+    return { count: S, node: lk.node, kind: lk.kind, n: lk.n, b: lk.b };
+  }
+
+  // The base's leak values (base.values.leak_*, base.totals) for the kinds
+  // of `mask` (the default kinds: as loaded). Changes model.base in place.
+  function setBaseLeakKinds(model, mask) {
+    const base = model.base;
+    if (!base || !base.leakKinds) return;
+    const lk = base.leakKinds, n = base.values.leak_n.fill(0), b = base.values.leak_b.fill(0);
+    let tn = 0, tb = 0;
+    for (let j = 0; j < lk.count; j++) {
+      if (!((mask >> lk.kind[j]) & 1)) continue;
+      n[lk.node[j]] += lk.n[j];
+      b[lk.node[j]] += lk.b[j];
+      tn += lk.n[j];
+      tb += lk.b[j];
+    }
+    base.totals.leak_n = tn;
+    base.totals.leak_b = tb;
+  }
+
+  // What holds a node's still reachable blocks (whole trace): [{root, bytes}].
+  function heldBy(model, node) {
+    return (model.leakKinds && model.leakKinds.heldBy.get(node)) || [];
   }
 
   // The highest moment of buckets [b0, b1]: the first bucket with the largest
@@ -244,10 +336,14 @@ const HeaprecModel = (function () {
 
   // Every view's value per node for the range {b0, b1} (null: every bucket),
   // as DATA.md says. Returns {range, b0, b1, peak: {bucket, time_ns, bytes},
-  // values: {metric: Float64Array(nodes)}, totals: {metric: number}}.
+  // values: {metric: Float64Array(nodes)}, totals: {metric: number},
+  // leakKinds: Uint8Array(nodes) of 1 << kind for the kinds of `leakMask`
+  // each node leaked in the range (null without leak_kinds), leakMask: the
+  // kinds counted (0 without leak_kinds)}.
   // `reuse`, a result of an earlier call no longer needed, lends its arrays
-  // (less garbage per interaction with many nodes).
-  function compute(model, range, reuse) {
+  // (less garbage per interaction with many nodes). `leakMask` (leakKindMask;
+  // absent: the kinds heapreplay showed) picks the leak kinds counted.
+  function compute(model, range, reuse, leakMask) {
     const B = model.buckets.count;
     const b0 = range ? range.b0 : 0;
     const b1 = range ? range.b1 : B - 1;
@@ -298,9 +394,36 @@ const HeaprecModel = (function () {
     }
     const totals = { calls_n: tCallsN, calls_b: tCallsB, peak_n: tPeakN, peak_b: tPeakB,
       temp_n: tTempN, temp_b: tTempB, leak_n: tLeakN, leak_b: tLeakB };
+    let kindsOf = null, mask = 0;
+    const lk = model.leakKinds;
+    if (lk) {
+      mask = leakMask === undefined || leakMask === null ? lk.defaultMask : leakMask;
+      // Other kinds than heapreplay's: the leaks come from the blocks by kind.
+      const own = mask !== lk.defaultMask;
+      if (own) {
+        leakN.fill(0);
+        leakB.fill(0);
+        totals.leak_n = totals.leak_b = 0;
+      }
+      const old = reuse && reuse.leakKinds;
+      kindsOf = old && old.length === N ? old.fill(0) : new Uint8Array(N);
+      const k = lk.cells;
+      for (let i = 0; i < k.count; i++) {
+        const b = k.bucket[i];
+        if (b < b0 || b > b1 || !((mask >> k.kind[i]) & 1)) continue;
+        const n = k.node[i];
+        kindsOf[n] |= 1 << k.kind[i];
+        if (own) {
+          leakN[n] += k.n[i];
+          leakB[n] += k.b[i];
+          totals.leak_n += k.n[i];
+          totals.leak_b += k.b[i];
+        }
+      }
+    }
     const peak = p < 0 ? { bucket: -1, time_ns: 0, bytes: 0 }
       : { bucket: p, time_ns: model.buckets.maxTime[p], bytes: model.buckets.maxLive[p] };
-    return { range: range || null, b0, b1, peak, values, totals };
+    return { range: range || null, b0, b1, peak, values, totals, leakKinds: kindsOf, leakMask: mask };
   }
 
   // Buckets that overlap [t0, t1] (ns) as {b0, b1}, or null when none does.
@@ -700,7 +823,8 @@ const HeaprecModel = (function () {
     return out;
   }
 
-  return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, load, compute, peakBucket, select,
+  return { METRICS, VIEWS, VIEW_NAMES, TABLES, TABLE_NAMES, LEAK_KINDS, leakKindMask, setBaseLeakKinds,
+    heldBy, load, compute, peakBucket, select,
     rangeFromTimes, isFullRange, markerRanges, flameTree, matchedTotal, nameMatches, sites,
     filterMask, frameInfo, stack, site, viaNode, functionIndex, functionTable, firstView, LEAKS_FIRST_SHARE, boxFrame, totalsByFunction };
 })();

@@ -323,3 +323,71 @@ test("difference words a saving, a cost, noise and a single run", () => {
   assert.equal(fmt.difference(null, "s"), "\u2013");
   assert.equal(fmt.difference({ pairs: 0 }, "s"), "\u2013");
 });
+
+// phases.json with a leak scan: grow's 5 blocks are 3 definitely lost and 2
+// still reachable (held by g_keep); heapreplay showed definite,possible.
+function withKinds() {
+  const d = readSample("phases.json");
+  d.leaks = { shown_kinds: "definite,possible", bytes: 12288, blocks: 3, kinds: null, kinds_unknown: "" };
+  const at = d.cells.node.findIndex((n, i) => n === 5 && d.cells.bucket[i] === 2);
+  d.cells.leak_n[at] = 3;
+  d.cells.leak_b[at] = 12288;
+  d.leak_kinds = {
+    cells: { node: [5, 5], bucket: [2, 2], kind: [1, 4], n: [3, 2], b: [12288, 8192] },
+    roots: ["g_keep"],
+    held_by: { node: [5], root: [0], bytes: [8192] },
+  };
+  return d;
+}
+
+test("leak kinds: the default kinds are heapreplay's; others come from the blocks by kind", () => {
+  const m = M.load(withKinds());
+  assert.equal(M.leakKindMask("definite,possible"), 0b01011);
+  assert.equal(M.leakKindMask("all"), 0b11111);
+  assert.equal(M.leakKindMask("none"), 0b00001); // a block of unknown kind always counts
+  assert.equal(m.leakKinds.defaultMask, 0b01011);
+  assert.deepEqual(m.leakKinds.totals[4], { bytes: 8192, blocks: 2 });
+  const shown = M.compute(m, null);
+  assert.equal(shown.totals.leak_b, 12288);
+  // The same kinds from the blocks by kind: what the cells hold.
+  const own = M.compute(m, null, null, 0b01011 | 0x20); // bit 5: no kind; same selection
+  assert.equal(own.totals.leak_b, 12288);
+  assert.equal(own.values.leak_n[5], 3);
+  const all = M.compute(m, null, null, M.leakKindMask("all"));
+  assert.equal(all.totals.leak_b, 20480);
+  assert.equal(all.totals.leak_n, 5);
+  assert.equal(all.leakKinds[5], (1 << 1) | (1 << 4));
+  const reachable = M.compute(m, null, null, M.leakKindMask("reachable"));
+  assert.equal(reachable.totals.leak_b, 8192);
+  assert.equal(reachable.leakKinds[5], 1 << 4);
+  assert.deepEqual(byFn(m, reachable.values.leak_b), { grow: 8192 });
+  const none = M.compute(m, null, null, M.leakKindMask("none"));
+  assert.equal(none.totals.leak_b, 0);
+  assert.deepEqual(byFn(m, none.values.leak_b), {});
+  // A range without the blocks: nothing of any kind.
+  assert.equal(M.compute(m, { b0: 0, b1: 1 }, null, M.leakKindMask("all")).totals.leak_b, 0);
+  // The other views do not change.
+  assert.equal(all.totals.peak_b, shown.totals.peak_b);
+  assert.deepEqual(M.heldBy(m, 5), [{ root: "g_keep", bytes: 8192 }]);
+  assert.deepEqual(M.heldBy(m, 3), []);
+});
+
+test("leak kinds: the base follows the kinds picked", () => {
+  const d = withKinds();
+  d.base = JSON.parse(JSON.stringify(readSample("phases_base_bench.json").base));
+  d.base.leak_kinds = { node: [5, 5], kind: [1, 4], n: [1, 1], b: [4096, 4096] };
+  const m = M.load(d);
+  const before = m.base.totals.leak_b;
+  M.setBaseLeakKinds(m, M.leakKindMask("reachable"));
+  assert.equal(m.base.totals.leak_b, 4096);
+  assert.equal(m.base.values.leak_b[5], 4096);
+  M.setBaseLeakKinds(m, M.leakKindMask("all"));
+  assert.equal(m.base.totals.leak_b, 8192);
+  assert.ok(before >= 0);
+});
+
+test("leak kinds: a page without them (no scan, an older heapreplay) has none", () => {
+  assert.equal(phases.leakKinds, null);
+  assert.equal(M.compute(phases, null).leakKinds, null);
+  assert.deepEqual(M.heldBy(phases, 5), []);
+});

@@ -2,7 +2,10 @@
 // site with a non-zero value in the page's range, sortable by a click on a
 // column header, filtered by the page's filter mask, each row expanding to
 // its full stack (a click, or Enter or Space on the focused row), at most PAGE rows drawn with "show more". Against a base:
-// base, this and change columns, sorted by change.
+// base, this and change columns, sorted by change. The leaks table also
+// names each site's leak kinds and what holds its still reachable blocks;
+// each row's "via" has a button that charts that function over time
+// (opts.onChart).
 // Must not compute per-range values (model.js) or read page state other than
 // what update() is given; renders only the visible table (others when shown).
 const HeaprecTables = (function () {
@@ -74,6 +77,7 @@ const HeaprecTables = (function () {
           } });
       }
       if (name === "hot" && !base) addLifetimeColumns(cols);
+      if (name === "leaks" && model.leakKinds) addKindColumns(cols);
       return { cols, def, tb, tn, bb, bn, tp, bp, defaultSort: base ? "change" : primaryIsBytes ? "bytes" : "count" };
     }
 
@@ -96,6 +100,30 @@ const HeaprecTables = (function () {
             "\u2264 " + fmt.duration(at(n, l.p50_ns, 0)) + "</span>" : "\u2013") },
         { id: "other_thread", title: "Freed by other thread", key: (n) => share(n),
           show: (n) => (lifetimeRow.has(n) ? fmt.percent(at(n, l.other_thread, 0), at(n, l.freed, 1)) : "\u2013") });
+    }
+
+    // Leak kinds (DATA.md "leak_kinds"): the kinds counted that each site
+    // leaked in the range, and what holds its still reachable blocks (whole
+    // trace, as heapreplay --leaks --leak-kinds=reachable says).
+    function addKindColumns(cols) {
+      const kindText = (n) => {
+        const bits = ctx.computed.leakKinds ? ctx.computed.leakKinds[n] : 0;
+        return M.LEAK_KINDS.filter((k, i) => (bits >> i) & 1).map((k) => k.words).join(", ");
+      };
+      const held = (n) => (ctx.computed.leakKinds && (ctx.computed.leakKinds[n] >> 4) & 1 ? M.heldBy(model, n) : []);
+      const heldText = (list) => list.map((x) => x.root + " (" + fmt.bytes(x.bytes) + ")").join(", ");
+      cols.push({ id: "kind", title: "Kind", str: true, cls: "kinds", key: kindText, show: (n) => fmt.html(kindText(n)) });
+      if (!((ctx.computed.leakMask >> 4) & 1)) return; // still reachable not counted
+      cols.push(
+        { id: "held_by", title: "Held by", str: true, cls: "held", key: (n) => heldText(held(n)),
+          show: (n) => {
+            const list = held(n);
+            if (!list.length) return "";
+            const shown = list.slice(0, 3);
+            return '<span title="' + fmt.html(heldText(list)) + '" data-held="' +
+              fmt.html(JSON.stringify(list.map((x) => [x.root, x.bytes]))) + '">' + fmt.html(heldText(shown)) +
+              (list.length > 3 ? ", \u2026" : "") + "</span>";
+          } });
     }
 
     function bytesCell(b) {
@@ -145,6 +173,12 @@ const HeaprecTables = (function () {
       t.order = list;
       t.total = all;
       return list;
+    }
+
+    // The small action that charts a function's live bytes over time
+    // (opts.onChart); none without it.
+    function chartButton(fn) {
+      return opts && opts.onChart ? HeaprecFormat.chartButton(fn) : "";
     }
 
     function stackHtml(n, span) {
@@ -219,9 +253,11 @@ const HeaprecTables = (function () {
           fmt.html(fn) + '" data-via="' + fmt.html(via) + '"><td class="fn" title="' + fmt.html(fn) + '">' +
           fmt.html(fn) + (model.frames.inlined[model.frame[n]] ? ' <span class="tag">inlined</span>' : "") +
           '</td><td class="via' + (via === fn ? " same" : "") + '" title="' + fmt.html(via) + '">' +
-          fmt.html(via) + '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
+          chartButton(via) + fmt.html(via) + '</td><td class="loc">' + fmt.html(file ? (line ? file + ":" + line : file) : "") +
           '</td><td class="mod">' + fmt.html(moduleOf(n)) + "</td>";
-        for (let k = FIXED_COLUMNS; k < span; k++) h += '<td class="num">' + c.cols[k].show(n) + "</td>";
+        for (let k = FIXED_COLUMNS; k < span; k++) {
+          h += '<td class="' + (c.cols[k].cls || "num") + '">' + c.cols[k].show(n) + "</td>";
+        }
         h += "</tr>";
         if (open) h += stackHtml(n, span);
       }
@@ -258,10 +294,15 @@ const HeaprecTables = (function () {
         target.click();
       });
       t.el.addEventListener("click", (e) => {
+        const chart = e.target.closest("button.chart-fn");
+        if (chart) {
+          opts.onChart(chart.dataset.fn);
+          return;
+        }
         const th = e.target.closest("th[data-col]");
         if (th && t.el.contains(th) && th.closest("table.sites")) {
           const col = th.dataset.col;
-          const str = ["function", "via", "location", "module"].includes(col);
+          const str = !th.classList.contains("num");
           if (t.sort.col === col) t.sort.dir = -t.sort.dir;
           else t.sort = { col, dir: str ? 1 : -1 };
           t.order = null;

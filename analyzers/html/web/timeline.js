@@ -2,8 +2,10 @@
 // (live_end and the max_live envelope, so no peak is lost), the peak and the
 // markers drawn on it, and drag-to-select a time range (no zoom) reported to
 // the page through opts.onSelect; shows the page's snapped range as the
-// selection. Must not compute views or touch anything outside its element;
-// the page decides what a selection means (main.js).
+// selection. Its markers and range selection serve the page's other charts
+// of time too (drawMarkers, rangeSelection: site_chart.js). Must not compute
+// views or touch anything outside its element; the page decides what a
+// selection means (main.js).
 const HeaprecTimeline = (function () {
   "use strict";
   const fmt = HeaprecFormat;
@@ -57,6 +59,78 @@ const HeaprecTimeline = (function () {
       points: { show: false }, value: (u, v) => (v == null ? "\u2013" : fmt.bytes(v)) }]);
   }
 
+  // Markers on a uPlot chart whose x is seconds: dashed vertical lines,
+  // labels staggered on three rows. Call from a draw hook (canvas pixels).
+  function drawMarkers(u, markers, color) {
+    const ctx = u.ctx, r = uPlot.pxRatio || window.devicePixelRatio || 1;
+    const { left, top, width, height } = u.bbox;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, width, height);
+    ctx.clip();
+    ctx.font = 11 * r + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
+    ctx.textBaseline = "top";
+    ctx.textAlign = "left";
+    markers.forEach((m, i) => {
+      const x = Math.round(u.valToPos(m.time_ns / 1e9, "x", true)) + 0.5;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = r;
+      ctx.setLineDash([4 * r, 3 * r]);
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      const label = m.label;
+      const tw = ctx.measureText(label).width;
+      const y = top + (4 + (i % 3) * 14) * r;
+      const tx = x + tw + 6 * r > left + width ? x - tw - 4 * r : x + 4 * r;
+      ctx.fillStyle = "rgba(255,255,255,0.85)";
+      ctx.fillRect(tx - 2 * r, y - r, tw + 4 * r, 13 * r);
+      ctx.fillStyle = color;
+      ctx.fillText(label, tx, y);
+    });
+    ctx.restore();
+  }
+
+  // The page's range as a uPlot chart's selection (x in seconds; its cursor
+  // drags x without zooming): `hook` is
+  // the chart's setSelect hook (a drag reports [t0, t1] ns to onSelect, a
+  // click restores the page's range); show(range) draws the page's range
+  // {b0, b1} (null: none) as the selection.
+  function rangeSelection(model, onSelect) {
+    let applying = false, range = null, plot = null;
+    function show(r) {
+      range = r;
+      if (!plot) return;
+      applying = true;
+      const bk = model.buckets;
+      if (range) {
+        const a = plot.valToPos(bk.start[range.b0] / 1e9, "x");
+        const b = plot.valToPos(bk.end[range.b1] / 1e9, "x");
+        const left = Math.max(0, Math.min(a, b - 2));
+        plot.setSelect({ left, top: 0, width: Math.max(2, b - left), height: plot.over.clientHeight }, false);
+      } else {
+        plot.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+      }
+      applying = false;
+    }
+    function hook(u) {
+      plot = u;
+      if (applying) return;
+      const s = u.select;
+      if (s.width < 2) {
+        show(range);
+        return;
+      }
+      const t0 = u.posToVal(s.left, "x") * 1e9;
+      const t1 = u.posToVal(s.left + s.width, "x") * 1e9;
+      onSelect(Math.max(0, t0), Math.max(0, t1));
+    }
+    // attach(u): the chart, once made; redraw(): the range again (after a resize).
+    return { hook, show, attach: (u) => { plot = u; show(range); }, redraw: () => show(range) };
+  }
+
   function create(el, model, opts) {
     if (!model.buckets.count) {
       el.innerHTML = '<div class="empty">The trace holds no allocation or free: nothing to chart.</div>';
@@ -66,9 +140,8 @@ const HeaprecTimeline = (function () {
     const pxr = () => uPlot.pxRatio || window.devicePixelRatio || 1;
     const durationS = Math.max(model.durationNs, 1) / 1e9;
     const full = model.buckets.count ? HeaprecModel.peakBucket(model, 0, model.buckets.count - 1) : -1;
-    let range = null; // the page's range {b0, b1} or null
     let rangePeak = null; // {time_ns, bytes} of the range, when one is set
-    let applying = false;
+    const selection = rangeSelection(model, opts.onSelect);
 
     const css = getComputedStyle(document.documentElement);
     const color = (name, fallback) => (css.getPropertyValue(name) || fallback).trim();
@@ -79,35 +152,15 @@ const HeaprecTimeline = (function () {
     const textColor = color("--text", "#1f2937");
 
     function drawOverlay(u) {
+      drawMarkers(u, model.markers, markColor);
       const ctx = u.ctx, r = pxr();
       const { left, top, width, height } = u.bbox;
       ctx.save();
       ctx.beginPath();
       ctx.rect(left, top, width, height);
       ctx.clip();
-      ctx.font = 11 * r + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
       ctx.textBaseline = "top";
       ctx.textAlign = "left";
-      // Markers: dashed vertical lines, labels staggered on three rows.
-      model.markers.forEach((m, i) => {
-        const x = Math.round(u.valToPos(m.time_ns / 1e9, "x", true)) + 0.5;
-        ctx.strokeStyle = markColor;
-        ctx.lineWidth = r;
-        ctx.setLineDash([4 * r, 3 * r]);
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, top + height);
-        ctx.stroke();
-        ctx.setLineDash([]);
-        const label = m.label;
-        const tw = ctx.measureText(label).width;
-        const y = top + (4 + (i % 3) * 14) * r;
-        const tx = x + tw + 6 * r > left + width ? x - tw - 4 * r : x + 4 * r;
-        ctx.fillStyle = "rgba(255,255,255,0.85)";
-        ctx.fillRect(tx - 2 * r, y - r, tw + 4 * r, 13 * r);
-        ctx.fillStyle = markColor;
-        ctx.fillText(label, tx, y);
-      });
       // The peak (of the trace, and of the range when it is another).
       const drawPeak = (tNs, bytes, text, filled) => {
         const x = u.valToPos(tNs / 1e9, "x", true), y = u.valToPos(bytes, "y", true);
@@ -170,41 +223,14 @@ const HeaprecTimeline = (function () {
       ]),
       hooks: {
         draw: [drawOverlay],
-        setSelect: [
-          (u) => {
-            if (applying) return;
-            const s = u.select;
-            if (s.width < 2) {
-              showRange();
-              return;
-            }
-            const t0 = u.posToVal(s.left, "x") * 1e9;
-            const t1 = u.posToVal(s.left + s.width, "x") * 1e9;
-            opts.onSelect(Math.max(0, t0), Math.max(0, t1));
-          },
-        ],
+        setSelect: [selection.hook],
       },
     }, withRssData(model, series(model)), el);
-
-    // Shows the page's range as uPlot's selection box (or hides it).
-    function showRange() {
-      applying = true;
-      const bk = model.buckets;
-      if (range) {
-        const a = u.valToPos(bk.start[range.b0] / 1e9, "x");
-        const b = u.valToPos(bk.end[range.b1] / 1e9, "x");
-        const left = Math.max(0, Math.min(a, b - 2));
-        u.setSelect({ left, top: 0, width: Math.max(2, b - left), height: u.over.clientHeight }, false);
-      } else {
-        u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-      }
-      applying = false;
-    }
+    selection.attach(u);
 
     function setRange(r, peak) {
-      range = r;
       rangePeak = r ? peak : null;
-      showRange();
+      selection.show(r);
       u.redraw(false, false);
     }
 
@@ -212,7 +238,7 @@ const HeaprecTimeline = (function () {
       const w = Math.max(300, el.clientWidth);
       if (w !== u.width) {
         u.setSize({ width: w, height });
-        showRange();
+        selection.redraw();
       }
     }
 
@@ -232,5 +258,5 @@ const HeaprecTimeline = (function () {
     };
   }
 
-  return { create, series };
+  return { create, series, drawMarkers, rangeSelection };
 })();
