@@ -166,17 +166,32 @@ json RssPageJson(const RssTrack& rss) {
 // lifetime in time and in blocks made in between; or null.
 json LifetimesPageJson(const LifetimeAnalyzer* l, StackNodes* nodes) {
   if (l == nullptr) return nullptr;
-  std::map<int32_t, SiteLifetimes> by_node;
-  l->ForEach([&](uint32_t stack, const SiteLifetimes& s) { by_node[nodes->NodeOf(stack)].Add(s); });
+  // Only sites that released a block show lifetimes. Grouped by node without
+  // copying a site's histograms (1 KiB each) unless two sites share a node:
+  // tests/many_stacks has 262,144 sites.
+  std::vector<std::pair<int32_t, uint32_t>> by_node;  // (node, stack)
+  l->ForEach([&](uint32_t stack, const SiteLifetimes& s) {
+    if (s.time_ns.total != 0) by_node.emplace_back(nodes->NodeOf(stack), stack);
+  });
+  std::sort(by_node.begin(), by_node.end());
   json node = json::array(), freed = json::array(), other = json::array();
   json p50_ns = json::array(), p50_between = json::array();
-  for (const auto& [n, s] : by_node) {
-    if (s.time_ns.total == 0) continue;
-    node.push_back(n);
-    freed.push_back(s.time_ns.total);
-    other.push_back(s.freed_by_other_thread);
-    p50_ns.push_back(s.time_ns.Quantile(0.5));
-    p50_between.push_back(s.allocations_between.Quantile(0.5));
+  SiteLifetimes merged;
+  for (size_t i = 0; i < by_node.size();) {
+    size_t j = i + 1;
+    while (j < by_node.size() && by_node[j].first == by_node[i].first) ++j;
+    const SiteLifetimes* s = l->Of(by_node[i].second);
+    if (j - i > 1) {
+      merged = SiteLifetimes();
+      for (size_t k = i; k < j; ++k) merged.Add(*l->Of(by_node[k].second));
+      s = &merged;
+    }
+    node.push_back(by_node[i].first);
+    freed.push_back(s->time_ns.total);
+    other.push_back(s->freed_by_other_thread);
+    p50_ns.push_back(s->time_ns.Quantile(0.5));
+    p50_between.push_back(s->allocations_between.Quantile(0.5));
+    i = j;
   }
   return {{"node", node},
           {"freed", freed},

@@ -1031,6 +1031,29 @@ try {
       requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t), 0));
     }));
     console.log("perf range clear: " + clr.toFixed(0) + " ms to the next frame");
+    // The views added since (issue 25): a click on each, timed the same way
+    // (to the next frame after the click's work); a view the page lacks is
+    // reported as such.
+    const clicks = [
+      ["call trees: Bottom-up", "#calltree-section button[data-tree=bottom]"],
+      ["call trees: Top-down", "#calltree-section button[data-tree=top]"],
+      ["call trees: a row's callers/callees", "#calltree-section .ctree-sw"],
+      ["chart: By call stack", "button[data-chart=sites]"],
+      ["chart: one function's stacks", "button.chart-fn"],
+      ["chart: Live heap", "button[data-chart=heap]"],
+      ["leak kinds: toggle the first", "#leak-kinds input[data-kind]"],
+      ["leak kinds: toggle it back", "#leak-kinds input[data-kind]"],
+    ];
+    for (const [what, sel] of clicks) {
+      const ms = await page.evaluate((ss) => new Promise((resolve) => {
+        const el = document.querySelector(ss);
+        if (!el) return resolve(null);
+        const t = performance.now();
+        el.click();
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t), 0));
+      }), sel);
+      console.log("perf " + what + ": " + (ms === null ? "not on this page" : ms.toFixed(0) + " ms to the next frame"));
+    }
   }
 
   if (opt.screenshot) {
