@@ -113,7 +113,7 @@ TEST(MassifTest, TextKeepsTheOnePercentRule) {
       << text;
 }
 
-// Regular snapshots by time; the others by what they are.
+// Regular snapshots by time; the others by what they are (pointers into all).
 std::map<std::string, const MassifSnapshot*> ByName(const std::vector<MassifSnapshot>& all) {
   std::map<std::string, const MassifSnapshot*> out;
   for (const MassifSnapshot& x : all) {
@@ -172,7 +172,8 @@ TEST(MassifTest, PeakTakesTheFirstSampleAfterAndExtraStopsAtZero) {
   p.analysis.OnRssSample({.seq = 3, .time_ns = 2500000, .unsplit_bytes = 9000});
   f.Event(Malloc(0x20, 10, 1));  // 3 ms
   EXPECT_EQ(p.massif.resident(), MassifResident::kUnsplit);
-  const auto s = ByName(p.massif.Snapshots());
+  const std::vector<MassifSnapshot> all = p.massif.Snapshots();
+  const auto s = ByName(all);
   // Before the free: 8000 live, 2000 resident: no extra (not below 0).
   EXPECT_EQ(s.at("2000us")->bytes, 8000u);
   EXPECT_EQ(s.at("2000us")->extra_bytes, 0u);
@@ -193,7 +194,8 @@ TEST(MassifTest, SnapshotAfterAFreeTakesTheNextSample) {
   format::Event late = Malloc(0x20, 10, 1);
   late.time_ns = 4000000;
   f.Event(late);
-  const auto s = ByName(p.massif.Snapshots());
+  const std::vector<MassifSnapshot> all = p.massif.Snapshots();
+  const auto s = ByName(all);
   // Before the first event and its first sample: the heap changed between.
   EXPECT_EQ(s.at("0us")->extra_bytes, 0u);
   EXPECT_EQ(s.at("2000us")->extra_bytes, 1000u);
