@@ -108,14 +108,23 @@ for n, time, total, useful, extra, _ in rows:
     check(total == useful + extra, f"snapshot {n}: total {total} != {useful} + {extra}")
     check(total in anon or extra == 0, f"snapshot {n}: total {total} is no sample's RSS")
 # Before the malloc: no heap, only RSS. Held: RSS above the heap. After the
-# free: the block is gone from RSS too (not shown as extra).
-malloc_ms = min(p["time_ns"] for p in points if p["live_bytes"] == peak) // 1000000
-before = [r for r in rows if r[3] == 0 and r[1] < malloc_ms - 20]
+# free: only samples taken after it (a sample from before it would show the
+# freed block as extra; one taken as the free unmaps may still hold part of
+# it), and soon the block is gone from RSS.
+malloc_ns = min(p["time_ns"] for p in points if p["live_bytes"] == peak)
+freed = [p for p in points if p["time_ns"] > malloc_ns and p["live_bytes"] < MiB]
+check(len(freed) >= 5, f"{len(freed)} samples after the free")
+free_ms = min(p["time_ns"] for p in freed) // 1000000 if freed else 0
+before = [r for r in rows if r[3] == 0 and r[1] < malloc_ns // 1000000 - 20]
 held = [r for r in rows if r[3] == peak and r[4] > 0]
-after = [r for r in rows if r[3] < MiB and r[1] > malloc_ms + 100]
+after = [r for r in rows if r[3] < MiB and r[1] > malloc_ns // 1000000]
+late = [r for r in after if r[1] > free_ms + 30]
 check(len(before) >= 5 and all(0 < r[4] < 16 * MiB for r in before), f"before the malloc: {before}")
 check(len(held) >= 10, f"{len(held)} snapshots with the block resident above the heap")
-check(len(after) >= 5 and all(r[2] < 16 * MiB for r in after), f"after the free: {after}")
+freed_anon = {p["anon_bytes"] for p in freed}
+check(all(r[2] in freed_anon or r[4] == 0 for r in after),
+      f"after the free, RSS of a sample from before it: {after}")
+check(len(late) >= 5 and all(r[2] < 16 * MiB for r in late), f"after the free: {late}")
 for b in bad: print("FAIL: rss:", b)
 if not bad:
     print(f"ok: rss: peak snapshot {peak_n} total {row[peak_n][2]} = heap {peak} + extra "
