@@ -1,6 +1,7 @@
 // heapreplay --export heaptrack (heaptrack_export.h).
 #include "analyzers/heaptrack_export.h"
 
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -16,7 +17,20 @@ void HeaptrackExport::OnEvent(const format::Event& e, const HeapChange& c, const
   if (c.made != 0) writer_.Allocate(writer_.InfoOf(c.made_block.size, c.made_block.stack));
 }
 
-bool HeaptrackExport::Write(const std::string& path, const Analysis& a, std::string* error) {
+uint32_t HeaptrackExport::PageSize() const {
+  const std::optional<format::ProcessInfo>& p = pass_.process();
+  // heaptrack's I line needs one: the common 4 KiB when the trace has none.
+  return p && p->page_size != 0 ? p->page_size : 4096;
+}
+
+void HeaptrackExport::OnRssSample(const format::RssSample& s, const LiveHeap&) {
+  writer_.Time(s.time_ns / 1000000);
+  const uint64_t page = PageSize();
+  writer_.Rss(s.total_bytes() / page + (s.total_bytes() % page != 0 ? 1 : 0));
+}
+
+bool HeaptrackExport::Write(const std::string& path, std::string* error) {
+  const Analysis& a = pass_;
   if (a.heap().sampled()) {
     *error = path +
              ": --export heaptrack: the trace is a sample (heaprec --sample-rate) and "
@@ -43,9 +57,7 @@ bool HeaptrackExport::Write(const std::string& path, const Analysis& a, std::str
     ips.emplace(address, ip);
     writer_.AddTrace(ip, stacks.Parent(id));
   }
-  const format::ProcessInfo* p = a.process() ? &*a.process() : nullptr;
-  writer_.SetProcess(a.CommandLine(), p != nullptr ? p->page_size : 0,
-                     !a.heap().RecordedWholeLife());
+  writer_.SetProcess(a.CommandLine(), PageSize(), !a.heap().RecordedWholeLife());
   return writer_.WriteFile(path, error);
 }
 

@@ -6,6 +6,10 @@
 // symbols (format/heaptrack_writer.h). heaptrack_print and heaptrack_gui
 // open the file; their calls, peak, leaked bytes and temporaries are
 // heapreplay's (each stack is a heaptrack trace, so per stack too).
+// RSS samples (format 3.4) become heaptrack's `R` lines (resident pages,
+// rounded up, after the `c` time stamp), as heaptrack writes its own every
+// 10 ms: heaptrack_print's "peak RSS" is heapreplay's peak_rss_bytes (its
+// "including heaptrack overhead": here the RSS heaprec measured).
 // What heaptrack's format cannot hold is left out: threads, addresses,
 // allocation functions, leak kinds, markers; frees of blocks the trace never
 // saw made (heaptrack drops them too). A sampled trace is refused (the format
@@ -23,12 +27,18 @@ namespace heaprec::analyzers {
 
 class HeaptrackExport : public Analyzer {
  public:
+  // pass: the Analysis this analyzer is added to (its process's page size
+  // converts RSS samples to pages).
+  explicit HeaptrackExport(const Analysis& pass) : pass_(pass) {}
   void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
-  // After the pass over `a` (this analyzer added to it): writes the file.
-  // False + one line "PATH: why" in *error.
-  bool Write(const std::string& path, const Analysis& a, std::string* error);
+  void OnRssSample(const format::RssSample& s, const LiveHeap& heap) override;
+  // After the pass: writes the file. False + one line "PATH: why" in *error.
+  bool Write(const std::string& path, std::string* error);
 
  private:
+  uint32_t PageSize() const;
+
+  const Analysis& pass_;
   format::HeaptrackWriter writer_;
 };
 

@@ -1,9 +1,15 @@
 // MassifAnalyzer and MassifText over events whose answers are known: the
 // regular snapshots stay evenly spaced and bounded, markers, the peak and the
-// end are detailed, and the tree keeps massif's 1% rule.
+// end are detailed, the tree keeps massif's 1% rule, and RSS samples give
+// each snapshot the anonymous resident memory beyond the heap.
 #include "analyzers/massif.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "analyzers/analysis.h"
 #include "analyzers/massif_text.h"
@@ -105,6 +111,115 @@ TEST(MassifTest, TextKeepsTheOnePercentRule) {
                       " n0: 100 in 2 places, all below massif's threshold (1.00%)\n"),
             std::string::npos)
       << text;
+}
+
+// Regular snapshots by time; the others by what they are (pointers into all).
+std::map<std::string, const MassifSnapshot*> ByName(const std::vector<MassifSnapshot>& all) {
+  std::map<std::string, const MassifSnapshot*> out;
+  for (const MassifSnapshot& x : all) {
+    out[x.why.empty() ? std::to_string(x.time_ns / 1000) + "us" : x.why] = &x;
+  }
+  return out;
+}
+
+TEST(MassifTest, ExtraIsTheAnonymousRssBeyondTheHeap) {
+  Pass p;
+  EventFeeder f(&p.analysis);
+  f.Rss(1000, 5000);               // 0.5 ms; the file pages are not the heap's
+  f.Event(Malloc(0x10, 100, 1));   // 1 ms: 100
+  f.Rss(3000);                     // 1.5 ms
+  f.Event(Malloc(0x20, 4000, 2));  // 2 ms: 4100, the peak
+  f.Rss(4500);                     // 2.5 ms, at the peak: the block touched
+  f.Rss(6000);
+  f.Event(Free(0x20));           // 3 ms: 100
+  f.Rss(2000);                   // 3.5 ms
+  f.Event(Malloc(0x30, 10, 1));  // 4 ms: 110
+  f.Rss(2500);                   // 4.5 ms, after the last event
+  EXPECT_EQ(p.massif.resident(), MassifResident::kAnonymous);
+  const std::vector<MassifSnapshot> all = p.massif.Snapshots();
+  const auto s = ByName(all);
+  ASSERT_EQ(s.size(), 7u);
+  // Each regular one: the latest sample at or before its time, minus the heap.
+  const std::vector<std::tuple<std::string, uint64_t, uint64_t>> want = {
+      {"0us", 0, 1000},        // none before: the first after (no event between)
+      {"1000us", 0, 1000},     // 0.5 ms's 1000
+      {"2000us", 100, 2900},   // 1.5 ms's 3000
+      {"3000us", 4100, 1900},  // 2.5 ms's 6000
+      {"4000us", 100, 1900},   // 3.5 ms's 2000
+      // The peak: the highest sample while the heap stood there (6000).
+      {"peak", 4100, 1900},
+      // The end: after the last event, the first sample after it.
+      {"end", 110, 2390}};
+  for (const auto& [name, bytes, extra] : want) {
+    ASSERT_EQ(s.count(name), 1u) << name;
+    EXPECT_EQ(s.at(name)->bytes, bytes) << name;
+    EXPECT_EQ(s.at(name)->extra_bytes, extra) << name;
+  }
+  const std::string text = MassifText({"d", "prog"}, all, TestSymbols().table());
+  EXPECT_NE(text.find("mem_heap_B=4100\nmem_heap_extra_B=1900\nmem_stacks_B=0\nheap_tree=peak\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("mem_heap_B=0\nmem_heap_extra_B=1000\n"), std::string::npos) << text;
+}
+
+TEST(MassifTest, PeakTakesTheFirstSampleAfterAndExtraStopsAtZero) {
+  Pass p;
+  EventFeeder f(&p.analysis);
+  // A heaptrack recording's samples: of no known kind, all of it counts.
+  p.analysis.OnRssSample({.seq = 1, .time_ns = 500000, .unsplit_bytes = 2000});
+  f.Event(Malloc(0x10, 8000, 1));  // 1 ms: the peak, not yet resident
+  f.Event(Free(0x10));             // 2 ms, before any sample
+  p.analysis.OnRssSample({.seq = 3, .time_ns = 2500000, .unsplit_bytes = 9000});
+  f.Event(Malloc(0x20, 10, 1));  // 3 ms
+  EXPECT_EQ(p.massif.resident(), MassifResident::kUnsplit);
+  const std::vector<MassifSnapshot> all = p.massif.Snapshots();
+  const auto s = ByName(all);
+  // Before the free: 8000 live, 2000 resident: no extra (not below 0).
+  EXPECT_EQ(s.at("2000us")->bytes, 8000u);
+  EXPECT_EQ(s.at("2000us")->extra_bytes, 0u);
+  EXPECT_EQ(s.at("3000us")->extra_bytes, 9000u);
+  // The peak: no sample while it stood, so the first after it (9000).
+  EXPECT_EQ(s.at("peak")->bytes, 8000u);
+  EXPECT_EQ(s.at("peak")->extra_bytes, 1000u);
+}
+
+TEST(MassifTest, SnapshotAfterAFreeTakesTheNextSample) {
+  Pass p;
+  EventFeeder f(&p.analysis);
+  f.Event(Malloc(0x10, 8000, 1));  // 1 ms
+  f.Rss(9000);                     // 1.5 ms: the block resident
+  f.Event(Free(0x10));             // 2 ms: 0, and the memory given back
+  f.Marker("freed");               // 3 ms
+  p.analysis.OnRssSample({.seq = 3, .time_ns = 3500000, .anon_bytes = 1500});
+  format::Event late = Malloc(0x20, 10, 1);
+  late.time_ns = 4000000;
+  f.Event(late);
+  const std::vector<MassifSnapshot> all = p.massif.Snapshots();
+  const auto s = ByName(all);
+  // Before the first event and its first sample: the heap changed between.
+  EXPECT_EQ(s.at("0us")->extra_bytes, 0u);
+  EXPECT_EQ(s.at("2000us")->extra_bytes, 1000u);
+  // After the free, the sample before it (9000) saw the block: the next one
+  // (1500) saw the heap these snapshots show.
+  EXPECT_EQ(s.at("marker freed")->bytes, 0u);
+  EXPECT_EQ(s.at("marker freed")->extra_bytes, 1500u);
+  EXPECT_EQ(s.at("3000us")->bytes, 0u);
+  EXPECT_EQ(s.at("3000us")->extra_bytes, 1500u);
+  EXPECT_EQ(s.at("4000us")->extra_bytes, 1500u);
+}
+
+TEST(MassifTest, WithoutSamplesExtraIsZeroAndTheDescSaysSo) {
+  Pass p;
+  EventFeeder f(&p.analysis);
+  f.Event(Malloc(0x10, 100, 1));
+  f.Event(Malloc(0x20, 300, 2));
+  for (const MassifSnapshot& x : p.massif.Snapshots()) EXPECT_EQ(x.extra_bytes, 0u) << x.why;
+  EXPECT_EQ(p.massif.resident(), MassifResident::kNone);
+  EXPECT_NE(MassifExtraNote(MassifResident::kNone).find("is 0: the trace holds no RSS samples"),
+            std::string::npos);
+  EXPECT_NE(MassifExtraNote(MassifResident::kAnonymous).find("anonymous RSS"), std::string::npos);
+  EXPECT_NE(MassifExtraNote(MassifResident::kUnsplit).find("heaptrack's samples"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -73,6 +73,23 @@ void WriteNode(const Node& node, const std::string& text, size_t depth, uint64_t
 
 }  // namespace
 
+std::string MassifExtraNote(MassifResident resident) {
+  switch (resident) {
+    case MassifResident::kAnonymous:
+      return "mem_heap_extra_B = the process's anonymous RSS (RssAnon, sampled every 10 ms) "
+             "beyond the live heap (allocator overhead and fragmentation, thread stacks, other "
+             "anonymous mappings), so the total is that RSS (or the heap, where larger)";
+    case MassifResident::kUnsplit:
+      return "mem_heap_extra_B = the process's RSS (heaptrack's samples: anonymous and file "
+             "pages together, heaptrack's own memory included) beyond the live heap, so the "
+             "total is that RSS (or the heap, where larger)";
+    case MassifResident::kNone:
+      break;
+  }
+  return "mem_heap_extra_B is 0: the trace holds no RSS samples (heaprec records them from "
+         "trace format 3.4 on)";
+}
+
 std::string MassifText(const MassifHeader& header, const std::vector<MassifSnapshot>& snapshots,
                        const SymbolTable& symbols) {
   std::string out = "desc: " + header.desc + "\ncmd: " + header.cmd + "\ntime_unit: ms\n";
@@ -81,15 +98,11 @@ std::string MassifText(const MassifHeader& header, const std::vector<MassifSnaps
     const MassifSnapshot& s = snapshots[i];
     out += "#-----------\nsnapshot=" + std::to_string(i) + "\n#-----------\n";
     out += "time=" + std::to_string(s.time_ns / 1000000) + "\n";
-    // mem_heap_extra_B stays 0, even when the trace has RSS samples (format
-    // 3.4): massif's "extra" is the allocator's per-block overhead (headers,
-    // rounding to its size classes), which massif computes for each block;
-    // RSS minus the live heap also counts free memory the allocator keeps,
-    // code, stacks and file mappings, so writing it there would make ms_print
-    // and massif-visualizer show a heap overhead heaprec did not measure.
-    // Massif has no field for RSS; heapreplay --timeline, the JSON and the
-    // HTML page show it instead.
-    out += "mem_heap_B=" + std::to_string(s.bytes) + "\nmem_heap_extra_B=0\nmem_stacks_B=0\n";
+    // mem_heap_extra_B: the resident memory beyond the live heap (massif.h),
+    // so ms_print's total is the process's (anonymous) RSS. The tree below
+    // is the heap alone, as massif's.
+    out += "mem_heap_B=" + std::to_string(s.bytes) +
+           "\nmem_heap_extra_B=" + std::to_string(s.extra_bytes) + "\nmem_stacks_B=0\n";
     if (!s.detailed) {
       out += "heap_tree=empty\n";
       continue;

@@ -66,6 +66,8 @@ nlohmann::json RssJson(const RssTrack& rss, format::FormatVersion version, bool 
                       {"file_bytes", p.sample.file_bytes},
                       {"shmem_bytes", p.sample.shmem_bytes},
                       {"live_bytes", p.live_bytes}});
+      // A heaptrack recording's samples: of no known kind.
+      if (p.sample.unsplit_bytes != 0) list.back()["unsplit_bytes"] = p.sample.unsplit_bytes;
     }
     j["points"] = list;
   }

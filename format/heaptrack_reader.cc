@@ -370,6 +370,11 @@ bool Parser::Line(std::string_view line, std::string* error) {
       uint64_t pages = 0;
       if (!f.Hex(&pages)) return Fail(error, "malformed RSS sample");
       facts_.peak_rss_pages = std::max(facts_.peak_rss_pages, pages);
+      // Pages of the `I` line's size (without one, the count stays a fact).
+      if (facts_.page_size != 0 && pages <= UINT64_MAX / facts_.page_size) {
+        v_.OnRssSample(
+            {.seq = seq_ + 1, .time_ns = time_ns_, .unsplit_bytes = pages * facts_.page_size});
+      }
       return true;
     }
     default:

@@ -22,7 +22,12 @@
 //   a SIZE TRACE            allocation info: a (size, stack) pair
 //   + INFO / - INFO         an allocation / a free of that pair -> Event
 //   c MILLISECONDS          time since start (every ~10 ms) -> Event::time_ns
-//   R PAGES                 RSS sample (peak kept in HeaptrackFacts)
+//   R PAGES                 RSS sample (statm's resident pages, every ~10 ms
+//                           after a `c`) -> RssSample::unsplit_bytes (pages
+//                           times the `I` line's page size; statm does not
+//                           tell anonymous from file pages), before the next
+//                           event, at the latest `c` time; the highest kept
+//                           in HeaptrackFacts
 //   S SUPPRESSION           leak suppression embedded by the program (kept)
 //   # ...                   comment; heaptrack ends with "# strings:"/"# ips:"
 // A free names an allocation info, not a block: the reader gives each `+` a

@@ -1,8 +1,8 @@
 // ReadHeaptrackFile on small recordings written here line by line: what
 // each heaptrack record becomes (heaptrack_reader.h), the blocks paired last
 // in, first out, operator new skipped, heaptrack_print's temporary count,
-// the content (not the name) telling a recording apart, and what
-// HeaptrackWriter writes read back.
+// `R` lines as RSS samples, the content (not the name) telling a recording
+// apart, and what HeaptrackWriter writes read back.
 #include "format/heaptrack_reader.h"
 
 #include <gtest/gtest.h>
@@ -26,12 +26,14 @@ struct Recorded : TraceVisitor {
   std::vector<Symbol> symbols;
   std::vector<Event> events;
   std::vector<EndRecord> ends;
+  std::vector<RssSample> rss;
   void OnProcess(const ProcessInfo& p) override { processes.push_back(p); }
   void OnModule(const Module& m) override { modules.push_back(m); }
   void OnStackNode(const StackNode& n) override { nodes.push_back(n); }
   void OnSymbol(const Symbol& s) override { symbols.push_back(s); }
   void OnEvent(const Event& e) override { events.push_back(e); }
   void OnEnd(const EndRecord& e) override { ends.push_back(e); }
+  void OnRssSample(const RssSample& s) override { rss.push_back(s); }
 };
 
 std::string Write(const std::string& name, const std::string& bytes) {
@@ -120,6 +122,12 @@ TEST(HeaptrackReaderTest, RecordsFromEveryLine) {
   EXPECT_EQ(facts.heaptrack_print_temporaries, 3u);
   EXPECT_EQ(facts.unmatched_frees, 1u);
   EXPECT_EQ(facts.peak_rss_pages, 0x30u);
+  // R lines: pages of the I line's 0x1000 bytes, after the last event, at
+  // the last time stamp, of no known kind.
+  ASSERT_EQ(r.rss.size(), 2u);
+  EXPECT_EQ(r.rss[0], (RssSample{.seq = 8, .time_ns = 10'000'000, .unsplit_bytes = 0x20 * 0x1000}));
+  EXPECT_EQ(r.rss[1], (RssSample{.seq = 8, .time_ns = 10'000'000, .unsplit_bytes = 0x30 * 0x1000}));
+  EXPECT_EQ(r.rss[1].total_bytes(), 0x30u * 0x1000);
   ASSERT_EQ(r.ends.size(), 1u);
   EXPECT_EQ(r.ends[0].allocations, 4u);
   EXPECT_EQ(r.ends[0].frees, 3u);
@@ -149,14 +157,18 @@ TEST(HeaptrackReaderTest, ToldByContentWhateverTheName) {
 TEST(HeaptrackReaderTest, AttachedAndUnfinished) {
   const std::string path = Write("attached",
                                  "v 10400 3\nX ./app\nA\ns 3 app\ni 1 1\nt 1 0\n"
-                                 "a 8 1\n+ 0\n");
+                                 "a 8 1\n+ 0\nR 10\n");
   Recorded r;
-  const ReadResult result = ReadHeaptrackFile(path, r);
+  HeaptrackFacts facts;
+  const ReadResult result = ReadHeaptrackFile(path, r, &facts);
   EXPECT_EQ(result.status, ReadResult::kTruncated);
   EXPECT_NE(result.message.find(path + ": truncated"), std::string::npos) << result.message;
   ASSERT_EQ(r.processes.size(), 1u);
   EXPECT_FALSE(r.processes[0].from_start);
   EXPECT_EQ(r.events.size(), 1u);
+  // Without an `I` line the pages have no size: a fact, not a sample.
+  EXPECT_EQ(facts.peak_rss_pages, 0x10u);
+  EXPECT_TRUE(r.rss.empty());
 }
 
 // heaptrack writes the command line as it is: an argument with a newline
@@ -182,6 +194,7 @@ TEST(HeaptrackReaderTest, WriterRoundTrip) {
   EXPECT_EQ(w.InfoOf(32, 2), info);
   w.Allocate(info);
   w.Time(25);
+  w.Rss(0x300);
   w.Allocate(w.InfoOf(7, 1));
   w.Free(info);
   const uint64_t app = w.AddString("/opt/app");
@@ -211,6 +224,9 @@ TEST(HeaptrackReaderTest, WriterRoundTrip) {
   EXPECT_EQ(r.events[1].time_ns, 25'000'000u);
   EXPECT_EQ(r.events[2].block, r.events[0].block);
   EXPECT_EQ(facts.heaptrack_print_temporaries, 0u);
+  EXPECT_EQ(
+      r.rss,
+      (std::vector<RssSample>{{.seq = 2, .time_ns = 25'000'000, .unsplit_bytes = 0x300 * 4096}}));
 }
 
 }  // namespace

@@ -127,6 +127,12 @@ void HeaptrackWriter::Time(uint64_t ms) {
   events_ += '\n';
 }
 
+void HeaptrackWriter::Rss(uint64_t pages) {
+  events_ += "R";
+  Hex(&events_, pages);
+  events_ += '\n';
+}
+
 std::string HeaptrackWriter::Text() const {
   std::string text = Header() + stacks_ + infos_ + events_;
   text +=

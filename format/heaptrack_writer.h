@@ -5,7 +5,7 @@
 //
 //   HeaptrackWriter w;
 //   uint64_t info = w.InfoOf(size, trace);  // during a pass: + and - lines
-//   w.Allocate(info); w.Free(info); w.Time(ms);
+//   w.Allocate(info); w.Free(info); w.Time(ms); w.Rss(pages);
 //   // at the end, the call stacks: strings, instruction pointers, traces
 //   uint64_t ip = w.AddIp(address, w.AddString(module), frames);
 //   w.AddTrace(ip, parent);                  // trace indices 1, 2, ... in order
@@ -57,6 +57,10 @@ class HeaptrackWriter {
   void Free(uint64_t info);
   // Milliseconds since the start; written when it grows.
   void Time(uint64_t ms);
+  // An RSS sample: resident pages (of SetProcess's page size), as heaptrack
+  // writes one after each time stamp (`R`, from /proc/self/statm);
+  // heaptrack_print's "peak RSS" is the highest times the page size.
+  void Rss(uint64_t pages);
 
   uint64_t allocations() const { return allocations_; }
   // The whole recording, uncompressed.
@@ -74,7 +78,7 @@ class HeaptrackWriter {
   bool attached_ = false;
   std::string stacks_;  // s, i, t in the order added
   std::string infos_;   // a
-  std::string events_;  // +, -, c
+  std::string events_;  // +, -, c, R
   std::unordered_map<std::string, uint64_t> strings_;
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> info_index_;
   uint64_t ips_ = 0, traces_ = 0, infos_count_ = 1, allocations_ = 0, ms_ = 0;

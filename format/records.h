@@ -292,7 +292,11 @@ struct RssSample {
   uint64_t anon_bytes = 0;   // RssAnon: the heap, stacks, anonymous mappings
   uint64_t file_bytes = 0;   // RssFile: mapped files (code, data files)
   uint64_t shmem_bytes = 0;  // RssShmem: shared memory (tmpfs, shm, shared anonymous)
-  uint64_t total_bytes() const { return anon_bytes + file_bytes + shmem_bytes; }
+  // Resident memory of no known kind: a heaptrack recording's samples
+  // (format/heaptrack_reader.h: statm's count, anonymous and file pages
+  // together). Never in a heaprec trace (the file has no column for it).
+  uint64_t unsplit_bytes = 0;
+  uint64_t total_bytes() const { return anon_bytes + file_bytes + shmem_bytes + unsplit_bytes; }
   friend bool operator==(const RssSample&, const RssSample&) = default;
 };
 

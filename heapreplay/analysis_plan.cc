@@ -61,7 +61,7 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   if (needs.massif) analysis.Add(&exports.massif);
   if (needs.dhat) analysis.Add(&exports.dhat);
   if (needs.heaptrack) {
-    exports.heaptrack = std::make_unique<analyzers::HeaptrackExport>();
+    exports.heaptrack = std::make_unique<analyzers::HeaptrackExport>(analysis);
     analysis.Add(exports.heaptrack.get());
   }
   if (o.diff) {

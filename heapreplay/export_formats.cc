@@ -26,6 +26,7 @@ bool WriteMassif(const ExportJob& job, const std::string& file, std::string* err
   analyzers::MassifHeader h;
   h.desc = "heapreplay --export massif " + file + " " + job.trace;
   if (a.heap().sampled()) h.desc += " (" + analyzers::SamplingNotice(a.heap().sample_rate()) + ")";
+  h.desc += "; " + analyzers::MassifExtraNote(job.analyzers->massif.resident());
   h.cmd = a.CommandLine();
   return WriteText(file, analyzers::MassifText(h, job.analyzers->massif.Snapshots(), a.symbols()),
                    error);
@@ -42,7 +43,7 @@ bool WriteDhat(const ExportJob& job, const std::string& file, std::string* error
 }
 
 bool WriteHeaptrack(const ExportJob& job, const std::string& file, std::string* error) {
-  return job.analyzers->heaptrack->Write(file, *job.report->analysis, error);
+  return job.analyzers->heaptrack->Write(file, error);
 }
 
 bool WritePprof(const ExportJob& job, const std::string& file, std::string* error) {

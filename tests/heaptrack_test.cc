@@ -6,6 +6,9 @@
 // text and gzip reads the same; a cut one yields what precedes the cut with
 // a warning; a damaged one is one line naming the file and a non-zero exit.
 // --export heaptrack writes what heaptrack_print reads as heapreplay does.
+// RSS both ways (tests/rss: 64 MiB written and held): heaptrack's `R` lines
+// are heapreplay's RSS samples, and --export heaptrack writes heaprec's
+// samples as `R` lines, so heaptrack_print's peak RSS is heapreplay's.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -411,6 +414,114 @@ TEST(HeaptrackTest, ExportRefusesASampleAndAnUnknownFormat) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("an output other than --json takes one trace"), std::string::npos) << r.err;
   EXPECT_NE(access((dir + "/x.zst").c_str(), F_OK), 0);
+}
+
+// A recording's `I` page size and its `R` lines (resident pages, in order).
+struct RssLines {
+  uint64_t page_size = 0;
+  std::vector<uint64_t> pages;
+  uint64_t peak_bytes() const {
+    return pages.empty() ? 0 : *std::max_element(pages.begin(), pages.end()) * page_size;
+  }
+};
+
+RssLines ReadRssLines(const std::string& text) {
+  RssLines r;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("I ", 0) == 0) r.page_size = std::stoull(line.substr(2), nullptr, 16);
+    if (line.rfind("R ", 0) == 0) r.pages.push_back(std::stoull(line.substr(2), nullptr, 16));
+  }
+  return r;
+}
+
+// heaptrack_print's "peak RSS (including heaptrack overhead): 70.97M" in
+// bytes, with the half unit of its last digit (two decimals of 1000-based
+// units, named by their first letter; bytes whole, as "512B").
+std::pair<double, double> PrintedPeakRss(const std::string& text) {
+  const std::string label = "peak RSS (including heaptrack overhead): ";
+  const size_t at = text.find(label);
+  if (at == std::string::npos) return {-1, 0};
+  size_t used = 0;
+  const double value = std::stod(text.substr(at + label.size()), &used);
+  const char unit = text[at + label.size() + used];
+  double scale = 1;
+  for (const char u : {'K', 'M', 'G', 'T'}) {
+    scale *= 1000;
+    if (unit == u) return {value * scale, 0.005 * scale};
+  }
+  return {value, 0.5};
+}
+
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+TEST(HeaptrackTest, ExportWritesRssAsHeaptrackDoes) {
+  const std::string dir = MakeTempDir("export_rss");
+  const std::string trace = dir + "/trace.zst", exported = dir + "/exported.zst";
+  const ProcessResult run = RunHeaprec(trace, {Runfile("tests/rss")});
+  ASSERT_EQ(access(trace.c_str(), R_OK), 0) << run.err;
+  const ProcessResult x = RunProgram({Heapreplay(), "--export", "heaptrack", exported, trace});
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  const json j = HeapreplayJson(trace);
+  ASSERT_TRUE(j.is_object());
+  const uint64_t peak_rss = j["summary"]["peak_rss_bytes"];
+  EXPECT_GE(peak_rss, 64 * kMiB);
+  // One R line per sample, in pages: their highest is the peak exactly.
+  const RssLines lines = ReadRssLines(Decompress(exported));
+  EXPECT_EQ(lines.page_size, static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
+  EXPECT_EQ(lines.pages.size(), j["rss"]["samples"].get<uint64_t>());
+  EXPECT_EQ(lines.peak_bytes(), peak_rss);
+  // heaptrack_print says so, to its two decimals.
+  const PrintNumbers p = HeaptrackPrint(exported);
+  const auto [shown, half_unit] = PrintedPeakRss(p.text);
+  EXPECT_NEAR(shown, static_cast<double>(peak_rss), half_unit + 1) << p.text;
+  // heapreplay reads the export's R lines back as the same samples.
+  const json back = HeapreplayJson(exported);
+  ASSERT_TRUE(back.is_object());
+  EXPECT_EQ(back["summary"]["peak_rss_bytes"], peak_rss);
+  EXPECT_EQ(back["rss"]["samples"], j["rss"]["samples"]);
+}
+
+TEST(HeaptrackTest, RecordingsRssIsHeapreplaysRss) {
+  const std::string recording = RecordWithHeaptrack("rss", "tests/rss");
+  const RssLines lines = ReadRssLines(Decompress(recording));
+  ASSERT_GE(lines.pages.size(), 20u);  // ~550 ms, a sample every 10 ms
+  const ProcessResult r = RunProgram({Heapreplay(), "--json", "--timeline", "--peak", recording});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["rss"]["samples"].get<uint64_t>(), lines.pages.size());
+  const uint64_t peak_rss = j["summary"]["peak_rss_bytes"];
+  EXPECT_EQ(peak_rss, lines.peak_bytes());
+  EXPECT_GE(peak_rss, 64 * kMiB);
+  // Held 200 ms after it was written: the RSS at the heap's peak holds it.
+  // (The peak has 64 MiB and what heaptrack's libstdc++ allocates at load.)
+  const uint64_t peak = j["summary"]["peak_bytes"];
+  EXPECT_GE(peak, 64 * kMiB);
+  EXPECT_LT(peak, 65 * kMiB);
+  EXPECT_GE(j["summary"]["rss_at_peak_bytes"].get<uint64_t>(), 64 * kMiB);
+  // statm does not split anonymous from file pages: the points say so.
+  for (const json& point : j["rss"]["points"]) {
+    EXPECT_EQ(point["anon_bytes"], 0);
+    EXPECT_EQ(point["rss_bytes"], point["unsplit_bytes"]);
+  }
+  const auto [shown, half_unit] = PrintedPeakRss(HeaptrackPrint(recording).text);
+  EXPECT_NEAR(shown, static_cast<double>(peak_rss), half_unit + 1);
+  // --export massif shows that RSS beside the heap and says whose it is.
+  const std::string massif = MakeTempDir("rss_massif") + "/massif.out";
+  const ProcessResult m = RunProgram({Heapreplay(), "--export", "massif", massif, recording});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const std::string text = ReadTextFile(massif);
+  EXPECT_NE(text.find("mem_heap_extra_B = the process's RSS (heaptrack's samples"),
+            std::string::npos)
+      << text.substr(0, 400);
+  // The peak's snapshot: heapreplay's peak, and the RSS held above it.
+  const size_t tree = text.find("heap_tree=peak");
+  ASSERT_NE(tree, std::string::npos);
+  const size_t heap = text.rfind("mem_heap_B=", tree);
+  const size_t extra = text.rfind("mem_heap_extra_B=", tree);
+  ASSERT_TRUE(heap != std::string::npos && extra != std::string::npos);
+  EXPECT_EQ(std::stoull(text.substr(heap + 11)), peak);
+  EXPECT_GT(std::stoull(text.substr(extra + 17)), 0u) << text.substr(heap, 60);
 }
 
 }  // namespace
