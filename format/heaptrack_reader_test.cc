@@ -184,13 +184,12 @@ TEST(HeaptrackReaderTest, CommandLineOverSeveralLines) {
             (std::vector<std::string>{"python3", "-c", "import", "os", "def", "f():", "pass"}));
 }
 
-// What HeaptrackWriter writes, ReadHeaptrackFile reads back; info 0 is
-// reserved, so a free of the first allocation never looks like heaptrack's
-// "no allocation since the last free".
+// What HeaptrackWriter writes, ReadHeaptrackFile reads back; infos are
+// numbered from 0 in the order first seen, as heaptrack numbers them.
 TEST(HeaptrackReaderTest, WriterRoundTrip) {
   HeaptrackWriter w;
   const uint64_t info = w.InfoOf(32, 2);
-  EXPECT_EQ(info, 1u);
+  EXPECT_EQ(info, 0u);
   EXPECT_EQ(w.InfoOf(32, 2), info);
   w.Allocate(info);
   w.Time(25);

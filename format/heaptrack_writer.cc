@@ -27,10 +27,7 @@ void HeaptrackWriter::Hex(std::string* out, uint64_t v) {
   while (n > 0) out->push_back(digits[--n]);
 }
 
-HeaptrackWriter::HeaptrackWriter() {
-  // Info 0, never allocated (heaptrack_print's temporaries, see the header).
-  infos_ = "a 0 0\n";
-}
+HeaptrackWriter::HeaptrackWriter() = default;
 
 void HeaptrackWriter::SetProcess(const std::string& command_line, uint32_t page_size,
                                  bool attached) {

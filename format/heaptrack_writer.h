@@ -14,9 +14,13 @@
 // A file must name strings, instruction pointers and traces before the
 // events that use them (heaptrack_print reads it in one pass); the writer
 // keeps the event lines until WriteFile, so a caller may number traces
-// before adding them. Info 0 is reserved and never allocated: heaptrack_print
-// takes info 0 for "no allocation since the last free" when it counts
-// temporaries. Not thread-safe; memory: the event lines (a few bytes each).
+// before adding them. Allocation infos are numbered 0, 1, ... in the order
+// InfoOf first sees them, as heaptrack numbers them: heaptrack_gui counts
+// infos in the order + lines first use them and crashes on one out of that
+// order (so InfoOf must first be called for an allocation). As in
+// heaptrack's own files, heaptrack_print then counts a free of info 0 that
+// directly follows another free as a temporary (it takes info 0 for "no
+// allocation since the last free"). Not thread-safe; memory: the event lines (a few bytes each).
 #ifndef HEAPREC_FORMAT_HEAPTRACK_WRITER_H_
 #define HEAPREC_FORMAT_HEAPTRACK_WRITER_H_
 
@@ -81,7 +85,7 @@ class HeaptrackWriter {
   std::string events_;  // +, -, c, R
   std::unordered_map<std::string, uint64_t> strings_;
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> info_index_;
-  uint64_t ips_ = 0, traces_ = 0, infos_count_ = 1, allocations_ = 0, ms_ = 0;
+  uint64_t ips_ = 0, traces_ = 0, infos_count_ = 0, allocations_ = 0, ms_ = 0;
 };
 
 }  // namespace heaprec::format
