@@ -110,7 +110,8 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   OpenLeakScan open_scan = open_scan_;
   RssSample last_rss = last_rss_;
   if (!detail::CheckStacks(c, k, last_stack_id_, error) ||
-      !detail::CheckEvents(c, k, last_event_seq_, max_stack, layout, error) ||
+      !(fixed ? detail::CheckEvents(c, k, last_event_seq_, max_stack, layout, error)
+              : detail::CheckVarintEvents(c, k, last_event_seq_, layout, error)) ||
       !(fixed ? detail::CheckFixedSeqs(c, k, error)
               : detail::CheckVarintSeqs(k, last_seq_, error)) ||
       !detail::CheckMarkers(c, last_seq_, error) ||
@@ -132,8 +133,8 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   const size_t n = k.n;
   const size_t n_markers = Len(c.markers());
   if (n > 0 || n_markers > 0 || !k.leak_scans.empty() || !k.rss_samples.empty()) {
-    const uint64_t last = fixed ? detail::DeliverFixedEvents(c, k, &blocks_, visitor)
-                                : detail::DeliverVarintEvents(c, k, blocks_made_, visitor);
+    const uint64_t last = fixed ? detail::DeliverFixedEvents(c, k, &blocks_, &batch_, visitor)
+                                : detail::DeliverVarintEvents(c, k, blocks_made_, &batch_, visitor);
     if (n > 0) last_seq_ = last_event_seq_ = last;
     // Later events must come after the last marker and scan.
     if (n_markers > 0 && c.markers()->Get(n_markers - 1)->seq() > last_seq_ + 1) {

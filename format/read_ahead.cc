@@ -1,6 +1,7 @@
 // A reader thread in front of the visitor (read_ahead.h).
 #include "format/read_ahead.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -21,10 +22,10 @@ struct Batch {
   using Other = std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload,
                              std::unique_ptr<Module>, std::unique_ptr<ProcessInfo>,
                              std::unique_ptr<EndRecord>, std::unique_ptr<LeakScan>, RssSample>;
-  std::vector<Event> events;
+  EventBatch events;
   std::vector<std::pair<size_t, Other>> others;
   void Clear() {
-    events.clear();
+    events.Clear();
     others.clear();
   }
 };
@@ -37,9 +38,7 @@ class Pipe {
   Batch Empty() {
     std::unique_lock<std::mutex> lock(mu_);
     if (free_.empty()) {
-      Batch b;
-      b.events.reserve(kBatchEvents);
-      return b;
+      return Batch{};
     }
     Batch b = std::move(free_.back());
     free_.pop_back();
@@ -94,12 +93,20 @@ class Recorder : public TraceVisitor {
   void OnLeakScan(const LeakScan& s) override { Other(std::make_unique<LeakScan>(s)); }
   void OnRssSample(const RssSample& s) override { Other(s); }
   void OnEvent(const Event& e) override {
-    batch_.events.push_back(e);
-    if (batch_.events.size() == kBatchEvents) Flush();
+    batch_.events.Append(e);
+    if (batch_.events.count() >= kBatchEvents) Flush();
+  }
+  void OnEvents(const EventSpan& events) override {
+    for (size_t done = 0; done < events.count;) {
+      const size_t take = std::min(events.count - done, kBatchEvents - batch_.events.count());
+      batch_.events.Append(events.Sub(done, done + take));
+      done += take;
+      if (batch_.events.count() >= kBatchEvents) Flush();
+    }
   }
   void OnEnd(const EndRecord& e) override { Other(std::make_unique<EndRecord>(e)); }
   void Flush() {
-    if (batch_.events.empty() && batch_.others.empty()) return;
+    if (batch_.events.count() == 0 && batch_.others.empty()) return;
     pipe_->Push(std::move(batch_));
     batch_ = pipe_->Empty();
   }
@@ -107,7 +114,7 @@ class Recorder : public TraceVisitor {
  private:
   template <typename T>
   void Other(T&& r) {
-    batch_.others.emplace_back(batch_.events.size(), std::forward<T>(r));
+    batch_.others.emplace_back(batch_.events.count(), std::forward<T>(r));
   }
   Pipe* pipe_;
   Batch batch_;
@@ -135,11 +142,16 @@ void Replay(const Batch& b, TraceVisitor& v) {
           b.others[next].second);
     }
   };
-  for (size_t i = 0; i < b.events.size(); ++i) {
-    others_before(i);
-    v.OnEvent(b.events[i]);
+  // The events between two other records, in one call.
+  const size_t n = b.events.count();
+  size_t done = 0;
+  while (done < n) {
+    others_before(done);
+    const size_t end = next < b.others.size() ? std::min(b.others[next].first, n) : n;
+    v.OnEvents(b.events.Span(done, end));
+    done = end;
   }
-  others_before(b.events.size());
+  others_before(n);
 }
 
 }  // namespace

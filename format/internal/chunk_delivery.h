@@ -9,9 +9,11 @@
 #ifndef HEAPREC_FORMAT_INTERNAL_CHUNK_DELIVERY_H_
 #define HEAPREC_FORMAT_INTERNAL_CHUNK_DELIVERY_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
 #include "format/records.h"
 #include "format/sampling.h"
@@ -26,49 +28,76 @@ void DeliverStacksAndSymbols(const fb::Chunk& c, const Columns& k, TraceVisitor&
 void DeliverEnd(const fb::End& e, TraceVisitor& v);
 Marker ToMarker(const fb::Marker& m);
 
-// Delivers the chunk's n events, which next(j, &e) fills for j = 0..n-1 in
-// seq order, merged with the chunk's markers, leak scans (k.leak_scans) and
-// RSS samples (k.rss_samples): each before the event with an equal or larger
-// seq; at one seq, samples, then a marker, then a scan. e is one Event throughout: it keeps what
-// the previous call left in it, and starts with the chunk's base seq and time. Returns the last
-// event's seq (the base seq if there is none).
-template <typename NextEvent>
-uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, NextEvent&& next,
+// Events are written and delivered this many at a time: the columns of a
+// piece stay in the cache between the writing and the visitor's reading.
+inline constexpr size_t kDeliveryPiece = 2048;
+
+// Delivers the chunk's k.n events, which fill(out, begin, end) writes into
+// *out (sized end - begin) for events [begin, end) in seq order (called for
+// consecutive ranges), merged with the chunk's markers, leak scans
+// (k.leak_scans) and RSS samples (k.rss_samples): each before the event with
+// an equal or larger seq; at one seq, samples, then a marker, then a scan.
+// Runs of events between two such records go out in OnEvents calls of at
+// most kDeliveryPiece events. Returns the last event's seq (the chunk's base
+// seq if there is none).
+template <typename Fill>
+uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, Fill&& fill, EventBatch* out,
                            TraceVisitor& v) {
+  const size_t n = k.n;
+  const bool weighted = k.sample_rate != 0;
   const size_t n_markers = Len(c.markers());
   size_t next_marker = 0, next_scan = 0, next_rss = 0;
-  // Everything up to seq (all of it for UINT64_MAX), samples first, markers next.
-  auto deliver_up_to = [&](uint64_t seq) {
-    for (;;) {
-      const bool marker = next_marker < n_markers;
-      const bool scan = next_scan < k.leak_scans.size();
-      const bool rss = next_rss < k.rss_samples.size();
-      const uint64_t m = marker ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
-      const uint64_t s = scan ? k.leak_scans[next_scan].seq : UINT64_MAX;
-      const uint64_t r = rss ? k.rss_samples[next_rss].seq : UINT64_MAX;
-      if (rss && r <= seq && r <= m && r <= s) {
-        v.OnRssSample(k.rss_samples[next_rss++]);
-      } else if (marker && m <= seq && m <= s) {
-        v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
-      } else if (scan && s <= seq) {
-        v.OnLeakScan(k.leak_scans[next_scan++]);
-      } else {
-        return;
-      }
+  // The next record that is not an event, in order (false: none left);
+  // *seq is its seq.
+  auto next_other = [&](uint64_t* seq) {
+    const uint64_t m = next_marker < n_markers ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
+    const uint64_t s = next_scan < k.leak_scans.size() ? k.leak_scans[next_scan].seq : UINT64_MAX;
+    const uint64_t r = next_rss < k.rss_samples.size() ? k.rss_samples[next_rss].seq : UINT64_MAX;
+    *seq = std::min({m, s, r});
+    return next_marker < n_markers || next_scan < k.leak_scans.size() ||
+           next_rss < k.rss_samples.size();
+  };
+  auto deliver_other = [&]() {
+    const uint64_t m = next_marker < n_markers ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
+    const uint64_t s = next_scan < k.leak_scans.size() ? k.leak_scans[next_scan].seq : UINT64_MAX;
+    const uint64_t r = next_rss < k.rss_samples.size() ? k.rss_samples[next_rss].seq : UINT64_MAX;
+    if (next_rss < k.rss_samples.size() && r <= m && r <= s) {
+      v.OnRssSample(k.rss_samples[next_rss++]);
+    } else if (next_marker < n_markers && m <= s) {
+      v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
+    } else {
+      v.OnLeakScan(k.leak_scans[next_scan++]);
     }
   };
-  Event e;
-  e.seq = c.base_seq();
-  e.time_ns = c.base_time_ns();
-  for (size_t j = 0; j < k.n; ++j) {
-    next(j, &e);
-    e.weight =
-        k.sample_rate != 0 && e.CountsAsAllocation() ? SampleWeight(e.size, k.sample_rate) : 1.0;
-    deliver_up_to(e.seq);
-    v.OnEvent(e);
+  uint64_t last = c.base_seq();
+  for (size_t begin = 0; begin < n; begin += kDeliveryPiece) {
+    const size_t end = std::min(n, begin + kDeliveryPiece);
+    const size_t count = end - begin;
+    out->Resize(count, weighted);
+    fill(out, begin, end);
+    if (weighted) {
+      for (size_t i = 0; i < count; ++i) {
+        const Event e = out->Span().At(i);
+        out->weight[i] = e.CountsAsAllocation() ? SampleWeight(e.size, k.sample_rate) : 1.0;
+      }
+    }
+    const EventSpan piece = out->Span();
+    last = piece.seq[count - 1];
+    size_t done = 0;
+    uint64_t seq = 0;
+    // Each record before the first event whose seq is at least its own.
+    while (next_other(&seq) && seq <= last) {
+      size_t stop = done;
+      while (piece.seq[stop] < seq) ++stop;
+      if (stop > done) v.OnEvents(piece.Sub(done, stop));
+      done = stop;
+      deliver_other();
+    }
+    if (done < count) v.OnEvents(piece.Sub(done, count));
   }
-  deliver_up_to(UINT64_MAX);
-  return e.seq;
+  uint64_t seq = 0;
+  while (next_other(&seq)) deliver_other();
+  return last;
 }
 
 }  // namespace heaprec::format::detail

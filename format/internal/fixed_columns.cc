@@ -9,8 +9,8 @@
 namespace heaprec::format::detail {
 namespace {
 
-template <typename T>
-void Copy(const flatbuffers::Vector<T>* v, std::vector<uint64_t>* out) {
+template <typename T, typename U>
+void Copy(const flatbuffers::Vector<T>* v, std::vector<U>* out) {
   out->clear();
   if (v) out->assign(v->begin(), v->end());
 }
@@ -68,9 +68,9 @@ void DecodeFields(const fb::Chunk& c, const Columns& k, size_t i, uint64_t unit,
   e->api = static_cast<Api>(c.api()->Get(i) & kApiMask);  // format 1 apis are < 128
   e->seq += k.seq_delta[i];
   e->time_ns += ApplyZigzagDelta(0, k.time_delta[i]) * unit;
-  e->thread = static_cast<uint32_t>(k.thread[i]);
+  e->thread = k.thread[i];
   e->size = k.size[i];
-  e->stack = static_cast<uint32_t>(k.stack[i]);
+  e->stack = k.stack[i];
   e->alignment = HasAlignment(e->api) ? c.alignment()->Get((*next_alignment)++) : 0;
   e->old_address =
       HasOldAddress(e->api) && Len(c.old_address()) > 0 ? c.old_address()->Get((*next_old)++) : 0;
@@ -132,18 +132,25 @@ bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error) {
 }
 
 uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
-                            TraceVisitor& v) {
+                            EventBatch* out, TraceVisitor& v) {
   const uint64_t unit = TimeUnitNs(c);
   AddressDecoder addresses(c, k);
   size_t next_alignment = 0, next_old = 0;
+  // Seqs and times are deltas from the event before (in seq order).
+  Event e;
+  e.seq = c.base_seq();
+  e.time_ns = c.base_time_ns();
   return DeliverInSeqOrder(
       c, k,
-      [&](size_t i, Event* e) {
-        DecodeFields(c, k, i, unit, &next_alignment, &next_old, e);
-        addresses.Next(i, e);  // checked by CheckAddresses
-        blocks->Assign(e);
+      [&](EventBatch* out, size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          DecodeFields(c, k, i, unit, &next_alignment, &next_old, &e);
+          addresses.Next(i, &e);  // checked by CheckAddresses
+          blocks->Assign(&e);
+          out->Set(i - begin, e);
+        }
       },
-      v);
+      out, v);
 }
 
 }  // namespace heaprec::format::detail

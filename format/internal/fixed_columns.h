@@ -13,6 +13,7 @@
 #include <string>
 
 #include "format/block_numbers.h"
+#include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
 #include "format/trace_visitor.h"
 
@@ -27,9 +28,10 @@ bool CheckFixedSeqs(const fb::Chunk& c, const Columns& k, std::string* error);
 bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error);
 
 // Deliver: the events, numbering their blocks with *blocks (which spans
-// chunks), merged with the markers; returns the last event's seq.
+// chunks), merged with the markers; returns the last event's seq. *out
+// holds the events (reused from chunk to chunk).
 uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
-                            TraceVisitor& v);
+                            EventBatch* out, TraceVisitor& v);
 
 }  // namespace heaprec::format::detail
 

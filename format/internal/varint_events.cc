@@ -50,36 +50,47 @@ bool CheckBlocks(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks* t
   return true;
 }
 
-uint64_t DeliverVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t made, TraceVisitor& v) {
+uint64_t DeliverVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t made, EventBatch* out,
+                             TraceVisitor& v) {
   const uint64_t unit = TimeUnitNs(c);
-  const bool kept = !k.address_delta.empty();
+  const bool kept = !k.address.empty();
+  const uint8_t* apis = k.n == 0 ? nullptr : c.api()->data();
   return DeliverInSeqOrder(
       c, k,
-      [&](size_t j, Event* e) {
-        const uint32_t i = k.order[j];
-        const uint8_t b = c.api()->Get(i);
-        e->api = static_cast<Api>(b & kApiMask);
-        e->seq = k.seq[i];
-        e->time_ns = k.units[i] * unit;
-        e->thread = static_cast<uint32_t>(k.thread[i]);
-        e->size = k.size[i];
-        e->stack = static_cast<uint32_t>(k.stack[i]);
-        e->alignment = k.alignment[i];
-        const EventKind kind = e->kind();
-        e->block = e->old_block = 0;
-        const uint64_t released = k.d[i] == 0 ? 0 : made - k.d[i] + 1;
-        if (kind == EventKind::kFree) e->block = released;
-        if (kind == EventKind::kRealloc) e->old_block = released;
-        if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) e->block = ++made;
-        if (kept) {
-          e->address = k.address[i];
-          e->old_address = k.old_address[i];
-        } else {
-          e->address = kind == EventKind::kFree ? k.passed[i] : 0;
-          e->old_address = kind == EventKind::kRealloc ? k.passed[i] : 0;
+      [&](EventBatch* o, size_t begin, size_t end) {
+        for (size_t j = 0; j < end - begin; ++j) {
+          const uint32_t i = k.order[begin + j];
+          const uint8_t b = apis[i];
+          const Api api = static_cast<Api>(b & kApiMask);
+          const EventKind kind = KindOf(api);
+          o->api[j] = api;
+          o->seq[j] = k.seq[i];
+          o->time_ns[j] = k.units[i] * unit;
+          o->thread[j] = k.thread[i];
+          o->size[j] = k.size[i];
+          o->stack[j] = k.stack[i];
+          o->alignment[j] = HasAlignment(api) ? k.alignment[i] : 0;
+          uint64_t released = 0, passed = 0;
+          if (kind != EventKind::kAlloc) {  // a free or a realloc: its ref
+            if (k.d[i] != 0) {
+              released = made - k.d[i] + 1;
+            } else {
+              passed = k.passed[i];
+            }
+          }
+          o->block[j] = kind == EventKind::kFree ? released : 0;
+          o->old_block[j] = kind == EventKind::kRealloc ? released : 0;
+          if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) o->block[j] = ++made;
+          if (kept) {
+            o->address[j] = k.address[i];
+            o->old_address[j] = kind == EventKind::kRealloc ? k.old_address[i] : 0;
+          } else {
+            o->address[j] = kind == EventKind::kFree ? passed : 0;
+            o->old_address[j] = kind == EventKind::kRealloc ? passed : 0;
+          }
         }
       },
-      v);
+      out, v);
 }
 
 }  // namespace heaprec::format::detail

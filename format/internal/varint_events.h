@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
 #include "format/thread_blocks.h"
 #include "format/trace_visitor.h"
@@ -31,8 +32,9 @@ bool CheckBlocks(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks* t
 
 // Deliver: the events in seq order, blocks numbered from made (the blocks
 // made before the chunk), merged with the markers; returns the last event's
-// seq.
-uint64_t DeliverVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t made, TraceVisitor& v);
+// seq. *out holds the events (reused from chunk to chunk).
+uint64_t DeliverVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t made, EventBatch* out,
+                             TraceVisitor& v);
 
 }  // namespace heaprec::format::detail
 
