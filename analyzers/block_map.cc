@@ -3,7 +3,7 @@
 
 namespace heaprec::analyzers {
 
-bool BlockMap::Put(uint64_t id, const LiveBlock& block, LiveBlock* old) {
+bool BlockMap::PutSlow(uint64_t id, const LiveBlock& block, LiveBlock* old) {
   // A number already in the table (only a damaged or hand-made stream repeats
   // one) is replaced there.
   if (id <= newest_in_old_ && old_.size() != 0 && old_.Take(id, old)) {
@@ -30,17 +30,6 @@ bool BlockMap::Put(uint64_t id, const LiveBlock& block, LiveBlock* old) {
   s.id = id;
   s.block = block;
   return false;
-}
-
-bool BlockMap::Take(uint64_t id, LiveBlock* out) {
-  Slot& s = ring_[id & (kNursery - 1)];
-  if (s.id == id && id != 0) {
-    *out = s.block;
-    s = Slot{};
-    --in_ring_;
-    return true;
-  }
-  return id <= newest_in_old_ && old_.Take(id, out);
 }
 
 }  // namespace heaprec::analyzers

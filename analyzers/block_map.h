@@ -35,9 +35,27 @@ class BlockMap {
 
   // Inserts or replaces (id non-zero); returns the previous block through
   // *old (and true) if id was present.
-  bool Put(uint64_t id, const LiveBlock& block, LiveBlock* old);
+  bool Put(uint64_t id, const LiveBlock& block, LiveBlock* old) {
+    Slot& s = ring_[id & (kNursery - 1)];
+    if (__builtin_expect(s.id == 0 && id > newest_in_old_, 1)) {  // a new block, a free slot
+      s.id = id;
+      s.block = block;
+      ++in_ring_;
+      return false;
+    }
+    return PutSlow(id, block, old);
+  }
   // Removes id; its block through *out. False if absent.
-  bool Take(uint64_t id, LiveBlock* out);
+  bool Take(uint64_t id, LiveBlock* out) {
+    Slot& s = ring_[id & (kNursery - 1)];
+    if (__builtin_expect(s.id == id && id != 0, 1)) {  // a young block
+      *out = s.block;
+      s.id = 0;
+      --in_ring_;
+      return true;
+    }
+    return id <= newest_in_old_ && old_.Take(id, out);
+  }
   size_t size() const { return in_ring_ + old_.size(); }
 
   template <typename F>  // f(uint64_t id, const LiveBlock&)
@@ -53,6 +71,8 @@ class BlockMap {
     uint64_t id = 0;  // 0 = empty
     LiveBlock block;
   };
+
+  bool PutSlow(uint64_t id, const LiveBlock& block, LiveBlock* old);
 
   std::vector<Slot> ring_;
   size_t in_ring_ = 0;

@@ -79,7 +79,9 @@ struct SiteLifetimes {
 
 class LifetimeAnalyzer : public Analyzer {
  public:
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // The site's lifetimes (call after the pass); nullptr if it made no block.
   const SiteLifetimes* Of(uint32_t stack) const {
@@ -96,6 +98,7 @@ class LifetimeAnalyzer : public Analyzer {
   const SiteLifetimes& all() const { return all_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   struct Birth {
     uint64_t time_ns = 0;
     uint32_t thread = 0;

@@ -10,13 +10,14 @@ void PeakAnalyzer::Touch(uint32_t stack) {
   touched_list_.push_back(stack);
 }
 
-void PeakAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+__attribute__((always_inline)) inline void PeakAnalyzer::One(const format::Event& e,
+                                                             const HeapChange& c) {
   live_.Apply(c);
   if (c.released != 0) Touch(c.released_block.stack);
   if (c.made != 0) Touch(c.made_block.stack);
-  if (heap.live_bytes() <= peak_bytes_) return;
-  peak_bytes_ = heap.live_bytes();
-  peak_blocks_ = heap.live_blocks();
+  if (c.live_bytes <= peak_bytes_) return;
+  peak_bytes_ = c.live_bytes;
+  peak_blocks_ = c.live_blocks;
   peak_time_ns_ = e.time_ns;
   peak_seq_ = e.seq;
   for (uint32_t s : touched_list_) {
@@ -24,6 +25,11 @@ void PeakAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const Li
     touched_[s] = 0;
   }
   touched_list_.clear();
+}
+
+void PeakAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                            const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 }  // namespace heaprec::analyzers

@@ -19,7 +19,9 @@ namespace heaprec::analyzers {
 
 class PeakAnalyzer : public Analyzer {
  public:
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   uint64_t peak_bytes() const { return peak_bytes_; }
   uint64_t peak_blocks() const { return peak_blocks_; }
@@ -31,6 +33,7 @@ class PeakAnalyzer : public Analyzer {
   const StackTotals& live() const { return live_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   void Touch(uint32_t stack);
 
   StackTotals live_, at_peak_;

@@ -69,6 +69,26 @@ struct EventSpan {
   }
 };
 
+// A span of the one event e (its fields as columns of length 1; valid while
+// e is).
+inline EventSpan OneEvent(const Event& e) {
+  EventSpan s;
+  s.count = 1;
+  s.seq = &e.seq;
+  s.time_ns = &e.time_ns;
+  s.thread = &e.thread;
+  s.api = &e.api;
+  s.address = &e.address;
+  s.size = &e.size;
+  s.alignment = &e.alignment;
+  s.old_address = &e.old_address;
+  s.stack = &e.stack;
+  s.block = &e.block;
+  s.old_block = &e.old_block;
+  s.weight = &e.weight;
+  return s;
+}
+
 class EventBatch {
  public:
   size_t count() const { return seq.size(); }
@@ -123,7 +143,9 @@ class EventBatch {
   void Append(const EventSpan& s) {
     if (s.weight != nullptr && !weighted_) Weigh();
     const size_t n = count();
-    auto add = [&](auto* column, const auto* from) { column->insert(column->end(), from, from + s.count); };
+    auto add = [&](auto* column, const auto* from) {
+      column->insert(column->end(), from, from + s.count);
+    };
     add(&seq, s.seq);
     add(&time_ns, s.time_ns);
     add(&thread, s.thread);
