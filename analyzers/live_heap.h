@@ -37,6 +37,9 @@ namespace heaprec::analyzers {
 // What one event did to the live heap. A realloc that moved its block is two
 // events in a trace (the release, then the new block); one that resized in
 // place is one event that releases the old block and makes a new one.
+// released_block and released_est mean something only when released is not
+// 0, made_block and made_est only when made is not 0 (a run's changes are
+// written over the last run's, and those are left as they were).
 struct HeapChange {
   uint64_t released = 0;  // block released (0 = none)
   LiveBlock released_block;
@@ -60,31 +63,15 @@ struct HeapChange {
 
 class LiveHeap {
  public:
-  __attribute__((always_inline)) HeapChange Apply(const format::Event& e) {
+  HeapChange Apply(const format::Event& e) {
     HeapChange c;
-    switch (e.kind()) {
-      case format::EventKind::kAlloc:
-        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, &c);
-        break;
-      case format::EventKind::kFree:
-        if (!e.IsNullFree()) Remove(e.block, &c);  // free(NULL) is nothing
-        break;
-      case format::EventKind::kRealloc:
-        if (e.IsFailedRealloc()) break;  // the old block stays
-        if (e.HasOldBlock()) Remove(e.old_block, &c);
-        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, &c);
-        break;
-      case format::EventKind::kInvalid:
-        break;
-    }
-    c.live_bytes = live_bytes_;
-    c.live_blocks = live_blocks();
+    ApplyTo(e, &c);
     return c;
   }
   // Applies every event of the span, in order: changes[i] is what event i
   // did.
   void Apply(const format::EventSpan& events, HeapChange* changes) {
-    for (size_t i = 0; i < events.count; ++i) changes[i] = Apply(events.At(i));
+    for (size_t i = 0; i < events.count; ++i) ApplyTo(events.At(i), &changes[i]);
   }
 
   // The trace's ProcessInfo::sample_rate (0: exact), before any event.
@@ -119,6 +106,28 @@ class LiveHeap {
   uint64_t freed_before_recording() const { return freed_before_recording_; }
 
  private:
+  // What Apply does, into *c (every field written).
+  __attribute__((always_inline)) void ApplyTo(const format::Event& e, HeapChange* c) {
+    c->released = c->made = 0;
+    c->unknown_release = c->before_recording = false;
+    switch (e.kind()) {
+      case format::EventKind::kAlloc:
+        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, c);
+        break;
+      case format::EventKind::kFree:
+        if (!e.IsNullFree()) Remove(e.block, c);  // free(NULL) is nothing
+        break;
+      case format::EventKind::kRealloc:
+        if (e.IsFailedRealloc()) break;  // the old block stays
+        if (e.HasOldBlock()) Remove(e.old_block, c);
+        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, c);
+        break;
+      case format::EventKind::kInvalid:
+        break;
+    }
+    c->live_bytes = live_bytes_;
+    c->live_blocks = live_blocks();
+  }
   __attribute__((always_inline)) void Add(uint64_t id, const LiveBlock& block, double weight,
                                           HeapChange* c) {
     LiveBlock old;
