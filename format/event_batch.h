@@ -15,6 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "format/api.h"
@@ -89,15 +92,40 @@ inline EventSpan OneEvent(const Event& e) {
   return s;
 }
 
+// std::allocator, except that a vector's resize leaves new entries of a
+// plain type unwritten (as malloc would) instead of zeroing them: a batch's
+// columns are sized for the events about to be written into them.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) {}  // NOLINT: rebinding
+  template <typename U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;  // default-initialized: no zeroing
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 class EventBatch {
  public:
+  template <typename T>
+  using Column = std::vector<T, UninitializedAllocator<T>>;
+
   size_t count() const { return seq.size(); }
   bool weighted() const { return weighted_; }
 
-  // count events, their contents unspecified (the caller writes every
-  // column); weights: a weight column (a sampled trace's).
+  // count events, new ones unwritten (the caller writes every column);
+  // weights: a weight column (a sampled trace's).
   void Resize(size_t count, bool weights) {
-    for (std::vector<uint64_t>* c :
+    for (Column<uint64_t>* c :
          {&seq, &time_ns, &address, &size, &alignment, &old_address, &block, &old_block}) {
       c->resize(count);
     }
@@ -185,10 +213,10 @@ class EventBatch {
     return s;
   }
 
-  std::vector<uint64_t> seq, time_ns, address, size, alignment, old_address, block, old_block;
-  std::vector<uint32_t> thread, stack;
-  std::vector<Api> api;
-  std::vector<double> weight;  // empty unless weighted()
+  Column<uint64_t> seq, time_ns, address, size, alignment, old_address, block, old_block;
+  Column<uint32_t> thread, stack;
+  Column<Api> api;
+  Column<double> weight;  // empty unless weighted()
 
  private:
   void Weigh() {

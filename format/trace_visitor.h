@@ -9,7 +9,8 @@
 //
 // Events come one at a time (OnEvent) or several at once (OnEvents: a run of
 // consecutive events, with no other record between them); a reader may use
-// either, and mix them. heaprec's trace reader calls OnEvents. The default
+// either, and mix them. heaprec's trace reader calls OnEvents and
+// OnEventBatch (a run in columns the visitor may keep). The default
 // OnEvents hands each event to OnEvent, so a visitor that wants events one
 // at a time overrides OnEvent alone; one that overrides OnEvents must still
 // take OnEvent (the heaptrack reader and tests call it).
@@ -40,6 +41,10 @@ class TraceVisitor {
   virtual void OnEvents(const EventSpan& events) {
     for (size_t i = 0; i < events.count; ++i) OnEvent(events.At(i));
   }
+  // Every event of *events, as OnEvents: the reader's own columns, which
+  // the visitor may take (swap *events with an EventBatch of its own,
+  // empty or not: the reader clears it before it writes the next events).
+  virtual void OnEventBatch(EventBatch* events) { OnEvents(events->Span()); }
   virtual void OnEnd(const EndRecord&) {}
 };
 

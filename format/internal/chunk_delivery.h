@@ -38,8 +38,9 @@ inline constexpr size_t kDeliveryPiece = 2048;
 // (k.leak_scans) and RSS samples (k.rss_samples): each before the event with
 // an equal or larger seq; at one seq, samples, then a marker, then a scan.
 // Runs of events between two such records go out in OnEvents calls of at
-// most kDeliveryPiece events. Returns the last event's seq (the chunk's base
-// seq if there is none).
+// most kDeliveryPiece events, or, a piece with no such record in it, as
+// OnEventBatch(out) (the visitor may take out's columns). Returns the last event's seq (the chunk's
+// base seq if there is none).
 template <typename Fill>
 uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, Fill&& fill, EventBatch* out,
                            TraceVisitor& v) {
@@ -83,8 +84,12 @@ uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, Fill&& fill, Ev
     }
     const EventSpan piece = out->Span();
     last = piece.seq[count - 1];
-    size_t done = 0;
     uint64_t seq = 0;
+    if (!next_other(&seq) || seq > last) {  // no other record in the piece: it goes whole
+      v.OnEventBatch(out);
+      continue;
+    }
+    size_t done = 0;
     // Each record before the first event whose seq is at least its own.
     while (next_other(&seq) && seq <= last) {
       size_t stop = done;
