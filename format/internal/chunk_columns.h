@@ -78,7 +78,7 @@ struct Columns {
   // Formats 2 and 3 (LoadVarintColumns): seq (format 2: absolute; format 3:
   // the seqs skipped, made absolute by OrderByRuns), time units; for frees
   // and reallocs the block ref d (k or i for refs of form kCallerThread or
-  // kOtherThread, made d by CheckBlocks), its form and maker (kOtherThread),
+  // kOtherThread, looked up by ResolveEvents), its form and maker (kOtherThread),
   // and the address passed for d = 0; for aligned calls the alignment; and
   // the addresses if the trace keeps them (old_address: reallocs).
   std::vector<uint64_t> seq, units, d, passed, alignment, address, old_address;

@@ -131,8 +131,8 @@ bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error) {
   return true;
 }
 
-uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
-                            EventBatch* out, TraceVisitor& v) {
+size_t FillFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
+                       std::vector<EventBatch>* pieces) {
   const uint64_t unit = TimeUnitNs(c);
   AddressDecoder addresses(c, k);
   size_t next_alignment = 0, next_old = 0;
@@ -140,17 +140,19 @@ uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* 
   Event e;
   e.seq = c.base_seq();
   e.time_ns = c.base_time_ns();
-  return DeliverInSeqOrder(
-      c, k,
-      [&](EventBatch* out, size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-          DecodeFields(c, k, i, unit, &next_alignment, &next_old, &e);
-          addresses.Next(i, &e);  // checked by CheckAddresses
-          blocks->Assign(&e);
-          out->Set(i - begin, e);
-        }
-      },
-      out, v);
+  const size_t p = SizePieces(k.n, k.sample_rate != 0, pieces);
+  for (size_t piece = 0; piece < p; ++piece) {
+    EventBatch& o = (*pieces)[piece];
+    for (size_t j = 0; j < o.count(); ++j) {
+      const size_t i = piece * kDeliveryPiece + j;
+      DecodeFields(c, k, i, unit, &next_alignment, &next_old, &e);
+      addresses.Next(i, &e);  // checked by CheckAddresses
+      blocks->Assign(&e);
+      o.Set(j, e);
+    }
+    if (k.sample_rate != 0) WeighPiece(k.sample_rate, &o);
+  }
+  return p;
 }
 
 }  // namespace heaprec::format::detail
