@@ -90,7 +90,7 @@ class LiveHeap {
   bool RecordedWholeLife() const { return whole_life_; }
 
   // Event::block -> what it was made with.
-  const BlockMap& blocks() const { return blocks_; }
+  const BlockMap<>& blocks() const { return blocks_; }
   // What live block id stands for ({size, 1} in an exact trace).
   Estimate EstimateOf(uint64_t id, const LiveBlock& block) const {
     if (sample_rate_ == 0) return {block.size, 1};
@@ -161,7 +161,7 @@ class LiveHeap {
   }
   Estimate SampledEstimateOf(uint64_t id, const LiveBlock& block) const;
 
-  BlockMap blocks_;
+  BlockMap<> blocks_;
   uint64_t sample_rate_ = 0;
   uint64_t live_bytes_ = 0;
   uint64_t live_count_ = 0;  // estimated blocks (sampled traces)
