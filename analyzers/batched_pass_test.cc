@@ -93,8 +93,8 @@ TEST(BatchedPassTest, StoppedAtAMoment) {
   at_label.kind = Moment::Kind::kLabel;
   at_label.label = at_label.text = "middle";
   for (size_t max_run : {size_t{1}, size_t{999}, size_t{40000}}) {
-    EXPECT_TRUE(Compare(program, 0, at_time, max_run, "at 2.5s runs " + std::to_string(max_run))
-                    .stopped);
+    EXPECT_TRUE(
+        Compare(program, 0, at_time, max_run, "at 2.5s runs " + std::to_string(max_run)).stopped);
     EXPECT_TRUE(Compare(program, 0, at_label, max_run, "at middle runs " + std::to_string(max_run))
                     .stopped);
   }

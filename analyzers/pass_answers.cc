@@ -25,12 +25,9 @@ struct Family {
   Api alloc, free;
 };
 constexpr Family kFamilies[] = {
-    {Api::kMalloc, Api::kFree},
-    {Api::kCalloc, Api::kFree},
-    {Api::kNew, Api::kDelete},
-    {Api::kNewArray, Api::kDeleteArray},
-    {Api::kPosixMemalign, Api::kFree},
-    {Api::kNewAligned, Api::kDeleteAligned},
+    {Api::kMalloc, Api::kFree},        {Api::kCalloc, Api::kFree},
+    {Api::kNew, Api::kDelete},         {Api::kNewArray, Api::kDeleteArray},
+    {Api::kPosixMemalign, Api::kFree}, {Api::kNewAligned, Api::kDeleteAligned},
 };
 
 }  // namespace
@@ -119,7 +116,9 @@ std::vector<Record> RandomProgram(uint32_t seed, const ProgramOptions& o) {
         freed.push_back(b.address);
         live[k] = {a, size + 1, kFamilies[0]};
       } else if (r < 8) {
-        emit({.api = Api::kRealloc, .address = b.address, .size = size + 1,
+        emit({.api = Api::kRealloc,
+              .address = b.address,
+              .size = size + 1,
               .old_address = b.address});
         live[k] = {b.address, size + 1, kFamilies[0]};
       } else if (r < 9) {
@@ -135,7 +134,7 @@ std::vector<Record> RandomProgram(uint32_t seed, const ProgramOptions& o) {
       live.push_back({a, size + 1, kFamilies[0]});
     } else if (what < 94) {
       emit({.api = Api::kFree});  // free(NULL)
-    } else if (what < 97) {  // a block never made
+    } else if (what < 97) {       // a block never made
       emit({.api = Api::kFree, .address = 0xdead0000 + (rng() % 64) * 16});
     } else if (!freed.empty()) {  // a double free
       emit({.api = Api::kFree, .address = freed[rng() % freed.size()]});
@@ -270,9 +269,9 @@ Moment LabelMoment(const std::string& label) {
 
 AllAnalyzers::AllAnalyzers(const Moment& stop, Feed feed)
     : analysis(stop), at_time(TimeMoment(3000000000)), at_marker(LabelMoment("middle")) {
-  for (Analyzer* a : std::initializer_list<Analyzer*>{&summary, &peak, &hot, &histogram, &timeline,
-                                                      &lifetimes, &mismatches, &range, &at_time,
-                                                      &at_marker}) {
+  for (Analyzer* a :
+       std::initializer_list<Analyzer*>{&summary, &peak, &hot, &histogram, &timeline, &lifetimes,
+                                        &mismatches, &range, &at_time, &at_marker}) {
     analysis.Add(a);
   }
   if (feed == Feed::kOneAtATime) {

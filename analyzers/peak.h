@@ -34,7 +34,15 @@ class PeakAnalyzer : public Analyzer {
 
  private:
   void One(const format::Event& e, const HeapChange& c);
-  void Touch(uint32_t stack);
+  // Stack changed since the latest peak.
+  __attribute__((always_inline)) void Touch(uint32_t stack) {
+    if (__builtin_expect(stack >= touched_.size(), 0)) touched_.resize(stack + 1 + stack / 2, 0);
+    if (touched_[stack]) return;
+    touched_[stack] = 1;
+    touched_list_.push_back(stack);
+  }
+  // A new peak, after the event (time, seq) that made it.
+  void NewPeak(uint64_t time_ns, uint64_t seq, const HeapChange& c);
 
   StackTotals live_, at_peak_;
   std::vector<uint8_t> touched_;  // per stack: changed since the latest peak
