@@ -1,6 +1,8 @@
 // The streaming pass (analysis.h).
 #include "analyzers/analysis.h"
 
+#include <algorithm>
+
 namespace heaprec::analyzers {
 
 Analysis::Analysis(const Moment& stop_at) {
@@ -22,14 +24,44 @@ void Analysis::OnMarker(const format::Marker& m) {
   for (Analyzer* a : analyzers_) a->OnMarker(m);
 }
 
-void Analysis::OnEvent(const format::Event& e) {
-  if (stopped()) return;
-  if (stop_ && stop_->BeforeEvent(e)) return;
-  for (Analyzer* a : before_) a->BeforeEvent(e, heap_);
-  const HeapChange c = heap_.Apply(e);
-  if (c.made != 0 || c.released != 0) ++changes_since_scan_;
-  rss_.OnHeap(heap_.live_bytes(), e);
-  for (Analyzer* a : analyzers_) a->OnEvent(e, c, heap_);
+void Analysis::OnEvents(const format::EventSpan& events) {
+  for (size_t begin = 0; begin < events.count && !stopped(); begin += kStep) {
+    Step(events.Sub(begin, std::min(events.count, begin + kStep)));
+  }
+}
+
+void Analysis::Step(const format::EventSpan& run) {
+  size_t n = run.count;
+  if (stop_) {  // the pass ends just before the event that reaches it
+    for (size_t i = 0; i < run.count; ++i) {
+      if (stop_->BeforeEvent(run.At(i))) {
+        n = i;
+        break;
+      }
+    }
+  }
+  const format::EventSpan events = run.Sub(0, n);
+  HeapChange* c = changes_.data();
+  if (one_at_a_time_) {
+    for (size_t i = 0; i < n; ++i) {
+      const format::Event e = events.At(i);
+      for (Analyzer* a : before_) a->BeforeEvent(e, heap_);
+      c[i] = heap_.Apply(e);
+      Account(e, c[i]);
+      for (size_t k = 0; k < analyzers_.size(); ++k) {
+        if (batched_[k]) {
+          analyzers_[k]->OnEvents(events.Sub(i, i + 1), &c[i], heap_);
+        } else {
+          analyzers_[k]->OnEvent(e, c[i], heap_);
+        }
+      }
+    }
+    return;
+  }
+  heap_.Apply(events, c);
+  for (size_t i = 0; i < n; ++i) Account(events.At(i), c[i]);
+  if (n == 0) return;
+  for (Analyzer* a : analyzers_) a->OnEvents(events, c, heap_);
 }
 
 void Analysis::OnRssSample(const format::RssSample& s) {

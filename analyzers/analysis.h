@@ -1,7 +1,8 @@
 // Analysis: the one streaming pass of heapreplay. A TraceVisitor that keeps
 // what every analysis shares (the live heap, the symbol table, the process,
-// markers, thread names, the end record) and hands each event, after the
-// live heap applied it, to the Analyzers added (analyzer.h).
+// markers, thread names, the end record) and hands the events, after the
+// live heap applied them, to the Analyzers added (analyzer.h): in runs of up
+// to kStep events, or one at a time while an analyzer added asks for that.
 //
 // With a stop moment (--at), the pass ends there: later events and markers
 // are not applied, so every analysis answers "as of that moment" (leaks are
@@ -29,9 +30,16 @@ class Analysis : public format::TraceVisitor {
   Analysis() = default;
   explicit Analysis(const Moment& stop_at);
 
+  // Runs of events go through the heap and the analyzers this many at a
+  // time, so that a run's columns and changes stay in the cache from one
+  // analyzer to the next.
+  static constexpr size_t kStep = 1024;
+
   // Analyzers are called in the order added; not owned.
   void Add(Analyzer* a) {
     analyzers_.push_back(a);
+    batched_.push_back(a->EventsInBatches());
+    if (!a->EventsInBatches()) one_at_a_time_ = true;
     if (a->WantsBeforeEvent()) before_.push_back(a);
   }
 
@@ -45,7 +53,8 @@ class Analysis : public format::TraceVisitor {
   void OnStackNode(const format::StackNode& n) override { symbols_.AddStackNode(n); }
   void OnSymbol(const format::Symbol& s) override { symbols_.AddSymbol(s); }
   void OnMarker(const format::Marker& m) override;
-  void OnEvent(const format::Event& e) override;
+  void OnEvent(const format::Event& e) override { OnEvents(format::OneEvent(e)); }
+  void OnEvents(const format::EventSpan& events) override;
   void OnEnd(const format::EndRecord& e) override { end_ = e; }
   // Joins a scan's parts; keeps the last complete scan.
   void OnLeakScan(const format::LeakScan& s) override;
@@ -77,10 +86,21 @@ class Analysis : public format::TraceVisitor {
   const RssTrack& rss() const { return rss_; }
 
  private:
+  // At most kStep events, up to the stop moment.
+  void Step(const format::EventSpan& events);
+  // What every event changes besides the heap and the analyzers.
+  void Account(const format::Event& e, const HeapChange& c) {
+    if (c.made != 0 || c.released != 0) ++changes_since_scan_;
+    rss_.OnHeap(c.live_bytes, e);
+  }
+
   LiveHeap heap_;
   SymbolTable symbols_;
   std::vector<Analyzer*> analyzers_;
+  std::vector<bool> batched_;      // per analyzer: EventsInBatches()
+  bool one_at_a_time_ = false;     // some analyzer is not batched
   std::vector<Analyzer*> before_;  // those that want BeforeEvent
+  std::vector<HeapChange> changes_ = std::vector<HeapChange>(kStep);  // of a step's events
   std::optional<format::ProcessInfo> process_;
   std::optional<format::EndRecord> end_;
   std::vector<format::Marker> markers_;

@@ -1,13 +1,32 @@
-// Analyzer: one analysis of heapreplay (leaks, peak, hot sites, ...) as a
-// visitor of the ordered event stream, told what each event did to the live
-// heap. The Analysis driver (analysis.h) owns the one LiveHeap and calls
-// every analyzer after applying an event, so analyzers keep only their own
-// totals. Testable without a reader: feed events to an Analysis.
+// Analyzer: one analysis of heapreplay (leaks, peak, hot sites, ...) over the
+// ordered event stream, told what each event did to the live heap. The
+// Analysis driver (analysis.h) owns the one LiveHeap, applies the events and
+// calls every analyzer after, so analyzers keep only their own totals.
+// Testable without a reader: feed events to an Analysis.
+//
+// Events come in runs: OnEvents(events, changes, heap) after the heap applied
+// the whole run, changes[i] being what event i did, with the live bytes and
+// blocks after it (HeapChange::live_bytes, live_blocks), and `heap` as it
+// stands after the last. An analyzer that keeps to that (it reads the heap
+// as of an event only through changes[i], and no other analyzer's state)
+// says so with EventsInBatches() and loops over the run itself: one call
+// per run instead of one per event.
+//
+// The other way, for an analyzer that reads the heap, or another analyzer
+// (massif and DHAT read PeakAnalyzer's totals), as they stand at each
+// event: it overrides OnEvent (and, to see the moment just before an event,
+// BeforeEvent) and leaves EventsInBatches() false. While such an analyzer is
+// added, the pass goes one event at a time for every analyzer: each is
+// called for an event (OnEvents with a run of one, or OnEvent) before the
+// next event is applied, in the order added.
 // Called on one thread, in seq order.
 #ifndef HEAPREC_ANALYZERS_ANALYZER_H_
 #define HEAPREC_ANALYZERS_ANALYZER_H_
 
+#include <cstddef>
+
 #include "analyzers/live_heap.h"
+#include "format/event_batch.h"
 #include "format/records.h"
 
 namespace heaprec::analyzers {
@@ -20,12 +39,23 @@ class Analyzer {
   // An RSS sample (format 3.4), before the event whose seq it names; heap
   // as it stands then.
   virtual void OnRssSample(const format::RssSample&, const LiveHeap&) {}
-  // Called before `e` is applied to `heap` (the moment just before the
-  // event), for analyzers whose WantsBeforeEvent() is true.
+
+  // True: OnEvents is overridden and takes whole runs.
+  virtual bool EventsInBatches() const { return false; }
+  // A run of events after the heap applied them (see above). The default
+  // hands each to OnEvent, for analyzers that go one event at a time.
+  virtual void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                        const LiveHeap& heap) {
+    for (size_t i = 0; i < events.count; ++i) OnEvent(events.At(i), changes[i], heap);
+  }
+
+  // One event at a time (EventsInBatches() false). Called before `e` is
+  // applied to `heap` (the moment just before the event), for analyzers
+  // whose WantsBeforeEvent() is true.
   virtual bool WantsBeforeEvent() const { return false; }
   virtual void BeforeEvent(const format::Event& e, const LiveHeap& heap) {}
   // `e` after the heap applied it; `c` is what it changed.
-  virtual void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) = 0;
+  virtual void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {}
 };
 
 }  // namespace heaprec::analyzers

@@ -1,14 +1,19 @@
-// BlockMap: the live blocks by block number (Event::block), for LiveHeap.
+// BlockMap<V>: a value per live block, by block number (Event::block): what
+// LiveHeap keeps of each live block (LiveBlock), and what LifetimeAnalyzer
+// keeps of its birth.
 //
-// Block numbers are handed out in order (the n-th block made is n), and most
+// Block numbers are dense over the whole trace (the n-th block made is n,
+// format/FORMAT.md "Blocks"; never reused), not over the live blocks: a
+// vector indexed by number would grow with every block ever made. But most
 // blocks die young. So a block starts in a nursery, a ring of kNursery slots
-// indexed by number modulo its size: consecutive blocks sit in consecutive
-// slots (no hashing, few cache misses). When the ring comes round to a slot
-// whose block is still live, that block moves to a hash table
-// (base::OpenTable) for the long-lived. Lookups try the ring slot, then the table. Any order of
-// numbers is handled; sequential ones are the fast case.
-// Memory: the ring (kNursery x 24 bytes) plus the table for older live blocks.
-// Not thread-safe.
+// indexed by number modulo its size: a vector indexed by the number within
+// the last kNursery made, consecutive blocks in consecutive slots (no
+// hashing, few cache misses). When the ring comes round to a slot whose
+// block is still live, that block moves to a hash table (base::OpenTable)
+// for the long-lived. Lookups try the ring slot, then the table. Any order
+// of numbers is handled; sequential ones are the fast case.
+// Memory: the ring (kNursery slots of a number and a V) plus the table for
+// older live blocks. Not thread-safe.
 #ifndef HEAPREC_ANALYZERS_BLOCK_MAP_H_
 #define HEAPREC_ANALYZERS_BLOCK_MAP_H_
 
@@ -27,23 +32,42 @@ struct LiveBlock {
   format::Api api = format::Api::kMalloc;
 };
 
+template <typename V = LiveBlock>
 class BlockMap {
  public:
   static constexpr size_t kNursery = size_t{1} << 16;
 
   BlockMap() : ring_(kNursery) {}
 
-  // Inserts or replaces (id non-zero); returns the previous block through
+  // Inserts or replaces (id non-zero); returns the previous value through
   // *old (and true) if id was present.
-  bool Put(uint64_t id, const LiveBlock& block, LiveBlock* old);
-  // Removes id; its block through *out. False if absent.
-  bool Take(uint64_t id, LiveBlock* out);
+  bool Put(uint64_t id, const V& value, V* old) {
+    Slot& s = ring_[id & (kNursery - 1)];
+    if (__builtin_expect(s.id == 0 && id > newest_in_old_, 1)) {  // a new block, a free slot
+      s.id = id;
+      s.value = value;
+      ++in_ring_;
+      return false;
+    }
+    return PutSlow(id, value, old);
+  }
+  // Removes id; its value through *out. False if absent.
+  bool Take(uint64_t id, V* out) {
+    Slot& s = ring_[id & (kNursery - 1)];
+    if (__builtin_expect(s.id == id && id != 0, 1)) {  // a young block
+      *out = s.value;
+      s.id = 0;
+      --in_ring_;
+      return true;
+    }
+    return id <= newest_in_old_ && old_.Take(id, out);
+  }
   size_t size() const { return in_ring_ + old_.size(); }
 
-  template <typename F>  // f(uint64_t id, const LiveBlock&)
+  template <typename F>  // f(uint64_t id, const V&)
   void ForEach(F&& f) const {
     for (const Slot& s : ring_) {
-      if (s.id != 0) f(s.id, s.block);
+      if (s.id != 0) f(s.id, s.value);
     }
     old_.ForEach(f);
   }
@@ -51,12 +75,42 @@ class BlockMap {
  private:
   struct Slot {
     uint64_t id = 0;  // 0 = empty
-    LiveBlock block;
+    V value;
   };
+
+  // Put when the ring slot is taken, or id may be in the table.
+  bool PutSlow(uint64_t id, const V& value, V* old) {
+    // A number already in the table (only a damaged or hand-made stream
+    // repeats one) is replaced there.
+    if (id <= newest_in_old_ && old_.size() != 0 && old_.Take(id, old)) {
+      old_.Put(id, value, old);
+      return true;
+    }
+    Slot& s = ring_[id & (kNursery - 1)];
+    if (s.id == id) {
+      *old = s.value;
+      s.value = value;
+      return true;
+    }
+    if (s.id > id) {  // the slot holds a newer block: this one is old already
+      newest_in_old_ = newest_in_old_ > id ? newest_in_old_ : id;
+      return old_.Put(id, value, old);
+    }
+    if (s.id != 0) {  // the ring came round to a live block: it is long-lived
+      V unused;
+      old_.Put(s.id, s.value, &unused);
+      newest_in_old_ = newest_in_old_ > s.id ? newest_in_old_ : s.id;
+    } else {
+      ++in_ring_;
+    }
+    s.id = id;
+    s.value = value;
+    return false;
+  }
 
   std::vector<Slot> ring_;
   size_t in_ring_ = 0;
-  base::OpenTable<LiveBlock> old_;
+  base::OpenTable<V> old_;
   uint64_t newest_in_old_ = 0;  // the highest number ever moved to old_
 };
 

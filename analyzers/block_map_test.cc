@@ -12,7 +12,7 @@
 namespace heaprec::analyzers {
 namespace {
 
-void ExpectSame(const BlockMap& m, const std::map<uint64_t, LiveBlock>& want) {
+void ExpectSame(const BlockMap<>& m, const std::map<uint64_t, LiveBlock>& want) {
   ASSERT_EQ(m.size(), want.size());
   std::map<uint64_t, LiveBlock> got;
   m.ForEach([&](uint64_t id, const LiveBlock& b) { got[id] = b; });
@@ -25,11 +25,11 @@ void ExpectSame(const BlockMap& m, const std::map<uint64_t, LiveBlock>& want) {
 }
 
 TEST(BlockMapTest, SequentialNumbersWithLongAndShortLives) {
-  BlockMap m;
+  BlockMap<> m;
   std::map<uint64_t, LiveBlock> want;
   std::mt19937_64 rng(3);
   std::vector<uint64_t> live;
-  const uint64_t n = 5 * BlockMap::kNursery;
+  const uint64_t n = 5 * BlockMap<>::kNursery;
   for (uint64_t id = 1; id <= n; ++id) {
     const LiveBlock b{id * 3, static_cast<uint32_t>(id % 97), format::Api::kMalloc};
     LiveBlock old;
@@ -57,11 +57,11 @@ TEST(BlockMapTest, SequentialNumbersWithLongAndShortLives) {
 }
 
 TEST(BlockMapTest, AnyOrderAndRepeatedNumbers) {
-  BlockMap m;
+  BlockMap<> m;
   std::map<uint64_t, LiveBlock> want;
   std::mt19937_64 rng(5);
   for (int i = 0; i < 200000; ++i) {
-    const uint64_t id = 1 + rng() % (4 * BlockMap::kNursery);
+    const uint64_t id = 1 + rng() % (4 * BlockMap<>::kNursery);
     LiveBlock out;
     if (rng() % 3 == 0) {
       EXPECT_EQ(m.Take(id, &out), want.erase(id) == 1) << id;

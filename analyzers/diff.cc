@@ -72,12 +72,16 @@ void LiveSnapshot::OnMarker(const format::Marker& m) {
   if (watch_.AtMarker(m)) taken_ = live_.Sorted(Metric::kBytes);
 }
 
-void LiveSnapshot::BeforeEvent(const format::Event& e, const LiveHeap& heap) {
+__attribute__((always_inline)) inline void LiveSnapshot::One(const format::Event& e,
+                                                             const HeapChange& c) {
+  // The moment is reached just before an event: the totals before it.
   if (watch_.BeforeEvent(e)) taken_ = live_.Sorted(Metric::kBytes);
+  live_.Apply(c);
 }
 
-void LiveSnapshot::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
-  live_.Apply(c);
+void LiveSnapshot::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                            const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 std::vector<Site> LiveSnapshot::Sites() const {

@@ -47,9 +47,9 @@ class LiveSnapshot : public Analyzer {
  public:
   explicit LiveSnapshot(const Moment& at) : watch_(at) {}
   void OnMarker(const format::Marker& m) override;
-  bool WantsBeforeEvent() const override { return true; }
-  void BeforeEvent(const format::Event& e, const LiveHeap& heap) override;
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // Live sites at the moment; at the end of the pass if it was not reached
   // (or is "end").
@@ -57,6 +57,7 @@ class LiveSnapshot : public Analyzer {
   const MomentWatch& watch() const { return watch_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   MomentWatch watch_;
   StackTotals live_;
   std::optional<std::vector<Site>> taken_;

@@ -20,12 +20,18 @@ SizeBucket HistogramAnalyzer::bucket(int k) const {
   return b;
 }
 
-void HistogramAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+__attribute__((always_inline)) inline void HistogramAnalyzer::One(const format::Event& e,
+                                                                  const HeapChange& c) {
   if (!e.CountsAsAllocation()) return;
   const int k = BucketOf(e.size);
   const Estimate est = EstimateOf(e.size, e.weight, e.block);
   count_[k] += est.count;
   bytes_[k] += est.bytes;
+}
+
+void HistogramAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                                 const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 }  // namespace heaprec::analyzers

@@ -24,13 +24,16 @@ class HistogramAnalyzer : public Analyzer {
  public:
   static constexpr int kBuckets = 65;
 
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // Bucket k (see above), with its bounds filled in.
   SizeBucket bucket(int k) const;
   static int BucketOf(uint64_t size);
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   std::array<uint64_t, kBuckets> count_{}, bytes_{};
 };
 

@@ -18,7 +18,9 @@ namespace heaprec::analyzers {
 
 class HotAnalyzer : public Analyzer {
  public:
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // count = allocation calls, bytes = bytes they asked for; by count.
   std::vector<Site> HotSites() const { return allocated_.Sorted(Metric::kCount); }
@@ -28,6 +30,7 @@ class HotAnalyzer : public Analyzer {
   uint64_t temporaries() const { return temporaries_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   StackTotals allocated_, temporary_;
   TemporaryWatch temporary_watch_;
   uint64_t temporaries_ = 0;

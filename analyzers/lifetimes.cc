@@ -22,7 +22,8 @@ SiteLifetimes& LifetimeAnalyzer::At(uint32_t stack) {
   return *sites_[stack];
 }
 
-void LifetimeAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap&) {
+__attribute__((always_inline)) inline void LifetimeAnalyzer::One(const format::Event& e,
+                                                                 const HeapChange& c) {
   if (c.released != 0) {
     Birth b;
     if (births_.Take(c.released, &b)) {
@@ -46,6 +47,11 @@ void LifetimeAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, cons
     ++At(b.stack).live_at_end;
     ++all_.live_at_end;
   }
+}
+
+void LifetimeAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                                const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 nlohmann::json LifetimesJson(const SiteLifetimes* s) {

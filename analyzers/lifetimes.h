@@ -14,8 +14,9 @@
 // new block's, as DHAT counts them. Blocks still live at the end are counted
 // apart (live_at_end), not in the distributions. In a sampled trace
 // (--sample-rate) the counts are of the blocks recorded, unscaled.
-// An Analyzer; not thread-safe; memory: one entry per live block and, per
-// site that released a block, its buckets (0.5 KiB).
+// An Analyzer; not thread-safe; memory: one entry per live block (a
+// BlockMap: young blocks in a ring by number, no hashing) and, per site
+// that released a block, its buckets (0.5 KiB).
 #ifndef HEAPREC_ANALYZERS_LIFETIMES_H_
 #define HEAPREC_ANALYZERS_LIFETIMES_H_
 
@@ -26,7 +27,7 @@
 #include <vector>
 
 #include "analyzers/analyzer.h"
-#include "base/open_table.h"
+#include "analyzers/block_map.h"
 
 namespace heaprec::analyzers {
 
@@ -79,7 +80,9 @@ struct SiteLifetimes {
 
 class LifetimeAnalyzer : public Analyzer {
  public:
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // The site's lifetimes (call after the pass); nullptr if it made no block.
   const SiteLifetimes* Of(uint32_t stack) const {
@@ -96,6 +99,7 @@ class LifetimeAnalyzer : public Analyzer {
   const SiteLifetimes& all() const { return all_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   struct Birth {
     uint64_t time_ns = 0;
     uint32_t thread = 0;
@@ -103,7 +107,7 @@ class LifetimeAnalyzer : public Analyzer {
   };
   SiteLifetimes& At(uint32_t stack);
 
-  base::OpenTable<Birth> births_;  // live blocks, by block number
+  BlockMap<Birth> births_;  // live blocks, by block number
   std::vector<std::unique_ptr<SiteLifetimes>> sites_;
   SiteLifetimes all_;
   uint64_t last_made_ = 0;  // the highest block number made so far

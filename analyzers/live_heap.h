@@ -28,6 +28,7 @@
 
 #include "analyzers/block_map.h"
 #include "analyzers/estimate.h"
+#include "format/event_batch.h"
 #include "format/records.h"
 #include "format/switch_markers.h"
 
@@ -36,6 +37,9 @@ namespace heaprec::analyzers {
 // What one event did to the live heap. A realloc that moved its block is two
 // events in a trace (the release, then the new block); one that resized in
 // place is one event that releases the old block and makes a new one.
+// released_block and released_est mean something only when released is not
+// 0, made_block and made_est only when made is not 0 (a run's changes are
+// written over the last run's, and those are left as they were).
 struct HeapChange {
   uint64_t released = 0;  // block released (0 = none)
   LiveBlock released_block;
@@ -52,11 +56,23 @@ struct HeapChange {
   // The event released a block the trace never saw made, in a recording
   // that does not cover the whole life (then unknown_release is false).
   bool before_recording = false;
+  // The heap after the event: LiveHeap::live_bytes() and live_blocks().
+  uint64_t live_bytes = 0;
+  uint64_t live_blocks = 0;
 };
 
 class LiveHeap {
  public:
-  HeapChange Apply(const format::Event& e);
+  HeapChange Apply(const format::Event& e) {
+    HeapChange c;
+    ApplyTo(e, &c);
+    return c;
+  }
+  // Applies every event of the span, in order: changes[i] is what event i
+  // did.
+  void Apply(const format::EventSpan& events, HeapChange* changes) {
+    for (size_t i = 0; i < events.count; ++i) ApplyTo(events.At(i), &changes[i]);
+  }
 
   // The trace's ProcessInfo::sample_rate (0: exact), before any event.
   void set_sample_rate(uint64_t rate) { sample_rate_ = rate; }
@@ -74,9 +90,12 @@ class LiveHeap {
   bool RecordedWholeLife() const { return whole_life_; }
 
   // Event::block -> what it was made with.
-  const BlockMap& blocks() const { return blocks_; }
+  const BlockMap<>& blocks() const { return blocks_; }
   // What live block id stands for ({size, 1} in an exact trace).
-  Estimate EstimateOf(uint64_t id, const LiveBlock& block) const;
+  Estimate EstimateOf(uint64_t id, const LiveBlock& block) const {
+    if (sample_rate_ == 0) return {block.size, 1};
+    return SampledEstimateOf(id, block);
+  }
   // Live bytes and blocks, estimated in a sampled trace.
   uint64_t live_bytes() const { return live_bytes_; }
   uint64_t live_blocks() const { return sampled() ? live_count_ : blocks_.size(); }
@@ -87,10 +106,62 @@ class LiveHeap {
   uint64_t freed_before_recording() const { return freed_before_recording_; }
 
  private:
-  void Add(uint64_t id, const LiveBlock& block, double weight, HeapChange* c);
-  void Remove(uint64_t id, HeapChange* c);
+  // What Apply does, into *c (every field written).
+  __attribute__((always_inline)) void ApplyTo(const format::Event& e, HeapChange* c) {
+    c->released = c->made = 0;
+    c->unknown_release = c->before_recording = false;
+    switch (e.kind()) {
+      case format::EventKind::kAlloc:
+        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, c);
+        break;
+      case format::EventKind::kFree:
+        if (!e.IsNullFree()) Remove(e.block, c);  // free(NULL) is nothing
+        break;
+      case format::EventKind::kRealloc:
+        if (e.IsFailedRealloc()) break;  // the old block stays
+        if (e.HasOldBlock()) Remove(e.old_block, c);
+        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, c);
+        break;
+      case format::EventKind::kInvalid:
+        break;
+    }
+    c->live_bytes = live_bytes_;
+    c->live_blocks = live_blocks();
+  }
+  __attribute__((always_inline)) void Add(uint64_t id, const LiveBlock& block, double weight,
+                                          HeapChange* c) {
+    LiveBlock old;
+    if (__builtin_expect(blocks_.Put(id, block, &old), 0)) {  // a damaged trace naming it twice
+      const Estimate e = EstimateOf(id, old);
+      live_bytes_ -= e.bytes;
+      live_count_ -= e.count;
+    }
+    c->made_est = analyzers::EstimateOf(block.size, weight, id);
+    live_bytes_ += c->made_est.bytes;
+    live_count_ += c->made_est.count;
+    c->made = id;
+    c->made_block = block;
+  }
+  __attribute__((always_inline)) void Remove(uint64_t id, HeapChange* c) {
+    if (id == 0 && !whole_life_) {  // made while the trace did not record
+      ++unknown_frees_;
+      ++freed_before_recording_;
+      c->before_recording = true;
+      return;
+    }
+    if (id == 0 || !blocks_.Take(id, &c->released_block)) {  // never made, or released
+      ++unknown_frees_;
+      c->unknown_release = true;
+      return;
+    }
+    c->released_est = EstimateOf(id, c->released_block);
+    live_bytes_ -= c->released_est.bytes;
+    live_count_ -= c->released_est.count;
+    c->released = id;
+  }
+  Estimate SampledEstimateOf(uint64_t id, const LiveBlock& block) const;
 
-  BlockMap blocks_;
+  BlockMap<> blocks_;
   uint64_t sample_rate_ = 0;
   uint64_t live_bytes_ = 0;
   uint64_t live_count_ = 0;  // estimated blocks (sampled traces)

@@ -57,7 +57,8 @@ void MismatchAnalyzer::Report(const Mismatch& m) {
   }
 }
 
-void MismatchAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+__attribute__((always_inline)) inline void MismatchAnalyzer::One(const format::Event& e,
+                                                                 const HeapChange& c) {
   const format::EventKind kind = e.kind();
   if (kind != format::EventKind::kFree && kind != format::EventKind::kRealloc) return;
   if (c.released != 0) {
@@ -86,6 +87,11 @@ void MismatchAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, cons
     m.bytes = r.size;
   }
   Report(m);
+}
+
+void MismatchAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                                const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 std::vector<Mismatch> MismatchAnalyzer::Mismatches() const {

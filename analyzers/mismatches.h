@@ -50,13 +50,16 @@ struct Mismatch {
 class MismatchAnalyzer : public Analyzer {
  public:
   MismatchAnalyzer();
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // Most frequent first (ties: earliest first).
   std::vector<Mismatch> Mismatches() const;
   uint64_t total() const { return total_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   struct Released {
     uint64_t block = 0;
     uint32_t alloc_stack = 0;

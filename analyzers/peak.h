@@ -19,7 +19,9 @@ namespace heaprec::analyzers {
 
 class PeakAnalyzer : public Analyzer {
  public:
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   uint64_t peak_bytes() const { return peak_bytes_; }
   uint64_t peak_blocks() const { return peak_blocks_; }
@@ -31,7 +33,16 @@ class PeakAnalyzer : public Analyzer {
   const StackTotals& live() const { return live_; }
 
  private:
-  void Touch(uint32_t stack);
+  void One(const format::Event& e, const HeapChange& c);
+  // Stack changed since the latest peak.
+  __attribute__((always_inline)) void Touch(uint32_t stack) {
+    if (__builtin_expect(stack >= touched_.size(), 0)) touched_.resize(stack + 1 + stack / 2, 0);
+    if (touched_[stack]) return;
+    touched_[stack] = 1;
+    touched_list_.push_back(stack);
+  }
+  // A new peak, after the event (time, seq) that made it.
+  void NewPeak(uint64_t time_ns, uint64_t seq, const HeapChange& c);
 
   StackTotals live_, at_peak_;
   std::vector<uint8_t> touched_;  // per stack: changed since the latest peak

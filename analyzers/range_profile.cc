@@ -80,7 +80,8 @@ void RangeProfile::StartBucket(const format::Event& e) {
   in_last_ = 0;
 }
 
-void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+__attribute__((always_inline)) inline void RangeProfile::One(const format::Event& e,
+                                                             const HeapChange& c) {
   if (buckets_.empty() || in_last_ == span_ || marker_pending_) StartBucket(e);
   ++in_last_;
   RangeBucket& bucket = buckets_.back();
@@ -110,7 +111,7 @@ void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const Li
     x.temp_n += static_cast<int64_t>(c.released_est.count);
     x.temp_b += static_cast<int64_t>(c.released_est.bytes);
   }
-  const uint64_t live = heap.live_bytes();
+  const uint64_t live = c.live_bytes;
   bucket.live_end = live;
   if (in_last_ == 1 || live > bucket.max_live) {
     bucket.max_live = live;
@@ -122,6 +123,11 @@ void RangeProfile::OnEvent(const format::Event& e, const HeapChange& c, const Li
     }
     touched_.clear();
   }
+}
+
+void RangeProfile::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                            const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 bool RangeProfile::MergePairs() {

@@ -61,7 +61,9 @@ class RangeProfile : public Analyzer {
   // limit comes down (to 16 at least), so memory stays bounded.
   explicit RangeProfile(size_t max_buckets = 512, size_t cell_budget = size_t{4} << 20);
   void OnMarker(const format::Marker& m) override { marker_pending_ = true; }
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   // After the pass: counts the blocks still live in `heap` (those `leaked`
   // accepts, when given: the leak kinds shown) as leaks of the bucket that
@@ -83,6 +85,7 @@ class RangeProfile : public Analyzer {
   bool MergePairs();
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   RangeCell& CellOf(uint32_t stack);
   void Touch(uint32_t cell);
   void StartBucket(const format::Event& e);

@@ -16,8 +16,7 @@ namespace heaprec::analyzers {
 class StackTotals {
  public:
   Site& operator[](uint32_t stack) {
-    if (stack >= sites_.size()) sites_.resize(stack + 1 + stack / 2);
-    sites_[stack].stack = stack;
+    if (__builtin_expect(stack >= sites_.size(), 0)) Grow(stack);
     return sites_[stack];
   }
   void Add(uint32_t stack, uint64_t bytes, uint64_t count) {
@@ -41,6 +40,13 @@ class StackTotals {
   std::vector<Site> Sorted(Metric order) const;
 
  private:
+  // Room for stack, each new entry named by its stack.
+  void Grow(uint32_t stack) {
+    const size_t from = sites_.size();
+    sites_.resize(stack + 1 + stack / 2);
+    for (size_t i = from; i < sites_.size(); ++i) sites_[i].stack = static_cast<uint32_t>(i);
+  }
+
   std::vector<Site> sites_;
 };
 

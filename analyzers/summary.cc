@@ -5,7 +5,8 @@
 
 namespace heaprec::analyzers {
 
-void SummaryAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
+__attribute__((always_inline)) inline void SummaryAnalyzer::One(const format::Event& e,
+                                                                const HeapChange& c) {
   ++events_;
   if (e.time_ns > last_time_ns_) last_time_ns_ = e.time_ns;
   if (e.CountsAsAllocation()) {
@@ -15,11 +16,16 @@ void SummaryAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const
   }
   if (e.CountsAsFree()) frees_ += c.released != 0 ? c.released_est.count : 1;
   if (temporary_watch_.Step(c)) temporaries_ += c.released_est.count;
-  if (heap.live_bytes() > peak_bytes_) {
-    peak_bytes_ = heap.live_bytes();
+  if (c.live_bytes > peak_bytes_) {
+    peak_bytes_ = c.live_bytes;
     peak_time_ns_ = e.time_ns;
     peak_seq_ = e.seq;
   }
+}
+
+void SummaryAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                               const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 }  // namespace heaprec::analyzers

@@ -17,7 +17,9 @@ namespace heaprec::analyzers {
 
 class SummaryAnalyzer : public Analyzer {
  public:
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
 
   uint64_t allocations() const { return allocations_; }
   uint64_t frees() const { return frees_; }
@@ -30,6 +32,7 @@ class SummaryAnalyzer : public Analyzer {
   uint64_t events() const { return events_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0, events_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;
   uint64_t temporaries_ = 0, last_time_ns_ = 0;

@@ -25,8 +25,9 @@ void TimelineAnalyzer::Merge() {
   span_ *= 2;
 }
 
-void TimelineAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {
-  const uint64_t live = heap.live_bytes();
+__attribute__((always_inline)) inline void TimelineAnalyzer::One(const format::Event& e,
+                                                                 const HeapChange& c) {
+  const uint64_t live = c.live_bytes;
   if (points_.empty() || in_last_ == span_) {
     if (points_.size() == max_points_) Merge();  // every point is full: pairs make room
     points_.push_back({e.time_ns, e.seq, live, live, rss_, rss_});
@@ -37,6 +38,11 @@ void TimelineAnalyzer::OnEvent(const format::Event& e, const HeapChange& c, cons
   p.live_bytes = live;
   p.max_live_bytes = std::max(p.max_live_bytes, live);
   ++in_last_;
+}
+
+void TimelineAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                                const LiveHeap&) {
+  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
 void TimelineAnalyzer::OnRssSample(const format::RssSample& s, const LiveHeap&) {

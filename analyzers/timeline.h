@@ -32,7 +32,9 @@ struct TimelinePoint {
 class TimelineAnalyzer : public Analyzer {
  public:
   explicit TimelineAnalyzer(size_t max_points = 1000);
-  void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) override;
+  bool EventsInBatches() const override { return true; }
+  void OnEvents(const format::EventSpan& events, const HeapChange* changes,
+                const LiveHeap& heap) override;
   void OnRssSample(const format::RssSample& s, const LiveHeap& heap) override;
 
   const std::vector<TimelinePoint>& points() const { return points_; }
@@ -40,6 +42,7 @@ class TimelineAnalyzer : public Analyzer {
   uint64_t events_per_point() const { return span_; }
 
  private:
+  void One(const format::Event& e, const HeapChange& c);
   void Merge();
 
   size_t max_points_;

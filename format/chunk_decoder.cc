@@ -104,13 +104,17 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
     return false;
   }
 
-  // Check: the whole chunk, before any of it is delivered.
+  // Check: the whole chunk, before any of it is delivered (the last check
+  // of formats 2 and 3 also writes the events as they are delivered).
+  if (c.process()) k.sample_rate = c.process()->sample_rate();
+  size_t pieces = 0;
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
   uint64_t made_after = blocks_made_;
   OpenLeakScan open_scan = open_scan_;
   RssSample last_rss = last_rss_;
   if (!detail::CheckStacks(c, k, last_stack_id_, error) ||
-      !detail::CheckEvents(c, k, last_event_seq_, max_stack, layout, error) ||
+      !(fixed ? detail::CheckEvents(c, k, last_event_seq_, max_stack, layout, error)
+              : detail::CheckVarintEvents(c, k, last_event_seq_, layout, error)) ||
       !(fixed ? detail::CheckFixedSeqs(c, k, error)
               : detail::CheckVarintSeqs(k, last_seq_, error)) ||
       !detail::CheckMarkers(c, last_seq_, error) ||
@@ -118,22 +122,20 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
       !LeakScanEndsChunk(k, fixed, open_scan, error) ||
       !detail::LoadRssSamples(c, last_event_seq_, &last_rss, &k, error) ||
       !(fixed ? detail::CheckAddresses(c, k, error)
-              : detail::CheckBlocks(c, &k, &made_after, &thread_blocks_, error))) {
+              : detail::ResolveEvents(c, &k, &made_after, &thread_blocks_, &pieces_, &pieces,
+                                      error))) {
     return false;
   }
 
   // Deliver: in FORMAT.md's order.
-  if (c.process()) {
-    k.sample_rate = c.process()->sample_rate();
-    detail::DeliverProcess(*c.process(), visitor);
-  }
+  if (c.process()) detail::DeliverProcess(*c.process(), visitor);
   detail::DeliverTables(c, visitor);
   detail::DeliverStacksAndSymbols(c, k, visitor);
   const size_t n = k.n;
   const size_t n_markers = Len(c.markers());
   if (n > 0 || n_markers > 0 || !k.leak_scans.empty() || !k.rss_samples.empty()) {
-    const uint64_t last = fixed ? detail::DeliverFixedEvents(c, k, &blocks_, visitor)
-                                : detail::DeliverVarintEvents(c, k, blocks_made_, visitor);
+    if (fixed) pieces = detail::FillFixedEvents(c, k, &blocks_, &pieces_);
+    const uint64_t last = detail::DeliverEvents(c, k, pieces, &pieces_, visitor);
     if (n > 0) last_seq_ = last_event_seq_ = last;
     // Later events must come after the last marker and scan.
     if (n_markers > 0 && c.markers()->Get(n_markers - 1)->seq() > last_seq_ + 1) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "format/block_numbers.h"
+#include "format/event_batch.h"
 #include "format/format_version.h"
 #include "format/leak_scan_columns.h"
 #include "format/thread_blocks.h"
@@ -56,6 +57,9 @@ class ChunkDecoder {
   std::vector<uint64_t> size_by_stack_;  // formats 2, 3: the last size per stack id
   // One chunk's columns as numbers, reused from chunk to chunk.
   std::unique_ptr<detail::Columns> columns_;
+  // The chunk's events in seq order, as delivered, in pieces
+  // (format/internal/chunk_delivery.h).
+  std::vector<EventBatch> pieces_;
   uint32_t next_index_ = 0;
   // Events must come after last_seq_: the last event's seq, or just before
   // a later marker's or leak scan's. A chunk's base_seq continues from the

@@ -1,6 +1,7 @@
 // A reader thread in front of the visitor (read_ahead.h).
 #include "format/read_ahead.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -13,7 +14,8 @@
 namespace heaprec::format {
 namespace {
 
-// What the reader said, in order: events, and each other record with the
+// What the reader said, in order: events, in pieces (a reader's own
+// columns, taken whole, or events copied), and each other record with the
 // number of events of the batch that came before it.
 struct Batch {
   // Stack nodes are most of the other records (tens of thousands); the big,
@@ -21,29 +23,30 @@ struct Batch {
   using Other = std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload,
                              std::unique_ptr<Module>, std::unique_ptr<ProcessInfo>,
                              std::unique_ptr<EndRecord>, std::unique_ptr<LeakScan>, RssSample>;
-  std::vector<Event> events;
+  std::vector<EventBatch> pieces;
+  size_t events = 0;  // in all pieces
   std::vector<std::pair<size_t, Other>> others;
-  void Clear() {
-    events.clear();
-    others.clear();
-  }
 };
 
 // A bounded queue of batches from the reader thread, and the way back for
-// emptied batches (their vectors keep their capacity).
+// emptied batches and pieces (their vectors keep their capacity).
 class Pipe {
  public:
   // Reader side: an empty batch to fill (recycled when possible).
   Batch Empty() {
     std::unique_lock<std::mutex> lock(mu_);
-    if (free_.empty()) {
-      Batch b;
-      b.events.reserve(kBatchEvents);
-      return b;
-    }
+    if (free_.empty()) return Batch{};
     Batch b = std::move(free_.back());
     free_.pop_back();
     return b;
+  }
+  // Reader side: an empty piece (recycled when possible).
+  EventBatch Piece() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (pieces_.empty()) return EventBatch{};
+    EventBatch p = std::move(pieces_.back());
+    pieces_.pop_back();
+    return p;
   }
   void Push(Batch b) {
     std::unique_lock<std::mutex> lock(mu_);
@@ -67,8 +70,12 @@ class Pipe {
     return true;
   }
   void Recycle(Batch b) {
-    b.Clear();
+    for (EventBatch& p : b.pieces) p.Clear();
     std::unique_lock<std::mutex> lock(mu_);
+    for (EventBatch& p : b.pieces) pieces_.push_back(std::move(p));
+    b.pieces.clear();
+    b.events = 0;
+    b.others.clear();
     free_.push_back(std::move(b));
   }
 
@@ -77,10 +84,13 @@ class Pipe {
   std::condition_variable ready_, room_;
   std::deque<Batch> full_;
   std::vector<Batch> free_;
+  std::vector<EventBatch> pieces_;
   bool closed_ = false;
 };
 
-// Runs on the reader thread: records every call into batches.
+// Runs on the reader thread: records every call into batches. The trace
+// reader's own event columns are taken whole (OnEventBatch: swapped with an
+// empty piece), so events are not copied.
 class Recorder : public TraceVisitor {
  public:
   explicit Recorder(Pipe* pipe) : pipe_(pipe), batch_(pipe->Empty()) {}
@@ -94,23 +104,49 @@ class Recorder : public TraceVisitor {
   void OnLeakScan(const LeakScan& s) override { Other(std::make_unique<LeakScan>(s)); }
   void OnRssSample(const RssSample& s) override { Other(s); }
   void OnEvent(const Event& e) override {
-    batch_.events.push_back(e);
-    if (batch_.events.size() == kBatchEvents) Flush();
+    Own().Append(e);
+    Added(1);
+  }
+  void OnEvents(const EventSpan& events) override {
+    Own().Append(events);
+    Added(events.count);
+  }
+  void OnEventBatch(EventBatch* events) override {
+    const size_t n = events->count();
+    if (n == 0) return;
+    batch_.pieces.push_back(pipe_->Piece());
+    std::swap(batch_.pieces.back(), *events);
+    own_ = false;  // the next events go into a piece of their own
+    Added(n);
   }
   void OnEnd(const EndRecord& e) override { Other(std::make_unique<EndRecord>(e)); }
   void Flush() {
-    if (batch_.events.empty() && batch_.others.empty()) return;
+    if (batch_.events == 0 && batch_.others.empty()) return;
     pipe_->Push(std::move(batch_));
     batch_ = pipe_->Empty();
+    own_ = false;
   }
 
  private:
+  // The last piece, if it is one to append to; else a new one.
+  EventBatch& Own() {
+    if (!own_) {
+      batch_.pieces.push_back(pipe_->Piece());
+      own_ = true;
+    }
+    return batch_.pieces.back();
+  }
+  void Added(size_t n) {
+    batch_.events += n;
+    if (batch_.events >= kBatchEvents) Flush();
+  }
   template <typename T>
   void Other(T&& r) {
-    batch_.others.emplace_back(batch_.events.size(), std::forward<T>(r));
+    batch_.others.emplace_back(batch_.events, std::forward<T>(r));
   }
   Pipe* pipe_;
   Batch batch_;
+  bool own_ = false;  // batch_.pieces.back() is ours to append to
 };
 
 // Runs on the calling thread: one batch's calls, in the order they were made.
@@ -135,11 +171,20 @@ void Replay(const Batch& b, TraceVisitor& v) {
           b.others[next].second);
     }
   };
-  for (size_t i = 0; i < b.events.size(); ++i) {
-    others_before(i);
-    v.OnEvent(b.events[i]);
+  // The events between two other records, a piece at a time.
+  size_t done = 0;  // events delivered, in pieces before this one
+  for (const EventBatch& piece : b.pieces) {
+    const size_t n = piece.count();
+    size_t at = 0;  // in this piece
+    while (at < n) {
+      others_before(done + at);
+      const size_t end = next < b.others.size() ? std::min(b.others[next].first - done, n) : n;
+      v.OnEvents(piece.Span(at, end));
+      at = end;
+    }
+    done += n;
   }
-  others_before(b.events.size());
+  others_before(b.events);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // ReadTraceFileAhead: ReadTraceFile on a second thread. A reader thread
 // decompresses, checks and decodes the trace into batches of records; the
-// calling thread hands them to `visitor` in the same order and with the same
-// calls as ReadTraceFile would, so decoding (about half of an analysis's
-// time) overlaps with the visitor's work on another core.
+// calling thread hands them to `visitor` in the same order as ReadTraceFile
+// would (events in OnEvents calls of at most kBatchEvents, split where
+// ReadTraceFile's are or at a batch's end), so decoding (about half of an
+// analysis's time) overlaps with the visitor's work on another core.
 //
 // Same result and the same guarantees as ReadTraceFile (trace_reader.h): a
 // damaged or cut trace delivers what precedes the damage. Memory: at most
-// kBatchesInFlight batches of kBatchEvents events beyond ReadTraceFile's.
+// kBatchesInFlight batches of kBatchEvents events (as columns, 77 bytes an
+// event) beyond ReadTraceFile's.
 // The visitor is called on the calling thread only.
 #ifndef HEAPREC_FORMAT_READ_AHEAD_H_
 #define HEAPREC_FORMAT_READ_AHEAD_H_

@@ -7,11 +7,20 @@
 // a marker, then a scan), then OnEnd (last chunk only). Every stack id an event
 // names was announced by OnStackNode before it.
 //
+// Events come one at a time (OnEvent) or several at once (OnEvents: a run of
+// consecutive events, with no other record between them); a reader may use
+// either, and mix them. heaprec's trace reader calls OnEvents and
+// OnEventBatch (a run in columns the visitor may keep). The default
+// OnEvents hands each event to OnEvent, so a visitor that wants events one
+// at a time overrides OnEvent alone; one that overrides OnEvents must still
+// take OnEvent (the heaptrack reader and tests call it).
+//
 // Implementations are the analyzers (one visitor each) and tests. Called on
 // the reading thread only.
 #ifndef HEAPREC_FORMAT_TRACE_VISITOR_H_
 #define HEAPREC_FORMAT_TRACE_VISITOR_H_
 
+#include "format/event_batch.h"
 #include "format/records.h"
 
 namespace heaprec::format {
@@ -29,6 +38,13 @@ class TraceVisitor {
   virtual void OnLeakScan(const LeakScan&) {}
   virtual void OnRssSample(const RssSample&) {}  // 3.4
   virtual void OnEvent(const Event&) {}
+  virtual void OnEvents(const EventSpan& events) {
+    for (size_t i = 0; i < events.count; ++i) OnEvent(events.At(i));
+  }
+  // Every event of *events, as OnEvents: the reader's own columns, which
+  // the visitor may take (swap *events with an EventBatch of its own,
+  // empty or not: the reader clears it before it writes the next events).
+  virtual void OnEventBatch(EventBatch* events) { OnEvents(events->Span()); }
   virtual void OnEnd(const EndRecord&) {}
 };
 

@@ -49,7 +49,9 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   peak_run = want.peak || want.overview || needs.peak;
   hot_run = want.hot || want.temporaries || want.overview || !o.pprof.empty() || needs.hot ||
             (drawn && !want.leaks && !want.peak && o.at.empty());
-  lifetimes_run = want.hot || want.temporaries || !o.html.empty();
+  // Lifetimes show only in the JSON's hot and temporaries sites and on the
+  // page; the text report has none, so it does not pay for them.
+  lifetimes_run = (o.json && (want.hot || want.temporaries)) || !o.html.empty();
   analysis.Add(&summary);
   if (peak_run) analysis.Add(&peak);
   if (hot_run) analysis.Add(&hot);

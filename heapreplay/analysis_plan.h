@@ -49,7 +49,7 @@ struct AnalysisPlan {
   analyzers::HotAnalyzer hot;
   analyzers::HistogramAnalyzer histogram;
   analyzers::TimelineAnalyzer timeline;
-  analyzers::LifetimeAnalyzer lifetimes;  // with hot sites shown, or --html
+  analyzers::LifetimeAnalyzer lifetimes;  // --json with hot or temporaries sites, or --html
   analyzers::MismatchAnalyzer mismatches;
   analyzers::RangeProfile range;                    // --html
   ExportAnalyzers exports{&peak};                   // --export (after peak)

@@ -39,6 +39,12 @@ TEST(AnalysisPlanTest, OnlyWhatIsAskedRuns) {
   EXPECT_TRUE(AnalysisPlan::Make(Parsed({"--leaks", "--pprof", "p.pb.gz"}), &error)->hot_run);
   EXPECT_TRUE(AnalysisPlan::Make(Parsed({"--folded"}), &error)->hot_run);
 
+  // Lifetimes are shown only in the JSON and on the page.
+  EXPECT_FALSE(AnalysisPlan::Make(Parsed({"--temporaries", "--hot"}), &error)->lifetimes_run);
+  EXPECT_TRUE(AnalysisPlan::Make(Parsed({"--temporaries", "--json"}), &error)->lifetimes_run);
+  EXPECT_FALSE(AnalysisPlan::Make(Parsed({"--leaks", "--json"}), &error)->lifetimes_run);
+  EXPECT_TRUE(AnalysisPlan::Make(Parsed({"--html", "r.html"}), &error)->lifetimes_run);
+
   const auto within = AnalysisPlan::Make(Parsed({"--from", "loaded", "--to", "1s"}), &error);
   ASSERT_NE(within, nullptr);
   EXPECT_NE(within->before, nullptr);

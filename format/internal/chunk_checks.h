@@ -20,8 +20,9 @@ namespace heaprec::format::detail {
 
 // last_stack_id: the highest stack id of the chunks before.
 bool CheckStacks(const fb::Chunk& c, const Columns& k, uint32_t last_stack_id, std::string* error);
-// prev_seq: the last seq of the chunks before; max_stack: the highest stack
-// id once this chunk's nodes are added.
+// Format 1 (formats 2 and 3: CheckVarintEvents, varint_columns.h): the
+// apis, stack ids and sparse columns. prev_seq: the last seq of the chunks
+// before; max_stack: the highest stack id once this chunk's nodes are added.
 bool CheckEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, uint32_t max_stack,
                  ColumnLayout layout, std::string* error);
 bool CheckMarkers(const fb::Chunk& c, uint64_t prev_seq, std::string* error);

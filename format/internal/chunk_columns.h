@@ -59,25 +59,43 @@ inline uint64_t TimeUnitNs(const fb::Chunk& c) {
 
 // The event and stack columns of one chunk as plain numbers, however the
 // chunk stores them (format 1: fixed-width vectors; formats 2 and 3:
-// varints). Deltas stay deltas, except sizes (absolute) and stack nodes
-// (parent ids and absolute addresses). Reused from chunk to chunk.
+// varints), per event in column order. Reused from chunk to chunk: vectors
+// are sized, not cleared, and an entry an event does not have (a ref of an
+// allocation, the alignment of an unaligned call) may hold anything, since
+// nothing reads it.
 struct Columns {
   size_t n = 0;              // events
   uint64_t sample_rate = 0;  // the trace's (ProcessInfo::sample_rate), for Event::weight
-  std::vector<uint64_t> seq_delta, time_delta, thread, address_delta, size, stack, block_ref;
-  std::vector<uint64_t> ref_thread;  // format 3: per ref of form kOtherThread
-  std::vector<uint64_t> seq_run;     // format 3: (group, count) pairs
+  // Both layouts: thread, stack id and size (formats 2 and 3: absolute,
+  // resolved from the per-stack deltas; stack ids above the chunk's known
+  // ones keep the raw value, and the chunk fails its checks).
+  std::vector<uint32_t> thread, stack;
+  std::vector<uint64_t> size;
+  // Format 1: the fixed-width deltas.
+  std::vector<uint64_t> seq_delta, time_delta, address_delta;
+  // Stack nodes: parent ids and absolute addresses.
   std::vector<uint64_t> stack_parent, stack_address;
-  // Formats 2 and 3, per event in column order, resolved: absolute seq, time
-  // units, block ref d (k or i for refs of form kCallerThread or
-  // kOtherThread, made d by CheckBlocks), the address passed for d = 0,
-  // alignment, old address, address (if kept); ref form and maker
-  // (kOtherThread); and the events' indexes in seq order.
-  std::vector<uint64_t> seq, units, d, passed, alignment, old_address, address;
+  // Formats 2 and 3 (LoadVarintColumns): seq (format 2: absolute; format 3:
+  // the seqs skipped, made absolute by OrderByRuns), time units; for frees
+  // and reallocs the block ref d (k or i for refs of form kCallerThread or
+  // kOtherThread, looked up by ResolveEvents), its form and maker (kOtherThread),
+  // and the address passed for d = 0; for aligned calls the alignment; and
+  // the addresses if the trace keeps them (old_address: reallocs).
+  std::vector<uint64_t> seq, units, d, passed, alignment, address, old_address;
   std::vector<BlockRefForm> form;
   std::vector<uint32_t> maker;
+  // Formats 2 and 3: where each thread's group of events starts in the
+  // columns, and what the chunk's checks (CheckVarintEvents) look at: the
+  // first event with an invalid api or an unknown stack (n if none) and the
+  // stack id it names, the events that take an alignment, and those that
+  // take an old address.
+  std::vector<uint32_t> groups;
+  size_t first_bad = 0, aligned = 0, reallocs = 0;
+  uint64_t bad_stack = 0;
+  // The events' indexes in seq order.
   std::vector<uint32_t> order;
   std::vector<uint32_t> merge_buffer;  // scratch for sorting order
+  std::vector<uint64_t> seq_run;       // format 3: (group, count) pairs
   // The chunk's leak scans (3.1), decoded by LoadLeakScans, in seq order.
   std::vector<LeakScan> leak_scans;
   // The chunk's RSS samples (3.4), decoded by LoadRssSamples, in seq order.

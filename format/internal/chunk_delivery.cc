@@ -2,7 +2,10 @@
 // (chunk_delivery.h).
 #include "format/internal/chunk_delivery.h"
 
+#include <algorithm>
 #include <string>
+
+#include "format/sampling.h"
 
 namespace heaprec::format::detail {
 namespace {
@@ -106,6 +109,74 @@ void DeliverEnd(const fb::End& e, TraceVisitor& v) {
     }
   }
   v.OnEnd(r);
+}
+
+size_t SizePieces(size_t n, bool weights, std::vector<EventBatch>* pieces) {
+  const size_t p = (n + kDeliveryPiece - 1) / kDeliveryPiece;
+  if (pieces->size() < p) pieces->resize(p);
+  for (size_t i = 0; i < p; ++i) {
+    (*pieces)[i].Resize(std::min(kDeliveryPiece, n - i * kDeliveryPiece), weights);
+  }
+  return p;
+}
+
+void WeighPiece(uint64_t sample_rate, EventBatch* piece) {
+  const EventSpan s = piece->Span();
+  for (size_t i = 0; i < s.count; ++i) {
+    const Event e = s.At(i);
+    piece->weight[i] = e.CountsAsAllocation() ? SampleWeight(e.size, sample_rate) : 1.0;
+  }
+}
+
+uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, size_t p,
+                       std::vector<EventBatch>* pieces, TraceVisitor& v) {
+  const size_t n_markers = Len(c.markers());
+  size_t next_marker = 0, next_scan = 0, next_rss = 0;
+  // The seq of the next record that is not an event (false: none left).
+  auto next_other = [&](uint64_t* seq) {
+    const uint64_t m = next_marker < n_markers ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
+    const uint64_t s = next_scan < k.leak_scans.size() ? k.leak_scans[next_scan].seq : UINT64_MAX;
+    const uint64_t r = next_rss < k.rss_samples.size() ? k.rss_samples[next_rss].seq : UINT64_MAX;
+    *seq = std::min({m, s, r});
+    return next_marker < n_markers || next_scan < k.leak_scans.size() ||
+           next_rss < k.rss_samples.size();
+  };
+  auto deliver_other = [&]() {
+    const uint64_t m = next_marker < n_markers ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
+    const uint64_t s = next_scan < k.leak_scans.size() ? k.leak_scans[next_scan].seq : UINT64_MAX;
+    const uint64_t r = next_rss < k.rss_samples.size() ? k.rss_samples[next_rss].seq : UINT64_MAX;
+    if (next_rss < k.rss_samples.size() && r <= m && r <= s) {
+      v.OnRssSample(k.rss_samples[next_rss++]);
+    } else if (next_marker < n_markers && m <= s) {
+      v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
+    } else {
+      v.OnLeakScan(k.leak_scans[next_scan++]);
+    }
+  };
+  uint64_t last = c.base_seq();
+  uint64_t seq = 0;
+  for (size_t i = 0; i < p; ++i) {
+    EventBatch& piece = (*pieces)[i];
+    const size_t count = piece.count();
+    last = piece.seq[count - 1];
+    if (!next_other(&seq) || seq > last) {  // no other record among its events
+      v.OnEventBatch(&piece);
+      continue;
+    }
+    const EventSpan events = piece.Span();
+    size_t done = 0;
+    // Each record before the first event whose seq is at least its own.
+    while (next_other(&seq) && seq <= last) {
+      size_t stop = done;
+      while (events.seq[stop] < seq) ++stop;
+      if (stop > done) v.OnEvents(events.Sub(done, stop));
+      done = stop;
+      deliver_other();
+    }
+    if (done < count) v.OnEvents(events.Sub(done, count));
+  }
+  while (next_other(&seq)) deliver_other();
+  return last;
 }
 
 }  // namespace heaprec::format::detail

@@ -11,10 +11,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
+#include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
 #include "format/records.h"
-#include "format/sampling.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::format::detail {
@@ -26,50 +27,30 @@ void DeliverStacksAndSymbols(const fb::Chunk& c, const Columns& k, TraceVisitor&
 void DeliverEnd(const fb::End& e, TraceVisitor& v);
 Marker ToMarker(const fb::Marker& m);
 
-// Delivers the chunk's n events, which next(j, &e) fills for j = 0..n-1 in
-// seq order, merged with the chunk's markers, leak scans (k.leak_scans) and
-// RSS samples (k.rss_samples): each before the event with an equal or larger
-// seq; at one seq, samples, then a marker, then a scan. e is one Event throughout: it keeps what
-// the previous call left in it, and starts with the chunk's base seq and time. Returns the last
-// event's seq (the base seq if there is none).
-template <typename NextEvent>
-uint64_t DeliverInSeqOrder(const fb::Chunk& c, const Columns& k, NextEvent&& next,
-                           TraceVisitor& v) {
-  const size_t n_markers = Len(c.markers());
-  size_t next_marker = 0, next_scan = 0, next_rss = 0;
-  // Everything up to seq (all of it for UINT64_MAX), samples first, markers next.
-  auto deliver_up_to = [&](uint64_t seq) {
-    for (;;) {
-      const bool marker = next_marker < n_markers;
-      const bool scan = next_scan < k.leak_scans.size();
-      const bool rss = next_rss < k.rss_samples.size();
-      const uint64_t m = marker ? c.markers()->Get(next_marker)->seq() : UINT64_MAX;
-      const uint64_t s = scan ? k.leak_scans[next_scan].seq : UINT64_MAX;
-      const uint64_t r = rss ? k.rss_samples[next_rss].seq : UINT64_MAX;
-      if (rss && r <= seq && r <= m && r <= s) {
-        v.OnRssSample(k.rss_samples[next_rss++]);
-      } else if (marker && m <= seq && m <= s) {
-        v.OnMarker(ToMarker(*c.markers()->Get(next_marker++)));
-      } else if (scan && s <= seq) {
-        v.OnLeakScan(k.leak_scans[next_scan++]);
-      } else {
-        return;
-      }
-    }
-  };
-  Event e;
-  e.seq = c.base_seq();
-  e.time_ns = c.base_time_ns();
-  for (size_t j = 0; j < k.n; ++j) {
-    next(j, &e);
-    e.weight =
-        k.sample_rate != 0 && e.CountsAsAllocation() ? SampleWeight(e.size, k.sample_rate) : 1.0;
-    deliver_up_to(e.seq);
-    v.OnEvent(e);
-  }
-  deliver_up_to(UINT64_MAX);
-  return e.seq;
-}
+// A chunk's events are written, in seq order, into pieces of this many
+// (EventBatch each): a visitor takes a piece whole or in runs, and what it
+// reads was written shortly before.
+inline constexpr size_t kDeliveryPiece = 2048;
+
+// Readies (*pieces)[0, p) for n events in seq order, p = ceil(n /
+// kDeliveryPiece): each sized kDeliveryPiece (the last: the rest), with a
+// weight column if weights; the entries are unwritten. Returns p. Entries
+// of *pieces beyond p are kept (their memory is reused later).
+size_t SizePieces(size_t n, bool weights, std::vector<EventBatch>* pieces);
+
+// A sampled trace's weights (format/sampling.h) for a piece whose other
+// columns are written.
+void WeighPiece(uint64_t sample_rate, EventBatch* piece);
+
+// Delivers the chunk's events, held in seq order in (*pieces)[0, p), merged
+// with the chunk's markers, leak scans (k.leak_scans) and RSS samples
+// (k.rss_samples): each before the event with an equal or larger seq; at
+// one seq, samples, then a marker, then a scan. A piece with no such record
+// among its events goes whole, by OnEventBatch (the visitor may swap it
+// out); the others in runs, by OnEvents. Returns the last event's seq (the
+// chunk's base seq if there is none).
+uint64_t DeliverEvents(const fb::Chunk& c, const Columns& k, size_t p,
+                       std::vector<EventBatch>* pieces, TraceVisitor& v);
 
 }  // namespace heaprec::format::detail
 

@@ -9,8 +9,8 @@
 namespace heaprec::format::detail {
 namespace {
 
-template <typename T>
-void Copy(const flatbuffers::Vector<T>* v, std::vector<uint64_t>* out) {
+template <typename T, typename U>
+void Copy(const flatbuffers::Vector<T>* v, std::vector<U>* out) {
   out->clear();
   if (v) out->assign(v->begin(), v->end());
 }
@@ -68,9 +68,9 @@ void DecodeFields(const fb::Chunk& c, const Columns& k, size_t i, uint64_t unit,
   e->api = static_cast<Api>(c.api()->Get(i) & kApiMask);  // format 1 apis are < 128
   e->seq += k.seq_delta[i];
   e->time_ns += ApplyZigzagDelta(0, k.time_delta[i]) * unit;
-  e->thread = static_cast<uint32_t>(k.thread[i]);
+  e->thread = k.thread[i];
   e->size = k.size[i];
-  e->stack = static_cast<uint32_t>(k.stack[i]);
+  e->stack = k.stack[i];
   e->alignment = HasAlignment(e->api) ? c.alignment()->Get((*next_alignment)++) : 0;
   e->old_address =
       HasOldAddress(e->api) && Len(c.old_address()) > 0 ? c.old_address()->Get((*next_old)++) : 0;
@@ -131,19 +131,28 @@ bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error) {
   return true;
 }
 
-uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
-                            TraceVisitor& v) {
+size_t FillFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
+                       std::vector<EventBatch>* pieces) {
   const uint64_t unit = TimeUnitNs(c);
   AddressDecoder addresses(c, k);
   size_t next_alignment = 0, next_old = 0;
-  return DeliverInSeqOrder(
-      c, k,
-      [&](size_t i, Event* e) {
-        DecodeFields(c, k, i, unit, &next_alignment, &next_old, e);
-        addresses.Next(i, e);  // checked by CheckAddresses
-        blocks->Assign(e);
-      },
-      v);
+  // Seqs and times are deltas from the event before (in seq order).
+  Event e;
+  e.seq = c.base_seq();
+  e.time_ns = c.base_time_ns();
+  const size_t p = SizePieces(k.n, k.sample_rate != 0, pieces);
+  for (size_t piece = 0; piece < p; ++piece) {
+    EventBatch& o = (*pieces)[piece];
+    for (size_t j = 0; j < o.count(); ++j) {
+      const size_t i = piece * kDeliveryPiece + j;
+      DecodeFields(c, k, i, unit, &next_alignment, &next_old, &e);
+      addresses.Next(i, &e);  // checked by CheckAddresses
+      blocks->Assign(&e);
+      o.Set(j, e);
+    }
+    if (k.sample_rate != 0) WeighPiece(k.sample_rate, &o);
+  }
+  return p;
 }
 
 }  // namespace heaprec::format::detail

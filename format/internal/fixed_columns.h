@@ -9,12 +9,14 @@
 #ifndef HEAPREC_FORMAT_INTERNAL_FIXED_COLUMNS_H_
 #define HEAPREC_FORMAT_INTERNAL_FIXED_COLUMNS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "format/block_numbers.h"
+#include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
-#include "format/trace_visitor.h"
 
 namespace heaprec::format::detail {
 
@@ -26,10 +28,11 @@ bool CheckFixedSeqs(const fb::Chunk& c, const Columns& k, std::string* error);
 // Check: every address ref names an address (reconstructs the addresses).
 bool CheckAddresses(const fb::Chunk& c, const Columns& k, std::string* error);
 
-// Deliver: the events, numbering their blocks with *blocks (which spans
-// chunks), merged with the markers; returns the last event's seq.
-uint64_t DeliverFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
-                            TraceVisitor& v);
+// The events in seq order, blocks numbered with *blocks (which spans
+// chunks), into (*pieces)[0, p) (SizePieces, chunk_delivery.h); returns p.
+// After the checks.
+size_t FillFixedEvents(const fb::Chunk& c, const Columns& k, BlockNumbers* blocks,
+                       std::vector<EventBatch>* pieces);
 
 }  // namespace heaprec::format::detail
 

@@ -47,10 +47,7 @@ bool TakeRuns(const fb::Chunk& c, Columns* k, std::string* error) {
   // merge_buffer: each group's next event (its start, then a cursor), n,
   // then each group's end.
   std::vector<uint32_t>& next = k->merge_buffer;
-  next.clear();
-  for (size_t i = 0; i < n; ++i) {
-    if (i == 0 || k->thread[i] != k->thread[i - 1]) next.push_back(static_cast<uint32_t>(i));
-  }
+  next.assign(k->groups.begin(), k->groups.end());
   const size_t groups = next.size();
   next.push_back(static_cast<uint32_t>(n));
   for (size_t g = 0; g < groups; ++g) next.push_back(next[g + 1]);
@@ -104,7 +101,7 @@ bool OrderByRuns(const fb::Chunk& c, Columns* k, std::string* error) {
   uint64_t seq = c.base_seq();
   for (size_t j = 0; j < n; ++j) {
     const uint32_t i = k->order[j];
-    const uint64_t next_seq = seq + 1 + k->seq_delta[i];
+    const uint64_t next_seq = seq + 1 + k->seq[i];  // the seqs skipped, until here
     if (next_seq <= seq) {
       *error = "sequence numbers overflow";
       return false;

@@ -21,7 +21,8 @@ bool OrderBySeq(Columns* k, std::string* error);
 
 // Format 3: puts k->order in seq order from seq_run_v (runs of a column
 // group's events; empty: the columns are in seq order) and gives each event
-// its seq (k->seq) from the skips in k->seq_delta. False if the runs do not
+// its seq (k->seq, which holds the seqs skipped until then). The column
+// groups are k->groups. False if the runs do not
 // take every group whole or the seqs overflow.
 bool OrderByRuns(const fb::Chunk& c, Columns* k, std::string* error);
 

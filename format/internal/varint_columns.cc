@@ -1,4 +1,5 @@
-// Formats 2 and 3: varint columns decoded and resolved (varint_columns.h).
+// Formats 2 and 3: varint columns decoded and resolved in one pass
+// (varint_columns.h).
 #include "format/internal/varint_columns.h"
 
 #include "format/internal/seq_order.h"
@@ -8,126 +9,40 @@
 namespace heaprec::format::detail {
 namespace {
 
-// A chunk's block refs in column order, resolved one at a time
-// (format/FORMAT.md, "Blocks"): the previous value of each form, and the
-// cursors of the columns that only some refs have.
-class RefReader {
+// One varint column, read a value at a time in step with the others.
+class VarintCursor {
  public:
-  enum Result { kResolved, kBad, kNoRawAddress };
+  explicit VarintCursor(const flatbuffers::Vector<uint8_t>* v)
+      : p_(v ? v->data() : nullptr), end_(p_ + Len(v)) {}
 
-  explicit RefReader(const fb::Chunk& c)
-      : c_(c), n_raw_(Len(c.raw_address())), forms_(Len(c.ref_form()) > 0) {}
-
-  // kCallerThread and kOtherThread values chain within one thread's events.
-  void NewThread() { prev_k_ = prev_i_ = 0; }
-
-  // Event i, a free or a realloc: sets k->form[i], k->d[i] (d, or k or i
-  // for the thread forms), k->maker[i] (kOtherThread) and k->passed[i] (d
-  // = 0). kNoRawAddress: raw_address has no entry left for it.
-  Result Next(size_t i, Columns* k, std::string* error) {
-    const uint8_t byte = forms_ ? c_.ref_form()->Get(static_cast<flatbuffers::uoffset_t>(ref_)) : 0;
-    const auto form = static_cast<BlockRefForm>(byte);
-    const uint64_t x = k->block_ref[ref_++];
-    k->form[i] = form;
-    switch (form) {
-      case BlockRefForm::kCallerThread:
-        k->d[i] = prev_k_ = ApplyZigzagDelta(prev_k_, x);
-        if (prev_k_ != 0) return kResolved;
-        *error = "event " + std::to_string(i) + " names its thread's 0th block";
-        return kBad;
-      case BlockRefForm::kOtherThread: {
-        k->d[i] = prev_i_ = ApplyZigzagDelta(prev_i_, x);
-        const uint64_t maker = makers_ < k->ref_thread.size()
-                                   ? ApplyZigzagDelta(k->thread[i], k->ref_thread[makers_])
-                                   : 0;
-        ++makers_;
-        if (prev_i_ == 0 || maker > UINT32_MAX) {
-          *error = "event " + std::to_string(i) + " names a block of no thread";
-          return kBad;
-        }
-        k->maker[i] = static_cast<uint32_t>(maker);
-        return kResolved;
-      }
-      case BlockRefForm::kAnyThread:
-        k->d[i] = prev_d_ = ApplyZigzagDelta(prev_d_, x);
-        if (prev_d_ != 0) return kResolved;
-        if (raw_ == n_raw_) return kNoRawAddress;
-        k->passed[i] = c_.raw_address()->Get(static_cast<flatbuffers::uoffset_t>(raw_++));
-        return kResolved;
+  // The next value; false if the column has none left or it is malformed
+  // (longer than 10 bytes, over 64 bits).
+  bool Next(uint64_t* v) {
+    if (__builtin_expect(p_ < end_ && *p_ < 0x80, 1)) {  // most values take one byte
+      *v = *p_++;
+      return true;
     }
-    *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(byte);
-    return kBad;
+    return Long(v);
   }
-
-  size_t raw() const { return raw_; }
-  size_t makers() const { return makers_; }
+  bool done() const { return p_ == end_; }
 
  private:
-  const fb::Chunk& c_;
-  const size_t n_raw_;
-  const bool forms_;  // else all refs have form kAnyThread
-  uint64_t prev_d_ = 0, prev_k_ = 0, prev_i_ = 0;
-  size_t ref_ = 0, raw_ = 0, makers_ = 0;
-};
+  bool Long(uint64_t* v) {
+    uint64_t x = 0;
+    for (int shift = 0;; shift += 7) {
+      if (p_ == end_ || shift > 63) return false;
+      const uint8_t b = *p_++;
+      if (shift == 63 && b > 1) return false;
+      x |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) break;
+    }
+    *v = x;
+    return true;
+  }
 
-// Resolves each event's seq (format 2), time, block ref and sparse fields in
-// column order, checks the sparse columns' lengths, then puts the events in
-// seq order (k->order).
-bool Resolve(const fb::Chunk& c, ColumnLayout layout, Columns* k, std::string* error) {
-  const size_t n = k->n;
-  const bool runs = layout == ColumnLayout::kVarintRuns;
-  const uint64_t unit = TimeUnitNs(c);
-  const bool addresses = !k->address_delta.empty();
-  // Sized, not zeroed: the loop writes every entry (a zero-fill per chunk
-  // was a tenth of heapreplay's time).
-  for (auto* v :
-       {&k->seq, &k->units, &k->d, &k->passed, &k->alignment, &k->old_address, &k->address}) {
-    v->resize(n);
-  }
-  k->form.resize(n);
-  k->maker.resize(n);
-  uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
-  RefReader refs(c);
-  size_t aligned = 0, old = 0;
-  const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
-  for (size_t i = 0; i < n; ++i) {
-    const Api api = ApiOf(c.api()->Get(i), layout);
-    const EventKind kind = KindOf(api);
-    if (i == 0 || k->thread[i] != k->thread[i - 1]) refs.NewThread();
-    if (!runs) k->seq[i] = seq = ApplyZigzagDelta(seq, k->seq_delta[i]);
-    k->units[i] = units = ApplyZigzagDelta(units, k->time_delta[i]);
-    k->d[i] = k->passed[i] = k->alignment[i] = k->old_address[i] = k->address[i] = 0;
-    k->form[i] = BlockRefForm::kAnyThread;
-    k->maker[i] = 0;
-    if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-      const RefReader::Result r = refs.Next(i, k, error);
-      if (r == RefReader::kBad) return false;
-      if (r == RefReader::kNoRawAddress) break;  // reported below
-    }
-    if (HasAlignment(api) && aligned < n_aligned) {
-      k->alignment[i] = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(aligned++));
-    }
-    if (addresses) {
-      k->address[i] = address = ApplyZigzagDelta(address, k->address_delta[i]);
-      if (HasOldAddress(api) && old < n_old) {
-        k->old_address[i] = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(old++));
-      }
-    }
-  }
-  size_t want_raw = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const EventKind kind = KindOf(ApiOf(c.api()->Get(i), layout));
-    want_raw += (kind == EventKind::kFree || kind == EventKind::kRealloc) &&
-                k->form[i] == BlockRefForm::kAnyThread && k->d[i] == 0;
-  }
-  const size_t n_raw = Len(c.raw_address());
-  if (refs.raw() != n_raw || want_raw != n_raw || refs.makers() != k->ref_thread.size()) {
-    *error = "sparse columns do not match the events";
-    return false;
-  }
-  return runs ? OrderByRuns(c, k, error)  // seqs increase by construction
-              : OrderBySeq(k, error);
-}
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
 
 // Stack nodes: parent ids from id - parent, addresses from zigzag deltas.
 void ResolveStackNodes(const fb::Chunk& c, Columns* k) {
@@ -143,19 +58,177 @@ void ResolveStackNodes(const fb::Chunk& c, Columns* k) {
   }
 }
 
-// Sizes are changes from the previous size of the same stack id. Stack ids
-// are checked later (CheckEvents); ids beyond the known ones are skipped
-// here, so the table never outgrows the stack table.
-void ResolveSizes(uint32_t last_stack_id, std::vector<uint64_t>* size_by_stack, Columns* k) {
-  const uint64_t max_stack = uint64_t{last_stack_id} + k->stack_parent.size();
-  for (size_t i = 0; i < k->n; ++i) {
-    const uint64_t stack = k->stack[i];
-    if (stack > max_stack) continue;  // rejected by CheckEvents
-    if (stack >= size_by_stack->size()) size_by_stack->resize(stack + 1 + stack / 2, 0);
-    uint64_t& last = (*size_by_stack)[stack];
-    last = ApplyZigzagDelta(last, k->size[i]);
-    k->size[i] = last;
+constexpr char kLengths[] = "event columns have different lengths";
+constexpr char kSparse[] = "sparse columns do not match the events";
+
+// The block refs of a chunk's frees and reallocs, in column order
+// (format/FORMAT.md, "Blocks"): each form's previous value, and the cursors
+// of the columns that only some refs have.
+class RefReader {
+ public:
+  explicit RefReader(const fb::Chunk& c)
+      : refs_(c.block_ref()),
+        makers_(c.ref_thread_v()),
+        forms_(Len(c.ref_form()) > 0 ? c.ref_form()->data() : nullptr),
+        n_forms_(Len(c.ref_form())),
+        raw_(c.raw_address()),
+        n_raw_(Len(c.raw_address())) {}
+
+  // kCallerThread and kOtherThread values chain within one thread's events.
+  void NewThread() { prev_k_ = prev_i_ = 0; }
+
+  // Event i (a free or a realloc) of thread `thread`: sets k->d[i] (d, or k
+  // or i for the thread forms), k->form[i], k->maker[i] (kOtherThread) and
+  // k->passed[i] (d = 0).
+  bool Next(size_t i, uint64_t thread, Columns* k, std::string* error) {
+    uint8_t byte = 0;
+    if (forms_ != nullptr) {
+      if (next_form_ == n_forms_) return Fail(kSparse, error);
+      byte = forms_[next_form_++];
+    }
+    uint64_t x;
+    if (!refs_.Next(&x)) return Fail(kSparse, error);
+    const auto form = static_cast<BlockRefForm>(byte);
+    k->form[i] = form;
+    switch (form) {
+      case BlockRefForm::kCallerThread:
+        k->d[i] = prev_k_ = ApplyZigzagDelta(prev_k_, x);
+        if (prev_k_ != 0) return true;
+        *error = "event " + std::to_string(i) + " names its thread's 0th block";
+        return false;
+      case BlockRefForm::kOtherThread: {
+        k->d[i] = prev_i_ = ApplyZigzagDelta(prev_i_, x);
+        uint64_t m;
+        if (!makers_.Next(&m)) return Fail(kSparse, error);
+        const uint64_t maker = ApplyZigzagDelta(thread, m);
+        if (prev_i_ == 0 || maker > UINT32_MAX) {
+          *error = "event " + std::to_string(i) + " names a block of no thread";
+          return false;
+        }
+        k->maker[i] = static_cast<uint32_t>(maker);
+        return true;
+      }
+      case BlockRefForm::kAnyThread:
+        k->d[i] = prev_d_ = ApplyZigzagDelta(prev_d_, x);
+        if (prev_d_ != 0) return true;
+        if (next_raw_ == n_raw_) return Fail(kSparse, error);
+        k->passed[i] = raw_->Get(static_cast<flatbuffers::uoffset_t>(next_raw_++));
+        return true;
+    }
+    *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(byte);
+    return false;
   }
+
+  // Every sparse column taken whole.
+  bool done() const {
+    return refs_.done() && makers_.done() && next_raw_ == n_raw_ &&
+           (forms_ == nullptr || next_form_ == n_forms_);
+  }
+
+ private:
+  static bool Fail(const char* what, std::string* error) {
+    *error = what;
+    return false;
+  }
+
+  VarintCursor refs_, makers_;
+  const uint8_t* forms_;  // nullptr: every ref has form kAnyThread
+  const size_t n_forms_;
+  const flatbuffers::Vector<uint64_t>* raw_;
+  const size_t n_raw_;
+  uint64_t prev_d_ = 0, prev_k_ = 0, prev_i_ = 0;
+  size_t next_form_ = 0, next_raw_ = 0;
+};
+
+// The event columns, decoded in column order, one event at a time.
+bool DecodeEvents(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
+                  std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
+  const size_t n = k->n;
+  const bool runs = layout == ColumnLayout::kVarintRuns;
+  const bool kept = Len(c.address_delta_v()) != 0;  // the trace keeps addresses
+  const uint64_t unit = TimeUnitNs(c);
+  // Sized, not zeroed: what is read is written below.
+  for (auto* v : {&k->seq, &k->units, &k->size, &k->d, &k->passed, &k->alignment}) v->resize(n);
+  k->thread.resize(n);
+  k->stack.resize(n);
+  k->form.resize(n);
+  k->maker.resize(n);
+  k->address.resize(kept ? n : 0);
+  k->old_address.resize(kept ? n : 0);
+  k->groups.clear();
+  k->first_bad = n;
+  k->aligned = k->reallocs = 0;
+  uint64_t* sizes_of = size_by_stack->data();
+  const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
+  VarintCursor seqs(c.seq_delta_v()), times(c.time_delta_v()), threads(c.thread_v()),
+      sizes(c.size_v()), stacks(c.stack_v()), addresses(c.address_delta_v());
+  RefReader refs(c);
+  const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
+  uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
+  uint64_t thread = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t b = apis[i];
+    const Api api = ApiOf(b, layout);
+    const EventKind kind = KindOf(api);
+    uint64_t t, s, x, y, z;
+    if (!threads.Next(&t) || !seqs.Next(&x) || !times.Next(&y) || !stacks.Next(&s) ||
+        !sizes.Next(&z)) {
+      *error = kLengths;
+      return false;
+    }
+    if (i == 0 || t != thread) {
+      k->groups.push_back(static_cast<uint32_t>(i));
+      refs.NewThread();
+      thread = t;
+    }
+    k->thread[i] = static_cast<uint32_t>(t);
+    k->seq[i] = runs ? x : (seq = ApplyZigzagDelta(seq, x));
+    k->units[i] = units = ApplyZigzagDelta(units, y);
+    // Sizes are changes from the previous size of the same stack id.
+    k->stack[i] = static_cast<uint32_t>(s);
+    if (s <= max_stack) {
+      uint64_t& last = sizes_of[s];
+      k->size[i] = last = ApplyZigzagDelta(last, z);
+    } else {
+      k->size[i] = z;
+    }
+    if ((kind == EventKind::kInvalid || s > max_stack ||
+         ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) &&
+        k->first_bad == n) {
+      k->first_bad = i;
+      k->bad_stack = s;
+    }
+    if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
+      if (!refs.Next(i, t, k, error)) return false;
+    }
+    if (HasAlignment(api)) {
+      if (k->aligned < n_aligned) {
+        k->alignment[i] = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(k->aligned));
+      }
+      ++k->aligned;
+    }
+    if (kept) {
+      if (!addresses.Next(&x)) {
+        *error = kLengths;
+        return false;
+      }
+      k->address[i] = address = ApplyZigzagDelta(address, x);
+      if (HasOldAddress(api) && k->reallocs < n_old) {
+        k->old_address[i] = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(k->reallocs));
+      }
+    }
+    k->reallocs += HasOldAddress(api);
+  }
+  if (!seqs.done() || !times.done() || !threads.done() || !sizes.done() || !stacks.done() ||
+      !addresses.done()) {
+    *error = kLengths;
+    return false;
+  }
+  if (!refs.done()) {
+    *error = kSparse;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -173,28 +246,7 @@ bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
 
 bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_stack_id,
                        std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
-  const size_t n = k->n = Len(c.api());
-  // The address column may be empty (no addresses kept).
-  const size_t addresses = Len(c.address_delta_v()) == 0 ? 0 : n;
-  if (!ReadVarintColumn(c.seq_delta_v(), n, &k->seq_delta) ||
-      !ReadVarintColumn(c.time_delta_v(), n, &k->time_delta) ||
-      !ReadVarintColumn(c.thread_v(), n, &k->thread) ||
-      !ReadVarintColumn(c.address_delta_v(), addresses, &k->address_delta) ||
-      !ReadVarintColumn(c.size_v(), n, &k->size) || !ReadVarintColumn(c.stack_v(), n, &k->stack)) {
-    *error = "event columns have different lengths";
-    return false;
-  }
-  size_t refs = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const EventKind kind = KindOf(ApiOf(c.api()->Get(i), layout));
-    refs += kind == EventKind::kFree || kind == EventKind::kRealloc;
-  }
-  if (!ReadVarintColumn(c.block_ref(), refs, &k->block_ref) ||
-      (Len(c.ref_form()) != 0 && Len(c.ref_form()) != refs) ||
-      !ReadVarintColumn(c.ref_thread_v(), SIZE_MAX, &k->ref_thread)) {
-    *error = "sparse columns do not match the events";
-    return false;
-  }
+  k->n = Len(c.api());
   if (!ReadVarintColumn(c.stack_parent_v(), SIZE_MAX, &k->stack_parent) ||
       !ReadVarintColumn(c.stack_address_v(), SIZE_MAX, &k->stack_address) ||
       k->stack_parent.size() != k->stack_address.size()) {
@@ -202,8 +254,40 @@ bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_st
     return false;
   }
   ResolveStackNodes(c, k);
-  ResolveSizes(last_stack_id, size_by_stack, k);
-  return Resolve(c, layout, k, error);
+  // The stack ids events may name; the size table covers them all (it
+  // never outgrows the stack table).
+  const uint64_t max_stack = uint64_t{last_stack_id} + k->stack_parent.size();
+  if (max_stack >= size_by_stack->size()) size_by_stack->resize(max_stack + 1 + max_stack / 2, 0);
+  if (!DecodeEvents(c, layout, max_stack, size_by_stack, k, error)) return false;
+  return layout == ColumnLayout::kVarintRuns ? OrderByRuns(c, k, error)  // seqs increase
+                                             : OrderBySeq(k, error);
+}
+
+bool CheckVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, ColumnLayout layout,
+                       std::string* error) {
+  if (k.n > 0 && c.base_seq() < prev_seq) {
+    *error = "events go back in sequence (base " + std::to_string(c.base_seq()) + " < " +
+             std::to_string(prev_seq) + ")";
+    return false;
+  }
+  if (k.first_bad < k.n) {
+    const size_t i = k.first_bad;
+    const uint8_t b = c.api()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    const Api api = ApiOf(b, layout);
+    if (!IsValid(api) || ((b & kApiNoBlockFlag) != 0 && KindOf(api) == EventKind::kFree)) {
+      *error = "event " + std::to_string(i) + " has invalid api " + std::to_string(b);
+    } else {
+      *error = "event " + std::to_string(i) + " names unknown stack " + std::to_string(k.bad_stack);
+    }
+    return false;
+  }
+  // Old addresses come only with the addresses.
+  const size_t olds = k.address.empty() ? 0 : k.reallocs;
+  if (Len(c.alignment()) != k.aligned || Len(c.old_address()) != olds) {
+    *error = kSparse;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace heaprec::format::detail

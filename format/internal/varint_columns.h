@@ -1,8 +1,9 @@
 // Formats 2 and 3, ChunkDecoder's load stage (format/FORMAT.md, "Events",
-// "Blocks", "Stacks"): decodes the varint columns and resolves them, event by
-// event in column order (grouped by thread), into absolute seqs, time units,
-// sizes and stack nodes, block refs with their forms, and the sparse columns;
-// then puts the events in seq order (seq_order.h).
+// "Blocks", "Stacks"): decodes the varint columns in one pass over the
+// events, in column order (grouped by thread), all columns in step, and
+// resolves them into absolute seqs, time units, sizes and stack nodes, block
+// refs with their forms, and the sparse columns; then puts the events in seq
+// order (seq_order.h).
 //
 // Internal to ChunkDecoder. Not thread-safe; allocates (the columns, reused
 // from chunk to chunk); for tools, never the traced process.
@@ -31,6 +32,14 @@ bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
 // size_by_stack: each stack id's last size, which spans chunks.
 bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_stack_id,
                        std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error);
+
+// Check (after CheckStacks, as CheckEvents for format 1): the chunk's base
+// seq is not before prev_seq (the last event's of the chunks before), every
+// api is valid (a free never has kApiNoBlockFlag), every stack id known, and
+// the sparse alignment and old-address columns have one entry per event that
+// takes one.
+bool CheckVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, ColumnLayout layout,
+                       std::string* error);
 
 }  // namespace heaprec::format::detail
 

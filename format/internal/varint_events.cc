@@ -15,71 +15,79 @@ bool CheckVarintSeqs(const Columns& k, uint64_t prev_seq, std::string* error) {
   return true;
 }
 
-bool CheckBlocks(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks* threads,
-                 std::string* error) {
+bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks* threads,
+                   std::vector<EventBatch>* pieces, size_t* p, std::string* error) {
   if (c.base_block() != *made) {
     *error = "blocks do not continue (base " + std::to_string(c.base_block()) + ", expected " +
              std::to_string(*made) + ")";
     return false;
   }
+  const size_t n = k->n;
+  const uint64_t unit = TimeUnitNs(c);
+  const bool kept = !k->address.empty();
+  const bool weighted = k->sample_rate != 0;
+  const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
+  *p = SizePieces(n, weighted, pieces);
   uint64_t m = *made;
-  for (const uint32_t i : k->order) {
-    const uint8_t b = c.api()->Get(i);
-    const EventKind kind = KindOf(static_cast<Api>(b & kApiMask));
-    const auto thread = static_cast<uint32_t>(k->thread[i]);
-    if (kind != EventKind::kAlloc && k->form[i] != BlockRefForm::kAnyThread) {
-      // k-th most recent of the caller's blocks, or the maker's i-th.
-      const uint64_t count = threads->count(thread);
-      const uint64_t block =
-          k->form[i] == BlockRefForm::kCallerThread
-              ? (k->d[i] > count ? 0 : threads->Block(thread, count - k->d[i] + 1))
-              : threads->Block(k->maker[i], k->d[i]);
-      if (block == 0) {
-        *error = "event " + std::to_string(i) + " names a block its thread did not make lately";
-        return false;
+  for (size_t piece = 0; piece < *p; ++piece) {
+    EventBatch& o = (*pieces)[piece];
+    const uint32_t* order = k->order.data() + piece * kDeliveryPiece;
+    for (size_t j = 0; j < o.count(); ++j) {
+      const uint32_t i = order[j];
+      const uint8_t b = apis[i];
+      const Api api = static_cast<Api>(b & kApiMask);
+      const EventKind kind = KindOf(api);
+      const uint32_t thread = k->thread[i];
+      uint64_t released = 0, passed = 0;
+      if (kind != EventKind::kAlloc) {  // a free or a realloc: the block its ref names
+        const BlockRefForm form = k->form[i];
+        const uint64_t d = k->d[i];
+        if (form != BlockRefForm::kAnyThread) {
+          // k-th most recent of the caller's blocks, or the maker's i-th.
+          const uint64_t count = threads->count(thread);
+          released = form == BlockRefForm::kCallerThread
+                         ? (d > count ? 0 : threads->Block(thread, count - d + 1))
+                         : threads->Block(k->maker[i], d);
+          if (released == 0) {
+            *error = "event " + std::to_string(i) + " names a block its thread did not make lately";
+            return false;
+          }
+        } else if (d > m) {
+          *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) +
+                   " of only " + std::to_string(m) + " made";
+          return false;
+        } else if (d != 0) {
+          released = m - d + 1;
+        } else {
+          passed = k->passed[i];
+        }
       }
-      k->d[i] = m - block + 1;
-    } else if (kind != EventKind::kAlloc && k->d[i] > m) {
-      *error = "event " + std::to_string(i) + " names block ref " + std::to_string(k->d[i]) +
-               " of only " + std::to_string(m) + " made";
-      return false;
+      uint64_t block = kind == EventKind::kFree ? released : 0;
+      if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) {
+        block = ++m;
+        threads->Made(thread, m);
+      }
+      o.api[j] = api;
+      o.seq[j] = k->seq[i];
+      o.time_ns[j] = k->units[i] * unit;
+      o.thread[j] = thread;
+      o.size[j] = k->size[i];
+      o.stack[j] = k->stack[i];
+      o.alignment[j] = HasAlignment(api) ? k->alignment[i] : 0;
+      o.block[j] = block;
+      o.old_block[j] = kind == EventKind::kRealloc ? released : 0;
+      if (kept) {
+        o.address[j] = k->address[i];
+        o.old_address[j] = kind == EventKind::kRealloc ? k->old_address[i] : 0;
+      } else {
+        o.address[j] = kind == EventKind::kFree ? passed : 0;
+        o.old_address[j] = kind == EventKind::kRealloc ? passed : 0;
+      }
     }
-    if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) threads->Made(thread, ++m);
+    if (weighted) WeighPiece(k->sample_rate, &o);
   }
   *made = m;
   return true;
-}
-
-uint64_t DeliverVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t made, TraceVisitor& v) {
-  const uint64_t unit = TimeUnitNs(c);
-  const bool kept = !k.address_delta.empty();
-  return DeliverInSeqOrder(
-      c, k,
-      [&](size_t j, Event* e) {
-        const uint32_t i = k.order[j];
-        const uint8_t b = c.api()->Get(i);
-        e->api = static_cast<Api>(b & kApiMask);
-        e->seq = k.seq[i];
-        e->time_ns = k.units[i] * unit;
-        e->thread = static_cast<uint32_t>(k.thread[i]);
-        e->size = k.size[i];
-        e->stack = static_cast<uint32_t>(k.stack[i]);
-        e->alignment = k.alignment[i];
-        const EventKind kind = e->kind();
-        e->block = e->old_block = 0;
-        const uint64_t released = k.d[i] == 0 ? 0 : made - k.d[i] + 1;
-        if (kind == EventKind::kFree) e->block = released;
-        if (kind == EventKind::kRealloc) e->old_block = released;
-        if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) e->block = ++made;
-        if (kept) {
-          e->address = k.address[i];
-          e->old_address = k.old_address[i];
-        } else {
-          e->address = kind == EventKind::kFree ? k.passed[i] : 0;
-          e->old_address = kind == EventKind::kRealloc ? k.passed[i] : 0;
-        }
-      },
-      v);
 }
 
 }  // namespace heaprec::format::detail
