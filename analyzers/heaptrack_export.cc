@@ -10,13 +10,11 @@ namespace heaprec::analyzers {
 void HeaptrackExport::OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap&) {
   if (c.released == 0 && c.made == 0) return;
   writer_.Time(e.time_ns / 1000000);
-  // Trace indices are stack ids: Write adds the stacks in id order. A block
-  // the trace never saw made (allocated before recording, or a wild pointer)
-  // has no line, as heaptrack writes none for a pointer it does not know:
-  // heaptrack_gui needs every allocation info to be used by a + line before
-  // any later one (its parser counts them in that order, and crashed on a
-  // - line's info that no + had used).
-  if (c.released != 0 && !c.unknown_release && !c.before_recording) {
+  // Trace indices are stack ids: Write adds the stacks in id order. A free
+  // of a block the trace never saw made (released 0) has no line, as
+  // heaptrack writes none for a pointer it does not know; so every info is
+  // first used by a + line (heaptrack_writer.h says why that matters).
+  if (c.released != 0) {
     writer_.Free(writer_.InfoOf(c.released_block.size, c.released_block.stack));
   }
   if (c.made != 0) writer_.Allocate(writer_.InfoOf(c.made_block.size, c.made_block.stack));
