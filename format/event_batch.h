@@ -15,11 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <new>
-#include <utility>
 #include <vector>
 
+#include "base/uninitialized.h"
 #include "format/api.h"
 #include "format/records.h"
 
@@ -92,32 +90,11 @@ inline EventSpan OneEvent(const Event& e) {
   return s;
 }
 
-// std::allocator, except that a vector's resize leaves new entries of a
-// plain type unwritten (as malloc would) instead of zeroing them: a batch's
-// columns are sized for the events about to be written into them.
-template <typename T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <typename U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <typename U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) {}  // NOLINT: rebinding
-  template <typename U>
-  void construct(U* p) {
-    ::new (static_cast<void*>(p)) U;  // default-initialized: no zeroing
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
 class EventBatch {
  public:
+  // Sized without zeroing: the reader writes every entry.
   template <typename T>
-  using Column = std::vector<T, UninitializedAllocator<T>>;
+  using Column = base::UninitializedVector<T>;
 
   size_t count() const { return seq.size(); }
   bool weighted() const { return weighted_; }
