@@ -54,14 +54,12 @@ std::string WriteFile(const std::string& bytes, const std::string& name) {
   return path;
 }
 
-void Compare(const std::string& bytes, const std::string& where,
-             format::ReadResult::Status want) {
+void Compare(const std::string& bytes, const std::string& where, format::ReadResult::Status want) {
   AllAnalyzers old(Moment{}, Feed::kOneAtATime), now(Moment{}, Feed::kInRuns);
   OneAtATime forward(&old.analysis);
   const format::ReadResult a =
       format::ReadTraceMemory("t.zst", bytes.data(), bytes.size(), forward);
-  const format::ReadResult b =
-      format::ReadTraceFileAhead(WriteFile(bytes, "t.zst"), now.analysis);
+  const format::ReadResult b = format::ReadTraceFileAhead(WriteFile(bytes, "t.zst"), now.analysis);
   EXPECT_EQ(a.status, want) << where << ": " << a.message;
   EXPECT_EQ(b.status, want) << where << ": " << b.message;
   EXPECT_EQ(a.events, b.events) << where;
