@@ -351,15 +351,16 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       o.thread[j] = thread32;
       o.size[j] = size;
       o.stack[j] = static_cast<uint32_t>(s);
-      o.alignment[j] = alignment;
       o.block[j] = r.block;
       o.old_block[j] = r.old_block;
+      // Mostly 0: the columns are written only once a value is not.
+      o.SetRare(EventBatch::kAlignment, j, alignment);
       if (kept) {
-        o.address[j] = address;
-        o.old_address[j] = old_address;
+        o.SetRare(EventBatch::kAddress, j, address);
+        o.SetRare(EventBatch::kOldAddress, j, old_address);
       } else {
-        o.address[j] = kind == EventKind::kFree ? r.passed : 0;
-        o.old_address[j] = kind == EventKind::kRealloc ? r.passed : 0;
+        o.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
+        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
       }
     }
     if (k->sample_rate != 0) WeighPiece(k->sample_rate, &o);

@@ -64,15 +64,16 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
       o.thread[j] = thread;
       o.size[j] = k->size[i];
       o.stack[j] = k->stack[i];
-      o.alignment[j] = HasAlignment(api) ? k->alignment[i] : 0;
       o.block[j] = r.block;
       o.old_block[j] = r.old_block;
+      // Mostly 0: the columns are written only once a value is not.
+      o.SetRare(EventBatch::kAlignment, j, HasAlignment(api) ? k->alignment[i] : 0);
       if (kept) {
-        o.address[j] = k->address[i];
-        o.old_address[j] = kind == EventKind::kRealloc ? k->old_address[i] : 0;
+        o.SetRare(EventBatch::kAddress, j, k->address[i]);
+        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? k->old_address[i] : 0);
       } else {
-        o.address[j] = kind == EventKind::kFree ? r.passed : 0;
-        o.old_address[j] = kind == EventKind::kRealloc ? r.passed : 0;
+        o.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
+        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
       }
     }
     if (weighted) WeighPiece(k->sample_rate, &o);
