@@ -31,9 +31,10 @@ class Analysis : public format::TraceVisitor {
   explicit Analysis(const Moment& stop_at);
 
   // Runs of events go through the heap and the analyzers this many at a
-  // time, so that a run's columns and changes stay in the cache from one
-  // analyzer to the next.
-  static constexpr size_t kStep = 1024;
+  // time, so that a run's changes (26 KiB) stay in the first-level cache
+  // from one analyzer to the next (256: 5-7% less CPU than 1024; 64 and
+  // 128 the same as 256).
+  static constexpr size_t kStep = 256;
 
   // Analyzers are called in the order added; not owned.
   void Add(Analyzer* a) {

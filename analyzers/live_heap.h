@@ -112,7 +112,7 @@ class LiveHeap {
     c->unknown_release = c->before_recording = false;
     switch (e.kind()) {
       case format::EventKind::kAlloc:
-        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, c);
+        if (e.block != 0) Add(e, c);
         break;
       case format::EventKind::kFree:
         if (!e.IsNullFree()) Remove(e.block, c);  // free(NULL) is nothing
@@ -120,7 +120,7 @@ class LiveHeap {
       case format::EventKind::kRealloc:
         if (e.IsFailedRealloc()) break;  // the old block stays
         if (e.HasOldBlock()) Remove(e.old_block, c);
-        if (e.block != 0) Add(e.block, {e.size, e.stack, e.api}, e.weight, c);
+        if (e.block != 0) Add(e, c);
         break;
       case format::EventKind::kInvalid:
         break;
@@ -128,19 +128,28 @@ class LiveHeap {
     c->live_bytes = live_bytes_;
     c->live_blocks = live_blocks();
   }
-  __attribute__((always_inline)) void Add(uint64_t id, const LiveBlock& block, double weight,
-                                          HeapChange* c) {
-    LiveBlock old;
-    if (__builtin_expect(blocks_.Put(id, block, &old), 0)) {  // a damaged trace naming it twice
-      const Estimate e = EstimateOf(id, old);
-      live_bytes_ -= e.bytes;
-      live_count_ -= e.count;
+  __attribute__((always_inline)) void Add(const format::Event& e, HeapChange* c) {
+    const uint64_t id = e.block;
+    LiveBlock* b = blocks_.Emplace(id);
+    if (__builtin_expect(b == nullptr, 0)) {  // a damaged trace may name a live block again
+      bool existed;
+      LiveBlock old;
+      b = blocks_.EmplaceSlow(id, &existed, &old);
+      if (existed) {
+        const Estimate was = EstimateOf(id, old);
+        live_bytes_ -= was.bytes;
+        live_count_ -= was.count;
+      }
     }
-    c->made_est = analyzers::EstimateOf(block.size, weight, id);
-    live_bytes_ += c->made_est.bytes;
-    live_count_ += c->made_est.count;
+    // Field by field, from the event's values (never read back).
+    b->size = c->made_block.size = e.size;
+    b->stack = c->made_block.stack = e.stack;
+    b->api = c->made_block.api = e.api;
+    const Estimate est = analyzers::EstimateOf(e.size, e.weight, id);
+    c->made_est = est;
+    live_bytes_ += est.bytes;
+    live_count_ += est.count;
     c->made = id;
-    c->made_block = block;
   }
   __attribute__((always_inline)) void Remove(uint64_t id, HeapChange* c) {
     if (id == 0 && !whole_life_) {  // made while the trace did not record
@@ -149,14 +158,17 @@ class LiveHeap {
       c->before_recording = true;
       return;
     }
-    if (id == 0 || !blocks_.Take(id, &c->released_block)) {  // never made, or released
+    LiveBlock block;
+    if (id == 0 || !blocks_.Take(id, &block)) {  // never made, or released
       ++unknown_frees_;
       c->unknown_release = true;
       return;
     }
-    c->released_est = EstimateOf(id, c->released_block);
-    live_bytes_ -= c->released_est.bytes;
-    live_count_ -= c->released_est.count;
+    const Estimate est = EstimateOf(id, block);
+    c->released_block = block;
+    c->released_est = est;
+    live_bytes_ -= est.bytes;
+    live_count_ -= est.count;
     c->released = id;
   }
   Estimate SampledEstimateOf(uint64_t id, const LiveBlock& block) const;

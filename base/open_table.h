@@ -50,6 +50,7 @@ class OpenTable {
     const Slot& s = slots_[Find(key)];
     return s.key == 0 ? nullptr : &s.value;
   }
+  V* GetMutable(uint64_t key) { return const_cast<V*>(Get(key)); }
 
   // Removes key; its value through *out. False if absent.
   bool Take(uint64_t key, V* out) {

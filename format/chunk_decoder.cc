@@ -72,7 +72,7 @@ const fb::Chunk* Verify(const uint8_t* data, size_t size, uint32_t index, std::s
 // A scan whose next part comes in the next chunk ends this one: no event
 // here may come after it.
 bool LeakScanEndsChunk(const Columns& k, bool fixed, const OpenLeakScan& open, std::string* error) {
-  if (!open.open || fixed || k.n == 0 || k.seq[k.order[k.n - 1]] < open.seq) return true;
+  if (!open.open || fixed || k.n == 0 || k.last_seq < open.seq) return true;
   *error = "events after a leak scan that continues in the next chunk";
   return false;
 }
@@ -99,14 +99,15 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
   Columns& k = *columns_;
 
   // Load: the columns as numbers.
+  if (c.process()) k.sample_rate = c.process()->sample_rate();
   if (fixed ? !detail::LoadFixedColumns(c, &k, error)
-            : !detail::LoadVarintColumns(c, layout, last_stack_id_, &size_by_stack_, &k, error)) {
+            : !detail::LoadVarintColumns(c, layout, last_stack_id_, &size_by_stack_, blocks_made_,
+                                         &thread_blocks_, &pieces_, &k, error)) {
     return false;
   }
 
   // Check: the whole chunk, before any of it is delivered (the last check
   // of formats 2 and 3 also writes the events as they are delivered).
-  if (c.process()) k.sample_rate = c.process()->sample_rate();
   size_t pieces = 0;
   const uint32_t max_stack = last_stack_id_ + static_cast<uint32_t>(k.stack_parent.size());
   uint64_t made_after = blocks_made_;

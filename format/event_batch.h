@@ -13,13 +13,12 @@
 #ifndef HEAPREC_FORMAT_EVENT_BATCH_H_
 #define HEAPREC_FORMAT_EVENT_BATCH_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <new>
-#include <utility>
 #include <vector>
 
+#include "base/uninitialized.h"
 #include "format/api.h"
 #include "format/records.h"
 
@@ -31,6 +30,8 @@ struct EventSpan {
   const uint64_t* time_ns = nullptr;
   const uint32_t* thread = nullptr;
   const Api* api = nullptr;
+  // The rare columns: nullptr when every event's value is 0 (in most traces
+  // nearly all are: addresses are kept only for blocks never made).
   const uint64_t* address = nullptr;
   const uint64_t* size = nullptr;
   const uint64_t* alignment = nullptr;
@@ -46,10 +47,10 @@ struct EventSpan {
     e.time_ns = time_ns[i];
     e.thread = thread[i];
     e.api = api[i];
-    e.address = address[i];
+    e.address = address == nullptr ? 0 : address[i];
     e.size = size[i];
-    e.alignment = alignment[i];
-    e.old_address = old_address[i];
+    e.alignment = alignment == nullptr ? 0 : alignment[i];
+    e.old_address = old_address == nullptr ? 0 : old_address[i];
     e.stack = stack[i];
     e.block = block[i];
     e.old_block = old_block[i];
@@ -62,7 +63,7 @@ struct EventSpan {
     s.count = end - begin;
     for (const uint64_t** c : {&s.seq, &s.time_ns, &s.address, &s.size, &s.alignment,
                                &s.old_address, &s.block, &s.old_block}) {
-      *c += begin;
+      if (*c != nullptr) *c += begin;
     }
     s.thread += begin;
     s.stack += begin;
@@ -92,46 +93,49 @@ inline EventSpan OneEvent(const Event& e) {
   return s;
 }
 
-// std::allocator, except that a vector's resize leaves new entries of a
-// plain type unwritten (as malloc would) instead of zeroing them: a batch's
-// columns are sized for the events about to be written into them.
-template <typename T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <typename U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <typename U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) {}  // NOLINT: rebinding
-  template <typename U>
-  void construct(U* p) {
-    ::new (static_cast<void*>(p)) U;  // default-initialized: no zeroing
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
 class EventBatch {
  public:
+  // Sized without zeroing: the reader writes every entry.
   template <typename T>
-  using Column = std::vector<T, UninitializedAllocator<T>>;
+  using Column = base::UninitializedVector<T>;
 
   size_t count() const { return seq.size(); }
   bool weighted() const { return weighted_; }
 
-  // count events, new ones unwritten (the caller writes every column);
-  // weights: a weight column (a sampled trace's).
-  void Resize(size_t count, bool weights) {
-    for (Column<uint64_t>* c :
-         {&seq, &time_ns, &address, &size, &alignment, &old_address, &block, &old_block}) {
-      c->resize(count);
+  // The rare columns, which hold values only once one is not 0 (until then
+  // they are empty, and a span's pointer to them nullptr).
+  enum Rare { kAddress, kOldAddress, kAlignment };
+  bool has(Rare c) const { return has_[c]; }
+  // Makes rare column c hold values, for count() events: the first `zeros`
+  // 0, the rest unwritten (the caller writes them). Returns the column.
+  uint64_t* Hold(Rare c, size_t zeros) {
+    Column<uint64_t>& col = RareColumn(c);
+    col.resize(count());
+    std::fill(col.begin(), col.begin() + static_cast<std::ptrdiff_t>(zeros), 0);
+    has_[c] = true;
+    return col.data();
+  }
+  // Event i's value of rare column c (0 if the column holds none).
+  void SetRare(Rare c, size_t i, uint64_t v) {
+    if (has_[c]) {
+      RareColumn(c)[i] = v;
+    } else if (v != 0) {
+      Hold(c, i)[i] = v;
     }
+  }
+
+  // count events, new ones unwritten (the caller writes every column; the
+  // rare ones with SetRare, or Hold); weights: a weight column (a sampled
+  // trace's).
+  void Resize(size_t count, bool weights) {
+    for (Column<uint64_t>* c : {&seq, &time_ns, &size, &block, &old_block}) c->resize(count);
     thread.resize(count);
     stack.resize(count);
     api.resize(count);
+    for (int c = 0; c < 3; ++c) {
+      has_[c] = false;
+      RareColumn(static_cast<Rare>(c)).clear();
+    }
     weighted_ = weights;
     weight.resize(weights ? count : 0);
   }
@@ -142,29 +146,33 @@ class EventBatch {
     time_ns[i] = e.time_ns;
     thread[i] = e.thread;
     api[i] = e.api;
-    address[i] = e.address;
     size[i] = e.size;
-    alignment[i] = e.alignment;
-    old_address[i] = e.old_address;
     stack[i] = e.stack;
     block[i] = e.block;
     old_block[i] = e.old_block;
+    SetRare(kAddress, i, e.address);
+    SetRare(kOldAddress, i, e.old_address);
+    SetRare(kAlignment, i, e.alignment);
     if (weighted_) weight[i] = e.weight;
   }
   // Appends e; a weight other than 1 starts the weight column.
   void Append(const Event& e) {
     if (e.weight != 1.0 && !weighted_) Weigh();
+    const size_t i = count();
     seq.push_back(e.seq);
     time_ns.push_back(e.time_ns);
     thread.push_back(e.thread);
     api.push_back(e.api);
-    address.push_back(e.address);
     size.push_back(e.size);
-    alignment.push_back(e.alignment);
-    old_address.push_back(e.old_address);
     stack.push_back(e.stack);
     block.push_back(e.block);
     old_block.push_back(e.old_block);
+    for (int c = 0; c < 3; ++c) {
+      if (has_[c]) RareColumn(static_cast<Rare>(c)).push_back(0);
+    }
+    SetRare(kAddress, i, e.address);
+    SetRare(kOldAddress, i, e.old_address);
+    SetRare(kAlignment, i, e.alignment);
     if (weighted_) weight.push_back(e.weight);
   }
   // Appends every event of s.
@@ -178,13 +186,23 @@ class EventBatch {
     add(&time_ns, s.time_ns);
     add(&thread, s.thread);
     add(&api, s.api);
-    add(&address, s.address);
     add(&size, s.size);
-    add(&alignment, s.alignment);
-    add(&old_address, s.old_address);
     add(&stack, s.stack);
     add(&block, s.block);
     add(&old_block, s.old_block);
+    const uint64_t* rare[3] = {s.address, s.old_address, s.alignment};
+    for (int c = 0; c < 3; ++c) {
+      Column<uint64_t>& col = RareColumn(static_cast<Rare>(c));
+      if (rare[c] != nullptr) {
+        if (!has_[c]) {  // zeros for the events before
+          col.assign(n, 0);
+          has_[c] = true;
+        }
+        add(&col, rare[c]);
+      } else if (has_[c]) {
+        col.resize(n + s.count, 0);
+      }
+    }
     if (weighted_) {
       if (s.weight != nullptr) {
         add(&weight, s.weight);
@@ -202,10 +220,10 @@ class EventBatch {
     s.time_ns = time_ns.data() + begin;
     s.thread = thread.data() + begin;
     s.api = api.data() + begin;
-    s.address = address.data() + begin;
+    s.address = has_[kAddress] ? address.data() + begin : nullptr;
     s.size = size.data() + begin;
-    s.alignment = alignment.data() + begin;
-    s.old_address = old_address.data() + begin;
+    s.alignment = has_[kAlignment] ? alignment.data() + begin : nullptr;
+    s.old_address = has_[kOldAddress] ? old_address.data() + begin : nullptr;
     s.stack = stack.data() + begin;
     s.block = block.data() + begin;
     s.old_block = old_block.data() + begin;
@@ -213,17 +231,22 @@ class EventBatch {
     return s;
   }
 
-  Column<uint64_t> seq, time_ns, address, size, alignment, old_address, block, old_block;
+  Column<uint64_t> seq, time_ns, size, block, old_block;
   Column<uint32_t> thread, stack;
   Column<Api> api;
-  Column<double> weight;  // empty unless weighted()
+  Column<uint64_t> address, old_address, alignment;  // rare: empty unless has()
+  Column<double> weight;                             // empty unless weighted()
 
  private:
+  Column<uint64_t>& RareColumn(Rare c) {
+    return c == kAddress ? address : c == kOldAddress ? old_address : alignment;
+  }
   void Weigh() {
     weighted_ = true;
     weight.assign(count(), 1.0);
   }
   bool weighted_ = false;
+  bool has_[3] = {false, false, false};
 };
 
 }  // namespace heaprec::format

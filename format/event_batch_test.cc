@@ -77,5 +77,48 @@ TEST(EventBatchTest, AWeightStartsTheWeightColumn) {
   EXPECT_EQ(other.Span().At(1), w);
 }
 
+TEST(EventBatchTest, RareColumnsAreHeldOnlyOnceAValueIsNotZero) {
+  EventBatch b;
+  std::vector<Event> want;
+  for (uint64_t s = 1; s <= 20; ++s) {
+    Event e = Made(s);
+    e.address = e.old_address = e.alignment = 0;
+    if (s == 12) e.address = 0xdead0;  // a block never made
+    if (s == 15) e.alignment = 64;
+    want.push_back(e);
+    b.Append(e);
+  }
+  EXPECT_TRUE(b.has(EventBatch::kAddress));
+  EXPECT_TRUE(b.has(EventBatch::kAlignment));
+  EXPECT_FALSE(b.has(EventBatch::kOldAddress));
+  EXPECT_EQ(b.Span().old_address, nullptr);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(b.Span().At(i), want[i]) << i;
+  // A run before the first value has none.
+  const EventSpan before = b.Span(0, 5);
+  EXPECT_NE(before.address, nullptr);  // the batch's column, its zeros
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(before.At(i).address, 0u);
+  // Written in place (as the reader writes a piece).
+  EventBatch p;
+  p.Resize(want.size(), false);
+  EXPECT_FALSE(p.has(EventBatch::kAddress));
+  for (size_t i = 0; i < want.size(); ++i) p.Set(i, want[i]);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(p.Span().At(i), want[i]) << i;
+  // Spans with and without the columns, appended in any order.
+  EventBatch none;
+  for (size_t i = 0; i < 10; ++i) none.Append(want[i]);
+  EXPECT_EQ(none.Span().address, nullptr);
+  EventBatch c;
+  c.Append(none.Span());  // no rare values: no columns
+  EXPECT_FALSE(c.has(EventBatch::kAddress));
+  EXPECT_EQ(c.Span().Sub(2, 4).address, nullptr);
+  c.Append(p.Span(10, 20));
+  EXPECT_TRUE(c.has(EventBatch::kAddress));
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(c.Span().At(i), want[i]) << i;
+  c.Append(p.Span(0, 3));
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(c.Span().At(20 + i), want[i]) << i;
+  c.Clear();
+  EXPECT_FALSE(c.has(EventBatch::kAddress));
+}
+
 }  // namespace
 }  // namespace heaprec::format

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "base/uninitialized.h"
 #include "format/byte_io.h"
 #include "format/format_version.h"
 
@@ -87,7 +88,8 @@ class FrameReader {
   FormatVersion version_;
   std::string error_;
   // Format 2 stream state.
-  std::vector<uint8_t> out_;  // decompressed bytes not yet handed out
+  // Decompressed bytes not yet handed out (resized for zstd without zeroing).
+  base::UninitializedVector<uint8_t> out_;
   bool in_frame_ = false;
   enum class Stage { kFrameHeader, kBlock, kChecksum };
   Stage stage_ = Stage::kFrameHeader;

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "format/api.h"
@@ -84,6 +85,17 @@ struct Columns {
   std::vector<uint64_t> seq, units, d, passed, alignment, address, old_address;
   std::vector<BlockRefForm> form;
   std::vector<uint32_t> maker;
+  bool kept = false;  // the trace keeps addresses
+  // Formats 2 and 3: the first and last seq in seq order.
+  uint64_t first_seq = 0, last_seq = 0;
+  // Format 3 with its columns in seq order (no seq runs): resolved as
+  // decoded (none of the per-event columns above are filled), written in
+  // `pieces` pieces as delivered; the blocks made after the chunk, and the
+  // first ref that named no block (empty if none), for ResolveEvents.
+  bool direct = false;
+  size_t pieces = 0;
+  uint64_t made_after = 0;
+  std::string resolve_error;
   // Formats 2 and 3: where each thread's group of events starts in the
   // columns, and what the chunk's checks (CheckVarintEvents) look at: the
   // first event with an invalid api or an unknown stack (n if none) and the

@@ -2,7 +2,9 @@
 // (varint_columns.h).
 #include "format/internal/varint_columns.h"
 
+#include "format/internal/chunk_delivery.h"
 #include "format/internal/seq_order.h"
+#include "format/internal/varint_events.h"
 #include "format/varint.h"
 #include "format/zigzag.h"
 
@@ -17,7 +19,7 @@ class VarintCursor {
 
   // The next value; false if the column has none left or it is malformed
   // (longer than 10 bytes, over 64 bits).
-  bool Next(uint64_t* v) {
+  __attribute__((always_inline)) bool Next(uint64_t* v) {
     if (__builtin_expect(p_ < end_ && *p_ < 0x80, 1)) {  // most values take one byte
       *v = *p_++;
       return true;
@@ -61,6 +63,14 @@ void ResolveStackNodes(const fb::Chunk& c, Columns* k) {
 constexpr char kLengths[] = "event columns have different lengths";
 constexpr char kSparse[] = "sparse columns do not match the events";
 
+// A free's or a realloc's block ref, read (RefReader::Next's outputs).
+struct Ref {
+  BlockRefForm form = BlockRefForm::kAnyThread;
+  uint64_t d = 0;       // d, or k or i for the thread forms
+  uint32_t maker = 0;   // kOtherThread
+  uint64_t passed = 0;  // d = 0: the address passed
+};
+
 // The block refs of a chunk's frees and reallocs, in column order
 // (format/FORMAT.md, "Blocks"): each form's previous value, and the cursors
 // of the columns that only some refs have.
@@ -77,10 +87,12 @@ class RefReader {
   // kCallerThread and kOtherThread values chain within one thread's events.
   void NewThread() { prev_k_ = prev_i_ = 0; }
 
-  // Event i (a free or a realloc) of thread `thread`: sets k->d[i] (d, or k
-  // or i for the thread forms), k->form[i], k->maker[i] (kOtherThread) and
-  // k->passed[i] (d = 0).
-  bool Next(size_t i, uint64_t thread, Columns* k, std::string* error) {
+  // Event i (a free or a realloc) of thread `thread`: its ref (d, or k or i
+  // for the thread forms), with the maker (kOtherThread) or the address
+  // passed (d = 0).
+  __attribute__((always_inline)) bool Next(size_t i, uint64_t thread, BlockRefForm* form_out,
+                                           uint64_t* d, uint32_t* maker_out, uint64_t* passed,
+                                           std::string* error) {
     uint8_t byte = 0;
     if (forms_ != nullptr) {
       if (next_form_ == n_forms_) return Fail(kSparse, error);
@@ -89,15 +101,15 @@ class RefReader {
     uint64_t x;
     if (!refs_.Next(&x)) return Fail(kSparse, error);
     const auto form = static_cast<BlockRefForm>(byte);
-    k->form[i] = form;
+    *form_out = form;
     switch (form) {
       case BlockRefForm::kCallerThread:
-        k->d[i] = prev_k_ = ApplyZigzagDelta(prev_k_, x);
+        *d = prev_k_ = ApplyZigzagDelta(prev_k_, x);
         if (prev_k_ != 0) return true;
         *error = "event " + std::to_string(i) + " names its thread's 0th block";
         return false;
       case BlockRefForm::kOtherThread: {
-        k->d[i] = prev_i_ = ApplyZigzagDelta(prev_i_, x);
+        *d = prev_i_ = ApplyZigzagDelta(prev_i_, x);
         uint64_t m;
         if (!makers_.Next(&m)) return Fail(kSparse, error);
         const uint64_t maker = ApplyZigzagDelta(thread, m);
@@ -105,14 +117,14 @@ class RefReader {
           *error = "event " + std::to_string(i) + " names a block of no thread";
           return false;
         }
-        k->maker[i] = static_cast<uint32_t>(maker);
+        *maker_out = static_cast<uint32_t>(maker);
         return true;
       }
       case BlockRefForm::kAnyThread:
-        k->d[i] = prev_d_ = ApplyZigzagDelta(prev_d_, x);
+        *d = prev_d_ = ApplyZigzagDelta(prev_d_, x);
         if (prev_d_ != 0) return true;
         if (next_raw_ == n_raw_) return Fail(kSparse, error);
-        k->passed[i] = raw_->Get(static_cast<flatbuffers::uoffset_t>(next_raw_++));
+        *passed = raw_->Get(static_cast<flatbuffers::uoffset_t>(next_raw_++));
         return true;
     }
     *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(byte);
@@ -140,9 +152,10 @@ class RefReader {
   size_t next_form_ = 0, next_raw_ = 0;
 };
 
-// The event columns, decoded in column order, one event at a time.
-bool DecodeEvents(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
-                  std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
+// The event columns, decoded in column order, one event at a time, into k's
+// columns.
+bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
+                   std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
   const size_t n = k->n;
   const bool runs = layout == ColumnLayout::kVarintRuns;
   const bool kept = Len(c.address_delta_v()) != 0;  // the trace keeps addresses
@@ -155,6 +168,7 @@ bool DecodeEvents(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   k->maker.resize(n);
   k->address.resize(kept ? n : 0);
   k->old_address.resize(kept ? n : 0);
+  k->kept = kept;
   k->groups.clear();
   k->first_bad = n;
   k->aligned = k->reallocs = 0;
@@ -199,7 +213,7 @@ bool DecodeEvents(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       k->bad_stack = s;
     }
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-      if (!refs.Next(i, t, k, error)) return false;
+      if (!refs.Next(i, t, &k->form[i], &k->d[i], &k->maker[i], &k->passed[i], error)) return false;
     }
     if (HasAlignment(api)) {
       if (k->aligned < n_aligned) {
@@ -231,6 +245,143 @@ bool DecodeEvents(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   return true;
 }
 
+// What a chunk whose columns are in seq order (format 3, no seq runs)
+// resolves as it decodes: its events go straight into their pieces.
+struct Direct {
+  uint64_t made = 0;  // blocks made before the chunk, then after it
+  ThreadBlocks* threads = nullptr;
+  std::vector<EventBatch>* pieces = nullptr;
+  size_t p = 0;  // pieces used
+};
+
+// The event columns of a chunk in seq order, decoded, resolved and written
+// as delivered into direct->pieces, one event at a time (a ref that names
+// no block is kept in k->resolve_error for ResolveEvents, which comes last
+// among the checks).
+bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
+                  std::vector<uint64_t>* size_by_stack, Columns* k, Direct* direct,
+                  std::string* error) {
+  const size_t n = k->n;
+  const bool kept = Len(c.address_delta_v()) != 0;  // the trace keeps addresses
+  const uint64_t unit = TimeUnitNs(c);
+  direct->p = SizePieces(n, k->sample_rate != 0, direct->pieces);
+  k->kept = kept;
+  k->groups.clear();
+  k->first_bad = n;
+  k->aligned = k->reallocs = 0;
+  k->resolve_error.clear();
+  uint64_t* sizes_of = size_by_stack->data();
+  const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
+  VarintCursor seqs(c.seq_delta_v()), times(c.time_delta_v()), threads(c.thread_v()),
+      sizes(c.size_v()), stacks(c.stack_v()), addresses(c.address_delta_v());
+  RefReader refs(c);
+  const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
+  uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
+  uint64_t thread = 0;
+  uint64_t m = direct->made;  // blocks made so far
+  for (size_t piece = 0; piece < direct->p; ++piece) {
+    EventBatch& o = (*direct->pieces)[piece];
+    for (size_t j = 0; j < o.count(); ++j) {
+      const size_t i = piece * kDeliveryPiece + j;
+      const uint8_t b = apis[i];
+      const Api api = ApiOf(b, layout);
+      const EventKind kind = KindOf(api);
+      uint64_t t, s, x, y, z;
+      if (!threads.Next(&t) || !seqs.Next(&x) || !times.Next(&y) || !stacks.Next(&s) ||
+          !sizes.Next(&z)) {
+        *error = kLengths;
+        return false;
+      }
+      if (i == 0 || t != thread) {
+        refs.NewThread();
+        thread = t;
+      }
+      const uint64_t next = seq + 1 + x;  // x: the seqs skipped since the event before
+      if (next <= seq) {
+        *error = "sequence numbers overflow";
+        return false;
+      }
+      seq = next;
+      units = ApplyZigzagDelta(units, y);
+      // Sizes are changes from the previous size of the same stack id.
+      uint64_t size = z;
+      if (s <= max_stack) {
+        uint64_t& last = sizes_of[s];
+        size = last = ApplyZigzagDelta(last, z);
+      }
+      if ((kind == EventKind::kInvalid || s > max_stack ||
+           ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) &&
+          k->first_bad == n) {
+        k->first_bad = i;
+        k->bad_stack = s;
+      }
+      Ref ref;
+      const bool has_ref = kind == EventKind::kFree || kind == EventKind::kRealloc;
+      if (has_ref && !refs.Next(i, t, &ref.form, &ref.d, &ref.maker, &ref.passed, error)) {
+        return false;
+      }
+      uint64_t alignment = 0;
+      if (HasAlignment(api)) {
+        if (k->aligned < n_aligned) {
+          alignment = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(k->aligned));
+        }
+        ++k->aligned;
+      }
+      uint64_t old_address = 0;
+      if (kept) {
+        if (!addresses.Next(&x)) {
+          *error = kLengths;
+          return false;
+        }
+        address = ApplyZigzagDelta(address, x);
+        if (HasOldAddress(api) && k->reallocs < n_old) {
+          old_address = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(k->reallocs));
+        }
+      }
+      k->reallocs += HasOldAddress(api);
+      const auto thread32 = static_cast<uint32_t>(t);
+      Resolved r;
+      if (k->resolve_error.empty()) {  // after a bad ref the chunk fails: nothing more to resolve
+        Resolve(i, kind, b, thread32, has_ref, ref.form, ref.d, ref.maker, ref.passed,
+                direct->threads, &m, &r, &k->resolve_error);
+      }
+      o.api[j] = static_cast<Api>(b & kApiMask);
+      o.seq[j] = seq;
+      o.time_ns[j] = units * unit;
+      o.thread[j] = thread32;
+      o.size[j] = size;
+      o.stack[j] = static_cast<uint32_t>(s);
+      o.block[j] = r.block;
+      o.old_block[j] = r.old_block;
+      // Mostly 0: the columns are written only once a value is not.
+      o.SetRare(EventBatch::kAlignment, j, alignment);
+      if (kept) {
+        o.SetRare(EventBatch::kAddress, j, address);
+        o.SetRare(EventBatch::kOldAddress, j, old_address);
+      } else {
+        o.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
+        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
+      }
+    }
+    if (k->sample_rate != 0) WeighPiece(k->sample_rate, &o);
+  }
+  if (n > 0) {
+    k->first_seq = (*direct->pieces)[0].seq[0];
+    k->last_seq = seq;
+  }
+  direct->made = m;
+  if (!seqs.done() || !times.done() || !threads.done() || !sizes.done() || !stacks.done() ||
+      !addresses.done()) {
+    *error = kLengths;
+    return false;
+  }
+  if (!refs.done()) {
+    *error = kSparse;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
@@ -245,7 +396,8 @@ bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
 }
 
 bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_stack_id,
-                       std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
+                       std::vector<uint64_t>* size_by_stack, uint64_t made, ThreadBlocks* threads,
+                       std::vector<EventBatch>* pieces, Columns* k, std::string* error) {
   k->n = Len(c.api());
   if (!ReadVarintColumn(c.stack_parent_v(), SIZE_MAX, &k->stack_parent) ||
       !ReadVarintColumn(c.stack_address_v(), SIZE_MAX, &k->stack_address) ||
@@ -258,9 +410,25 @@ bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_st
   // never outgrows the stack table).
   const uint64_t max_stack = uint64_t{last_stack_id} + k->stack_parent.size();
   if (max_stack >= size_by_stack->size()) size_by_stack->resize(max_stack + 1 + max_stack / 2, 0);
-  if (!DecodeEvents(c, layout, max_stack, size_by_stack, k, error)) return false;
-  return layout == ColumnLayout::kVarintRuns ? OrderByRuns(c, k, error)  // seqs increase
-                                             : OrderBySeq(k, error);
+  // Format 3 without seq runs: the columns are in seq order.
+  k->direct = layout == ColumnLayout::kVarintRuns && Len(c.seq_run_v()) == 0;
+  if (k->direct) {
+    Direct d{made, threads, pieces, 0};
+    if (!DecodeDirect(c, layout, max_stack, size_by_stack, k, &d, error)) return false;
+    k->pieces = d.p;
+    k->made_after = d.made;
+    return true;
+  }
+  if (!DecodeColumns(c, layout, max_stack, size_by_stack, k, error)) return false;
+  if (!(layout == ColumnLayout::kVarintRuns ? OrderByRuns(c, k, error)  // seqs increase
+                                            : OrderBySeq(k, error))) {
+    return false;
+  }
+  if (k->n > 0) {
+    k->first_seq = k->seq[k->order.front()];
+    k->last_seq = k->seq[k->order.back()];
+  }
+  return true;
 }
 
 bool CheckVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, ColumnLayout layout,
@@ -282,7 +450,7 @@ bool CheckVarintEvents(const fb::Chunk& c, const Columns& k, uint64_t prev_seq, 
     return false;
   }
   // Old addresses come only with the addresses.
-  const size_t olds = k.address.empty() ? 0 : k.reallocs;
+  const size_t olds = k.kept ? k.reallocs : 0;
   if (Len(c.alignment()) != k.aligned || Len(c.old_address()) != olds) {
     *error = kSparse;
     return false;

@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
+#include "format/thread_blocks.h"
 
 namespace heaprec::format::detail {
 
@@ -30,8 +32,14 @@ bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
 // events whole. last_stack_id: the highest stack id of the chunks before
 // (this chunk's base_stack_id is not trusted until CheckStacks);
 // size_by_stack: each stack id's last size, which spans chunks.
+// Format 3 without seq runs (one thread's events, the usual chunk of a
+// single-threaded program) is resolved as it is decoded (k->direct): the
+// events go straight into (*pieces) as delivered, their blocks numbered from
+// `made` (the blocks made before the chunk) with *threads; ResolveEvents
+// then only reports what it found.
 bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_stack_id,
-                       std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error);
+                       std::vector<uint64_t>* size_by_stack, uint64_t made, ThreadBlocks* threads,
+                       std::vector<EventBatch>* pieces, Columns* k, std::string* error);
 
 // Check (after CheckStacks, as CheckEvents for format 1): the chunk's base
 // seq is not before prev_seq (the last event's of the chunks before), every

@@ -7,8 +7,8 @@
 namespace heaprec::format::detail {
 
 bool CheckVarintSeqs(const Columns& k, uint64_t prev_seq, std::string* error) {
-  if (k.n > 0 && k.seq[k.order[0]] <= prev_seq) {  // seqs start at 1
-    *error = "events go back in sequence (" + std::to_string(k.seq[k.order[0]]) + " after " +
+  if (k.n > 0 && k.first_seq <= prev_seq) {  // seqs start at 1
+    *error = "events go back in sequence (" + std::to_string(k.first_seq) + " after " +
              std::to_string(prev_seq) + ")";
     return false;
   }
@@ -22,9 +22,18 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
              std::to_string(*made) + ")";
     return false;
   }
+  if (k->direct) {
+    if (!k->resolve_error.empty()) {
+      *error = k->resolve_error;
+      return false;
+    }
+    *made = k->made_after;
+    *p = k->pieces;
+    return true;
+  }
   const size_t n = k->n;
   const uint64_t unit = TimeUnitNs(c);
-  const bool kept = !k->address.empty();
+  const bool kept = k->kept;
   const bool weighted = k->sample_rate != 0;
   const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
   *p = SizePieces(n, weighted, pieces);
@@ -38,34 +47,16 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
       const Api api = static_cast<Api>(b & kApiMask);
       const EventKind kind = KindOf(api);
       const uint32_t thread = k->thread[i];
-      uint64_t released = 0, passed = 0;
-      if (kind != EventKind::kAlloc) {  // a free or a realloc: the block its ref names
-        const BlockRefForm form = k->form[i];
-        const uint64_t d = k->d[i];
-        if (form != BlockRefForm::kAnyThread) {
-          // k-th most recent of the caller's blocks, or the maker's i-th.
-          const uint64_t count = threads->count(thread);
-          released = form == BlockRefForm::kCallerThread
-                         ? (d > count ? 0 : threads->Block(thread, count - d + 1))
-                         : threads->Block(k->maker[i], d);
-          if (released == 0) {
-            *error = "event " + std::to_string(i) + " names a block its thread did not make lately";
-            return false;
-          }
-        } else if (d > m) {
-          *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) +
-                   " of only " + std::to_string(m) + " made";
-          return false;
-        } else if (d != 0) {
-          released = m - d + 1;
-        } else {
-          passed = k->passed[i];
-        }
-      }
-      uint64_t block = kind == EventKind::kFree ? released : 0;
-      if (kind != EventKind::kFree && (b & kApiNoBlockFlag) == 0) {
-        block = ++m;
-        threads->Made(thread, m);
+      const bool has_ref = kind != EventKind::kAlloc;  // a free or a realloc
+      const BlockRefForm form = has_ref ? k->form[i] : BlockRefForm::kAnyThread;
+      const uint64_t d = has_ref ? k->d[i] : 0;
+      // Entries the ref does not have were never written.
+      const uint32_t maker = form == BlockRefForm::kOtherThread ? k->maker[i] : 0;
+      const uint64_t passed =
+          has_ref && form == BlockRefForm::kAnyThread && d == 0 ? k->passed[i] : 0;
+      Resolved r;
+      if (!Resolve(i, kind, b, thread, has_ref, form, d, maker, passed, threads, &m, &r, error)) {
+        return false;
       }
       o.api[j] = api;
       o.seq[j] = k->seq[i];
@@ -73,15 +64,16 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
       o.thread[j] = thread;
       o.size[j] = k->size[i];
       o.stack[j] = k->stack[i];
-      o.alignment[j] = HasAlignment(api) ? k->alignment[i] : 0;
-      o.block[j] = block;
-      o.old_block[j] = kind == EventKind::kRealloc ? released : 0;
+      o.block[j] = r.block;
+      o.old_block[j] = r.old_block;
+      // Mostly 0: the columns are written only once a value is not.
+      o.SetRare(EventBatch::kAlignment, j, HasAlignment(api) ? k->alignment[i] : 0);
       if (kept) {
-        o.address[j] = k->address[i];
-        o.old_address[j] = kind == EventKind::kRealloc ? k->old_address[i] : 0;
+        o.SetRare(EventBatch::kAddress, j, k->address[i]);
+        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? k->old_address[i] : 0);
       } else {
-        o.address[j] = kind == EventKind::kFree ? passed : 0;
-        o.old_address[j] = kind == EventKind::kRealloc ? passed : 0;
+        o.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
+        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
       }
     }
     if (weighted) WeighPiece(k->sample_rate, &o);
