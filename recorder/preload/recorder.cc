@@ -248,7 +248,12 @@ void Leave(ThreadState& ts) {
   }
 }
 
-uint64_t TakeSeq() { return preload::TakeSeq(Header()); }
+uint64_t TakeSeq() {
+  // Room for this seq's record and one more (a realloc that moves writes
+  // two) before the seq is taken, so that it is never held while waiting.
+  ReserveRoom(g_recorder.region, g_recorder.config.launcher_pid, t_thread_state.ring, 2);
+  return preload::TakeSeq(Header());
+}
 
 namespace {
 

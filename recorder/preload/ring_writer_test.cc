@@ -113,6 +113,33 @@ TEST(RingWriterTest, AFullRingWaitsForTheConsumer) {
   EXPECT_EQ(c.ring->waiting.load(), 0u);  // the consumer answered the announcement
 }
 
+// ReserveRoom waits for room for n records before any is written (so that
+// no seq is held meanwhile), and the appends it made room for do not wait.
+TEST(RingWriterTest, ReservesRoomBeforeTheRecords) {
+  PrivateRegion region;
+  const RegionView& v = region.view();
+  RingCursor c = ClaimRing(v, 7, false);
+  for (uint64_t seq = 1; seq < kRingRecords; ++seq) ASSERT_TRUE(AppendSeq(v, c, seq));
+  EXPECT_TRUE(ReserveRoom(v, getpid(), c, 1));  // one slot left: no wait
+  std::atomic<bool> stop{false}, late_started{false};
+  std::vector<RawRecord> read;
+  std::thread consumer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    late_started.store(true);
+    read = ConsumeUntil(*c.ring, stop);
+  });
+  ASSERT_TRUE(ReserveRoom(v, getpid(), c, 2));  // waits for the consumer
+  EXPECT_TRUE(late_started.load());
+  const uint64_t head = c.ring->head.load();
+  EXPECT_LE(head + 2, c.limit);  // both appends have room without asking
+  ASSERT_TRUE(AppendSeq(v, c, kRingRecords));
+  ASSERT_TRUE(AppendSeq(v, c, kRingRecords + 1));
+  stop.store(true);
+  consumer.join();
+  ASSERT_EQ(read.size(), kRingRecords + 1);
+  for (uint64_t i = 0; i < read.size(); ++i) ASSERT_EQ(read[i].seq, i + 1);
+}
+
 // With other rings owned, a producer stops at kRingSharedCapacity unread.
 TEST(RingWriterTest, SharesTheRoomWhenOthersOwnRings) {
   PrivateRegion region;

@@ -21,7 +21,9 @@
 //   tail, then swaps waiting to 0 and wakes if it was 1. Both sides are
 //   sequentially consistent, so one of them sees the other: a wake before the
 //   sleep makes the sleep return at once. A sleep that times out lets the
-//   producer check that the launcher still lives.
+//   producer check that the launcher still lives. A producer waits before it
+//   takes the seq of the record it will write (ReserveRoom in
+//   recorder/preload/ring_writer.h), never while holding one.
 // - Slot life (ring_slots.h): free -> owned (a thread claimed it) ->
 //   retired (the thread exited) -> free (the consumer, once it drained it).
 //
