@@ -60,7 +60,8 @@ TEST(RecordClock, PreciseTimesLeaveOutTheTimeInsideHooks) {
   h->launcher_clock_ns.store(1, std::memory_order_relaxed);
   ThreadClock c{};
   StartClock(*h, c, true);
-  EXPECT_LT(c.read_ns, kMs);  // a vDSO read (~20 ns unless preempted); 0 only if the clock did not move
+  EXPECT_LT(c.read_ns,
+            kMs);  // a vDSO read (~20 ns unless preempted); 0 only if the clock did not move
   HookBegins(*h, c);
   const uint64_t first = NowNs(*h, c);
   Spin(100 * kMs);  // the real call and the recording
