@@ -19,7 +19,10 @@ std::string Analysis::CommandLine() const {
 void Analysis::OnMarker(const format::Marker& m) {
   if (stopped()) return;
   heap_.OnMarker(m);
-  if (stop_ && stop_->AtMarker(m)) return;
+  if (stop_ && stop_->AtMarker(m)) {
+    Stopped();
+    return;
+  }
   markers_.push_back(m);
   for (Analyzer* a : analyzers_) a->OnMarker(m);
 }
@@ -35,6 +38,7 @@ void Analysis::Step(const format::EventSpan& run) {
   if (stop_) {  // the pass ends just before the event that reaches it
     for (size_t i = 0; i < run.count; ++i) {
       if (stop_->BeforeEvent(run.At(i))) {
+        Stopped();
         n = i;
         break;
       }

@@ -47,6 +47,11 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
   r.version = frames.version();
   decoder = ChunkDecoder(r.version);
   std::vector<uint8_t> chunk;
+  const bool seekable = r.version.major >= 2;
+  const DecoderState* resume = seekable ? options.resume : nullptr;
+  const uint64_t every = seekable ? options.checkpoint_every_bytes : 0;
+  uint64_t next_checkpoint = every;
+  bool skimming = false;  // since skip_events_after: for good
   for (;;) {
     const FrameReader::Status s = frames.Next(&chunk);
     r.chunks = decoder.chunks();
@@ -65,12 +70,30 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       r.status = ReadResult::kComplete;
       return r;
     }
+    if (resume != nullptr && decoder.chunks() == resume->next_index) {
+      decoder.Resume(*resume);
+      visitor.OnResume();
+      resume = nullptr;
+    }
+    if (!skimming && options.skip_events_after != nullptr &&
+        options.skip_events_after->load(std::memory_order_relaxed)) {
+      skimming = true;
+    }
+    const bool skim = skimming || resume != nullptr;
     std::string why;
-    if (!decoder.Decode(chunk.data(), chunk.size(), visitor, &why)) {
+    if (!(skim ? decoder.Skim(chunk.data(), chunk.size(), visitor, &why)
+               : decoder.Decode(chunk.data(), chunk.size(), visitor, &why))) {
       return fail(frames.chunk_offset(), "corrupt chunk at byte offset " +
                                              std::to_string(frames.chunk_offset()) + ": " + why);
     }
     whole_end = frames.offset();
+    if (every != 0 && !skim && whole_end >= next_checkpoint && !decoder.seen_end()) {
+      DecoderState state;
+      if (decoder.State(&state)) {
+        visitor.OnCheckpoint(state);
+        next_checkpoint = whole_end + every;
+      }
+    }
     if (options.progress != nullptr) {
       options.progress->bytes.store(whole_end, std::memory_order_relaxed);
       options.progress->events.store(decoder.events(), std::memory_order_relaxed);
