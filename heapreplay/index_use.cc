@@ -77,7 +77,7 @@ bool IndexUse::TryResume(const Options& o, const TraceIndex& index, AnalysisPlan
   if (p->before) p->before->StartFrom(p->analysis.heap());
   if (p->after) p->after->StartFrom(p->analysis.heap());
   options->resume = &resume_;
-  resumed_ = true;
+  p->from_checkpoint = true;
   return true;
 }
 

@@ -44,9 +44,6 @@ class IndexUse {
   void Prepare(const Options& o, AnalysisPlan* p, format::ReaderOptions* options);
   void Finish(const Options& o, const AnalysisPlan& p);
 
-  // Whether the pass started from a checkpoint (for tests).
-  bool resumed() const { return resumed_; }
-
  private:
   // Starts the pass from the index's checkpoint for its moments, if any.
   bool TryResume(const Options& o, const TraceIndex& index, AnalysisPlan* p,
@@ -54,7 +51,6 @@ class IndexUse {
 
   std::atomic<bool> stopped_{false};
   format::DecoderState resume_;
-  bool resumed_ = false;
   std::unique_ptr<IndexWriter> writer_;
 };
 

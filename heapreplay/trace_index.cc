@@ -171,8 +171,7 @@ bool TraceIndex::Read(int i, format::DecoderState* state, std::string* analysis,
   const std::string decoder = r.S();
   *analysis = r.S();
   format::StateReader d(decoder);
-  if (!r.ok() || !r.at_end() || !state->Decode(&d) || !d.at_end() ||
-      state->next_index != c.chunk) {
+  if (!r.ok() || !r.at_end() || !state->Decode(&d) || !d.at_end() || state->next_index != c.chunk) {
     *why = "checkpoint " + std::to_string(i) + " is damaged";
     return false;
   }

@@ -38,9 +38,9 @@ struct IndexKey {
 bool KeyOf(const std::string& trace, IndexKey* key, std::string* error);
 
 struct Checkpoint {
-  uint32_t chunk = 0;         // the first chunk decoded after it
-  uint64_t max_time_ns = 0;   // the latest event time before it
-  uint64_t markers = 0;       // markers before it
+  uint32_t chunk = 0;             // the first chunk decoded after it
+  uint64_t max_time_ns = 0;       // the latest event time before it
+  uint64_t markers = 0;           // markers before it
   uint64_t offset = 0, size = 0;  // its bytes in the file
 };
 
