@@ -1,6 +1,8 @@
 // DecoderState's bytes (decoder_state.h).
 #include "format/decoder_state.h"
 
+#include "format/zigzag.h"
+
 namespace heaprec::format {
 
 void DecoderState::Encode(StateWriter* w) const {
@@ -24,7 +26,11 @@ void DecoderState::Encode(StateWriter* w) const {
     w->U(t.thread);
     w->U(t.count);
     w->U(t.recent.size());
-    for (uint64_t b : t.recent) w->U(b);
+    uint64_t last = 0;  // as zigzag deltas: a thread's blocks are mostly near each other
+    for (uint64_t b : t.recent) {
+      w->U(ZigzagDelta(last, b));
+      last = b;
+    }
   }
 }
 
@@ -49,7 +55,8 @@ bool DecoderState::Decode(StateReader* r) {
     t.thread = static_cast<uint32_t>(r->U());
     t.count = r->U();
     t.recent.resize(r->Count());
-    for (uint64_t& b : t.recent) b = r->U();
+    uint64_t last = 0;
+    for (uint64_t& b : t.recent) b = last = ApplyZigzagDelta(last, r->U());
   }
   return r->ok();
 }

@@ -70,8 +70,8 @@ std::string Time(uint64_t ns) { return std::to_string(ns) + "ns"; }
 TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) {
   for (uint32_t seed : {1u, 2u}) {
     format::testing::Records records;
-    const std::string trace = WriteTrace(
-        format::testing::SampleTraceBytes(30000, 499, seed, &records), "t.zst");
+    const std::string trace =
+        WriteTrace(format::testing::SampleTraceBytes(30000, 499, seed, &records), "t.zst");
     Ask({"--index"}, trace);  // writes t.zst.hri
     TraceIndex index;
     IndexKey key;
@@ -94,10 +94,12 @@ TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) {
     int resumed = 0, asked = 0;
     for (int i = 0; i < 10; ++i) {
       const std::string m = moment(), n = moment();
-      for (const std::vector<std::string>& q :
-           {std::vector<std::string>{"--leaks", "--at", m}, {"--at", m, "--leaks", "--top", "0"},
-            {"--diff", "--from", m, "--to", n}, {"--leaks"}, {"--diff", "--from", m},
-            {"--leaks", "--peak", "--at", m}}) {
+      for (const std::vector<std::string>& q : {std::vector<std::string>{"--leaks", "--at", m},
+                                                {"--at", m, "--leaks", "--top", "0"},
+                                                {"--diff", "--from", m, "--to", n},
+                                                {"--leaks"},
+                                                {"--diff", "--from", m},
+                                                {"--leaks", "--peak", "--at", m}}) {
         std::vector<std::string> plain = q;
         plain.push_back("--no-index");
         const Answer with = Ask(q, trace), without = Ask(plain, trace);
