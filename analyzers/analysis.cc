@@ -23,6 +23,7 @@ void Analysis::OnMarker(const format::Marker& m) {
     Stopped();
     return;
   }
+  if (tap_ != nullptr) tap_->OnMarker(m);
   markers_.push_back(m);
   for (Analyzer* a : analyzers_) a->OnMarker(m);
 }
@@ -89,6 +90,7 @@ void Analysis::OnLeakScan(const format::LeakScan& s) {
   }
   if (s.more) return;
   joining_.more = false;
+  if (tap_ != nullptr) tap_->OnLeakScan(joining_);
   leak_scans_.push_back(std::move(joining_));
   joining_ = format::LeakScan{};
   changes_since_scan_ = 0;

@@ -48,14 +48,30 @@ class Analysis : public format::TraceVisitor {
   }
 
   void OnProcess(const format::ProcessInfo& p) override {
+    if (tap_ != nullptr) tap_->OnProcess(p);
     process_ = p;
     heap_.set_sample_rate(p.sample_rate);
     heap_.OnProcess(p);
   }
-  void OnModule(const format::Module& m) override { symbols_.AddModule(m); }
-  void OnThread(const format::ThreadInfo& t) override { threads_.push_back(t); }
-  void OnStackNode(const format::StackNode& n) override { symbols_.AddStackNode(n); }
-  void OnSymbol(const format::Symbol& s) override { symbols_.AddSymbol(s); }
+  void OnModule(const format::Module& m) override {
+    if (tap_ != nullptr) tap_->OnModule(m);
+    symbols_.AddModule(m);
+  }
+  void OnModuleUnload(const format::ModuleUnload& u) override {
+    if (tap_ != nullptr) tap_->OnModuleUnload(u);
+  }
+  void OnThread(const format::ThreadInfo& t) override {
+    if (tap_ != nullptr) tap_->OnThread(t);
+    threads_.push_back(t);
+  }
+  void OnStackNode(const format::StackNode& n) override {
+    if (tap_ != nullptr) tap_->OnStackNode(n);
+    symbols_.AddStackNode(n);
+  }
+  void OnSymbol(const format::Symbol& s) override {
+    if (tap_ != nullptr) tap_->OnSymbol(s);
+    symbols_.AddSymbol(s);
+  }
   void OnMarker(const format::Marker& m) override;
   void OnEvent(const format::Event& e) override { OnEvents(format::OneEvent(e)); }
   void OnEvents(const format::EventSpan& events) override;
@@ -76,6 +92,11 @@ class Analysis : public format::TraceVisitor {
   // Set to true when the pass reaches its stop moment: the reader may skim
   // the rest (format::ReaderOptions::skip_events_after).
   void set_stop_flag(std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // Gets every record but events and RSS samples, as this pass takes them
+  // (leak scans whole, once joined; nothing after the stop moment): what
+  // heapreplay's trace index keeps so that a read can start at a later
+  // zstd frame. Not owned; null: none.
+  void set_record_tap(format::TraceVisitor* tap) { tap_ = tap; }
 
   const LiveHeap& heap() const { return heap_; }
   const SymbolTable& symbols() const { return symbols_; }
@@ -133,6 +154,7 @@ class Analysis : public format::TraceVisitor {
   RssTrack rss_;
   std::function<void(const format::DecoderState&)> checkpoint_sink_;
   std::atomic<bool>* stop_flag_ = nullptr;
+  format::TraceVisitor* tap_ = nullptr;
   uint64_t resumed_changes_since_scan_ = 0;
 };
 

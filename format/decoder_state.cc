@@ -7,6 +7,7 @@ namespace heaprec::format {
 
 void DecoderState::Encode(StateWriter* w) const {
   w->U(next_index);
+  w->U(frame_offset);
   w->U(blocks_made);
   w->U(last_seq);
   w->U(last_event_seq);
@@ -36,6 +37,7 @@ void DecoderState::Encode(StateWriter* w) const {
 
 bool DecoderState::Decode(StateReader* r) {
   next_index = static_cast<uint32_t>(r->U());
+  frame_offset = r->U();
   blocks_made = r->U();
   last_seq = r->U();
   last_event_seq = r->U();

@@ -19,6 +19,10 @@ namespace heaprec::format {
 
 struct DecoderState {
   uint32_t next_index = 0;  // the next chunk to decode
+  // Where chunk next_index's zstd frame starts in the file, if that chunk
+  // is the frame's first (a read can start decompressing there:
+  // ReaderOptions::jump); else 0.
+  uint64_t frame_offset = 0;
   uint64_t blocks_made = 0;
   uint64_t last_seq = 0, last_event_seq = 0;
   uint32_t last_stack_id = 0;

@@ -49,6 +49,14 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
   std::vector<uint8_t> chunk;
   const bool seekable = r.version.major >= 2;
   const DecoderState* resume = seekable ? options.resume : nullptr;
+  if (resume != nullptr && options.jump != nullptr && options.jump->frame_offset != 0) {
+    if (!frames.JumpTo(options.jump->frame_offset)) {
+      return fail(options.jump->frame_offset,
+                  "cannot seek to byte offset " + std::to_string(options.jump->frame_offset));
+    }
+    decoder.Resume(*options.jump);
+    whole_end = options.jump->frame_offset;
+  }
   const uint64_t every = seekable ? options.checkpoint_every_bytes : 0;
   uint64_t next_checkpoint = every;
   bool skimming = false;  // since skip_events_after: for good
@@ -80,6 +88,15 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       skimming = true;
     }
     const bool skim = skimming || resume != nullptr;
+    if (every != 0 && !skim && decoder.chunks() > 0 &&
+        (whole_end >= next_checkpoint || frames.chunk_starts_frame())) {
+      DecoderState state;
+      if (decoder.State(&state)) {  // after the chunk before this one
+        state.frame_offset = frames.chunk_starts_frame() ? frames.chunk_offset() : 0;
+        visitor.OnCheckpoint(state);
+        next_checkpoint = whole_end + every;
+      }
+    }
     std::string why;
     if (!(skim ? decoder.Skim(chunk.data(), chunk.size(), visitor, &why)
                : decoder.Decode(chunk.data(), chunk.size(), visitor, &why))) {
@@ -87,13 +104,6 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
                                              std::to_string(frames.chunk_offset()) + ": " + why);
     }
     whole_end = frames.offset();
-    if (every != 0 && !skim && whole_end >= next_checkpoint && !decoder.seen_end()) {
-      DecoderState state;
-      if (decoder.State(&state)) {
-        visitor.OnCheckpoint(state);
-        next_checkpoint = whole_end + every;
-      }
-    }
     if (options.progress != nullptr) {
       options.progress->bytes.store(whole_end, std::memory_order_relaxed);
       options.progress->events.store(decoder.events(), std::memory_order_relaxed);

@@ -59,10 +59,17 @@ struct ReaderOptions {
   //   *resume, the visitor is told OnResume, and the read goes on as usual.
   //   *resume must be a state of this very trace (the caller checks).
   const DecoderState* resume = nullptr;
-  // - checkpoint_every_bytes: after the first decoded chunk that ends at
-  //   least this many file bytes after the last checkpoint (or the start),
-  //   the visitor gets OnCheckpoint with the decoder's state (not in the
-  //   middle of a leak scan: then after the first chunk that ends it).
+  // - jump: with resume, a state at a frame start (frame_offset not 0) at
+  //   or before it: the read starts decompressing there, the decoder takes
+  //   *jump, and only the chunks from there to resume are skimmed. The
+  //   caller delivers what the chunks before jump held (heapreplay keeps
+  //   it in the index). A source that cannot seek ends kError.
+  const DecoderState* jump = nullptr;
+  // - checkpoint_every_bytes: before decoding the first chunk that starts
+  //   at least this many file bytes after the last checkpoint (or the
+  //   start), and before each chunk that starts a zstd frame (but the
+  //   first), the visitor gets OnCheckpoint with the decoder's state (not
+  //   in the middle of a leak scan: then before the first chunk after it).
   uint64_t checkpoint_every_bytes = 0;
   // - skip_events_after: once the visitor sets it, the chunks not yet
   //   decoded are skimmed (a pass that stopped at its moment wants only the

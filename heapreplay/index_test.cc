@@ -25,7 +25,7 @@ namespace {
 
 struct Answer {
   std::string text, json;
-  bool from_checkpoint = false;
+  bool from_checkpoint = false, from_frame = false;
 };
 
 // heapreplay ARGS TRACE, its stdout as text and as --json.
@@ -53,6 +53,8 @@ Answer Ask(std::vector<std::string> args, const std::string& trace) {
     }
     (json ? answer.json : answer.text) = out;
     answer.from_checkpoint = plan->from_checkpoint;
+    answer.from_frame = plan->from_frame;
+    answer.from_frame = plan->from_frame;
   }
   return answer;
 }
@@ -67,11 +69,15 @@ std::string WriteTrace(const std::string& bytes, const std::string& name) {
 
 std::string Time(uint64_t ns) { return std::to_string(ns) + "ns"; }
 
-TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) {
-  for (uint32_t seed : {1u, 2u}) {
+// frame_bytes: the trace's zstd frames end every this many bytes (0: one
+// frame), so that the index can skip decompressing what comes before.
+void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
+  {
     format::testing::Records records;
-    const std::string trace =
-        WriteTrace(format::testing::SampleTraceBytes(30000, 499, seed, &records), "t.zst");
+    format::TraceWriter::Options options;
+    options.frame_bytes = frame_bytes;
+    const std::string trace = WriteTrace(
+        format::testing::SampleTraceBytes(30000, 499, seed, &records, nullptr, options), "t.zst");
     Ask({"--index"}, trace);  // writes t.zst.hri
     TraceIndex index;
     IndexKey key;
@@ -91,8 +97,8 @@ TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) {
           return Time(records.events[rng() % records.events.size()].time_ns + rng() % 3);
       }
     };
-    int resumed = 0, asked = 0;
-    for (int i = 0; i < 10; ++i) {
+    int resumed = 0, from_frame = 0, asked = 0;
+    for (int i = 0; i < 8; ++i) {
       const std::string m = moment(), n = moment();
       for (const std::vector<std::string>& q : {std::vector<std::string>{"--leaks", "--at", m},
                                                 {"--at", m, "--leaks", "--top", "0"},
@@ -109,13 +115,25 @@ TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) {
         EXPECT_EQ(with.json, without.json) << where;
         EXPECT_FALSE(without.from_checkpoint) << where;
         resumed += with.from_checkpoint;
+        from_frame += with.from_frame;
         ++asked;
       }
     }
     // Most questions start from a checkpoint (not --peak, not moments at
     // the very start).
     EXPECT_GT(resumed, asked / 2) << "seed " << seed;
+    if (frame_bytes == 0) {
+      EXPECT_EQ(from_frame, 0);
+    } else {
+      EXPECT_GT(from_frame, asked / 3) << "seed " << seed;
+    }
   }
+}
+
+TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) { AskRandomQuestions(1, 0); }
+
+TEST(IndexTest, AnswersFromALaterZstdFrameAreTheAnswersWithout) {
+  AskRandomQuestions(2, 200 * 1000);
 }
 
 TEST(IndexTest, ADamagedOrStaleIndexIsRebuiltAndAnswersStayTheSame) {

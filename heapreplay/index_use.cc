@@ -39,6 +39,7 @@ bool BuildIndex(const std::string& trace, const IndexKey& key) {
   analyzers::SummaryAnalyzer s;
   a.Add(&s);
   IndexWriter writer(trace, key);
+  a.set_record_tap(writer.log());
   a.set_checkpoint_sink([&](const format::DecoderState& d) { writer.Add(d, a, s); });
   format::ReaderOptions options;
   options.checkpoint_every_bytes = IndexWriter::Spacing(key.size);
@@ -68,12 +69,33 @@ bool IndexUse::TryResume(const Options& o, const TraceIndex& index, AnalysisPlan
     ok = analyzers::AnalysisState::Restore(&check, &scratch, &scratch_summary);
     if (!ok) why = "checkpoint " + std::to_string(i) + " is damaged";
   }
+  // The frame to start decompressing at, and the records before it.
+  const int j = ok ? index.FrameBefore(i) : -1;
+  std::string log;
+  if (j >= 0) {
+    std::string unused;
+    const Checkpoint& c = index.checkpoints()[static_cast<size_t>(j)];
+    ok = index.Read(j, &jump_, &unused, &why) && jump_.frame_offset == c.frame_offset &&
+         index.ReadLog(&log, &why);
+    if (ok) {
+      log.resize(c.log_bytes);
+      const format::ReadResult r =
+          format::ReadTraceMemory("index log", log.data(), log.size(), scratch);
+      ok = r.status != format::ReadResult::kError && r.chunks == c.log_chunks;
+      if (!ok) why = "its record log is damaged";
+    }
+  }
   if (!ok) {
     Say("ignoring index " + IndexPath(o.trace) + ": " + why + "; rebuilding it");
     return false;
   }
   format::StateReader r(bytes);
   analyzers::AnalysisState::Restore(&r, &p->analysis, &p->summary);
+  if (j >= 0) {
+    format::ReadTraceMemory("index log", log.data(), log.size(), p->analysis);
+    options->jump = &jump_;
+    p->from_frame = true;
+  }
   if (p->before) p->before->StartFrom(p->analysis.heap());
   if (p->after) p->after->StartFrom(p->analysis.heap());
   options->resume = &resume_;
@@ -101,6 +123,7 @@ void IndexUse::Prepare(const Options& o, AnalysisPlan* p, format::ReaderOptions*
   if (!o.index && status == TraceIndex::Status::kMissing && key.size < kAutoIndexBytes) return;
   if (o.at.empty()) {  // this pass reads to the end: it writes the index
     writer_ = std::make_unique<IndexWriter>(o.trace, key);
+    p->analysis.set_record_tap(writer_->log());
     options->checkpoint_every_bytes = IndexWriter::Spacing(key.size);
     p->analysis.set_checkpoint_sink(
         [this, p](const format::DecoderState& d) { writer_->Add(d, p->analysis, p->summary); });

@@ -50,7 +50,7 @@ class IndexUse {
                  format::ReaderOptions* options);
 
   std::atomic<bool> stopped_{false};
-  format::DecoderState resume_;
+  format::DecoderState resume_, jump_;
   std::unique_ptr<IndexWriter> writer_;
 };
 

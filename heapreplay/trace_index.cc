@@ -19,7 +19,7 @@ namespace {
 
 constexpr char kMagic[] = "HRINDEX1";  // 8 bytes at the start
 constexpr char kEnd[] = "HRINDEXE";    // 8 bytes at the end
-constexpr uint64_t kVersion = 1;
+constexpr uint64_t kVersion = 2;
 constexpr size_t kHashedBytes = 64 * 1024;
 constexpr size_t kTail = 24;  // directory offset, directory checksum, kEnd
 
@@ -103,9 +103,22 @@ TraceIndex::Status TraceIndex::Open(const std::string& trace, const IndexKey& ke
   k.size = r.U();
   k.mtime_ns = r.U();
   k.hash = r.U();
-  checkpoints_.resize(r.Count(5));
+  log_offset_ = r.U();
+  log_size_ = r.U();
+  if (log_offset_ > dir_offset || log_size_ > dir_offset - log_offset_) {
+    *why = "a record log outside the file";
+    return Status::kDamaged;
+  }
+  checkpoints_.resize(r.Count(8));
   for (Checkpoint& c : checkpoints_) {
     c.chunk = static_cast<uint32_t>(r.U());
+    c.frame_offset = r.U();
+    c.log_bytes = r.U();
+    c.log_chunks = r.U();
+    if (c.log_bytes > log_size_) {
+      *why = "a checkpoint beyond the record log";
+      return Status::kDamaged;
+    }
     c.max_time_ns = r.U();
     c.markers = r.U();
     c.offset = r.U();
@@ -145,6 +158,28 @@ int TraceIndex::Choose(const std::vector<analyzers::Moment>& moments) const {
     if (before_all && (best < 0 || c.chunk > checkpoints_[best].chunk)) best = static_cast<int>(i);
   }
   return best;
+}
+
+int TraceIndex::FrameBefore(int i) const {
+  const uint32_t chunk = checkpoints_.at(static_cast<size_t>(i)).chunk;
+  int best = -1;
+  for (size_t j = 0; j < checkpoints_.size(); ++j) {
+    const Checkpoint& c = checkpoints_[j];
+    if (c.frame_offset != 0 && c.log_chunks != 0 && c.chunk <= chunk &&
+        (best < 0 || c.chunk > checkpoints_[best].chunk)) {
+      best = static_cast<int>(j);
+    }
+  }
+  return best;
+}
+
+bool TraceIndex::ReadLog(std::string* log, std::string* why) const {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in || !ReadAt(in, log_offset_, log_size_, log)) {
+    *why = "cannot read its record log";
+    return false;
+  }
+  return true;
 }
 
 bool TraceIndex::Read(int i, format::DecoderState* state, std::string* analysis,
@@ -208,6 +243,18 @@ bool IndexWriter::Write(const std::string& bytes) {
   return true;
 }
 
+void IndexWriter::Log::OnProcess(const format::ProcessInfo& p) {
+  if (w_) return;
+  w_ = std::make_unique<format::TraceWriter>(&sink_, p, format::TraceWriter::Options{});
+}
+
+bool IndexWriter::Log::Cut(uint64_t* bytes, uint64_t* chunks) {
+  if (!w_ || !w_->Flush() || !w_->ok()) return false;
+  *bytes = sink_.bytes().size();
+  *chunks = w_->chunks_written();
+  return true;
+}
+
 void IndexWriter::Add(const format::DecoderState& state, const analyzers::Analysis& a,
                       const analyzers::SummaryAnalyzer& s) {
   if (file_ == nullptr) return;
@@ -230,6 +277,9 @@ void IndexWriter::Add(const format::DecoderState& state, const analyzers::Analys
   packed.resize(n);
   Checkpoint c;
   c.chunk = state.next_index;
+  if (state.frame_offset != 0 && log_.Cut(&c.log_bytes, &c.log_chunks)) {
+    c.frame_offset = state.frame_offset;
+  }
   c.max_time_ns = s.duration_ns();
   c.markers = a.markers().size();
   c.offset = offset_;
@@ -238,14 +288,21 @@ void IndexWriter::Add(const format::DecoderState& state, const analyzers::Analys
 }
 
 bool IndexWriter::Finish(const analyzers::Analysis& a, std::string* why) {
+  const uint64_t log_offset = offset_;
+  Write(log_.bytes());
   format::StateWriter w;
   w.U(kVersion);
   w.U(key_.size);
   w.U(key_.mtime_ns);
   w.U(key_.hash);
+  w.U(log_offset);
+  w.U(log_.bytes().size());
   w.U(checkpoints_.size());
   for (const Checkpoint& c : checkpoints_) {
     w.U(c.chunk);
+    w.U(c.frame_offset);
+    w.U(c.log_bytes);
+    w.U(c.log_chunks);
     w.U(c.max_time_ns);
     w.U(c.markers);
     w.U(c.offset);

@@ -15,13 +15,16 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "analyzers/analysis.h"
 #include "analyzers/moment.h"
 #include "analyzers/summary.h"
+#include "format/byte_io.h"
 #include "format/decoder_state.h"
+#include "format/trace_writer.h"
 
 namespace heaprec::heapreplay {
 
@@ -38,7 +41,12 @@ struct IndexKey {
 bool KeyOf(const std::string& trace, IndexKey* key, std::string* error);
 
 struct Checkpoint {
-  uint32_t chunk = 0;             // the first chunk decoded after it
+  uint32_t chunk = 0;  // the first chunk decoded after it
+  // Where that chunk's zstd frame starts if it is the frame's first chunk
+  // (else 0), and then how much of the index's record log (its first
+  // bytes, its first chunks) holds the records before it.
+  uint64_t frame_offset = 0;
+  uint64_t log_bytes = 0, log_chunks = 0;
   uint64_t max_time_ns = 0;       // the latest event time before it
   uint64_t markers = 0;           // markers before it
   uint64_t offset = 0, size = 0;  // its bytes in the file
@@ -63,12 +71,19 @@ class TraceIndex {
   // Checkpoint i's reader state and pass state (AnalysisState bytes);
   // false + *why if its bytes are damaged.
   bool Read(int i, format::DecoderState* state, std::string* analysis, std::string* why) const;
+  // The checkpoint at a frame start latest at or before checkpoint i, or -1.
+  int FrameBefore(int i) const;
+  // The record log: every record of the trace but events and RSS samples,
+  // as a heaprec trace (its chunks end at the frame-start checkpoints);
+  // false + *why if it cannot be read.
+  bool ReadLog(std::string* log, std::string* why) const;
 
  private:
   std::string path_;
   uint64_t file_size_ = 0;
   std::vector<Checkpoint> checkpoints_;
   std::vector<std::string> labels_;
+  uint64_t log_offset_ = 0, log_size_ = 0;
 };
 
 class IndexWriter {
@@ -81,6 +96,8 @@ class IndexWriter {
   IndexWriter(const IndexWriter&) = delete;
   IndexWriter& operator=(const IndexWriter&) = delete;
 
+  // Set as the pass's record tap (Analysis::set_record_tap) before it reads.
+  format::TraceVisitor* log() { return &log_; }
   // A checkpoint of the pass `a` (with its summary `s`) after the chunk
   // that `state` follows.
   void Add(const format::DecoderState& state, const analyzers::Analysis& a,
@@ -91,6 +108,39 @@ class IndexWriter {
   const std::string& path() const { return path_; }
 
  private:
+  // The record log, a trace in memory.
+  class Log : public format::TraceVisitor {
+   public:
+    void OnProcess(const format::ProcessInfo& p) override;
+    void OnModule(const format::Module& m) override {
+      if (w_) w_->AddModule(m);
+    }
+    void OnModuleUnload(const format::ModuleUnload& u) override {
+      if (w_) w_->AddModuleUnload(u);
+    }
+    void OnThread(const format::ThreadInfo& t) override {
+      if (w_) w_->AddThread(t);
+    }
+    void OnStackNode(const format::StackNode& n) override {
+      if (w_) w_->AddStackNode(n);
+    }
+    void OnSymbol(const format::Symbol& s) override {
+      if (w_) w_->AddSymbol(s);
+    }
+    void OnMarker(const format::Marker& m) override {
+      if (w_) w_->AddMarker(m);
+    }
+    void OnLeakScan(const format::LeakScan& s) override {
+      if (w_) w_->AddLeakScan(s);
+    }
+    // Ends the log's chunk: false if there is no log (no process record).
+    bool Cut(uint64_t* bytes, uint64_t* chunks);
+    const std::string& bytes() const { return sink_.bytes(); }
+
+   private:
+    format::StringSink sink_;
+    std::unique_ptr<format::TraceWriter> w_;
+  };
   bool Write(const std::string& bytes);
   std::string path_, tmp_;
   IndexKey key_;
@@ -98,6 +148,7 @@ class IndexWriter {
   uint64_t offset_ = 0;
   std::string error_;
   std::vector<Checkpoint> checkpoints_;
+  Log log_;
 };
 
 }  // namespace heaprec::heapreplay

@@ -73,7 +73,8 @@ TEST(TraceIndexTest, ARecordedTraceAnswersTheSameWithItsIndex) {
   // Stale: the trace's time changed (as if it were written again).
   struct timeval times[2] = {{1000000, 0}, {1000000, 0}};
   ASSERT_EQ(utimes(trace.c_str(), times), 0);
-  const std::vector<std::string> late = {"--leaks", "--at", std::to_string(duration / 10 * 9) + "ns"};
+  const std::vector<std::string> late = {"--leaks", "--at",
+                                         std::to_string(duration / 10 * 9) + "ns"};
   const ProcessResult stale = Ask(late, trace);
   EXPECT_EQ(stale.exit_code, 0) << stale.err;
   EXPECT_EQ(stale.err, "heapreplay: ignoring index " + trace +
