@@ -39,6 +39,11 @@ bool BuildIndex(const std::string& trace, const IndexKey& key) {
   analyzers::SummaryAnalyzer s;
   a.Add(&s);
   IndexWriter writer(trace, key);
+  if (!writer.ok()) {
+    Say("cannot write index " + writer.path() + ": " + writer.error() +
+        " (questions about moments read the whole trace)");
+    return false;
+  }
   a.set_record_tap(writer.log());
   a.set_checkpoint_sink([&](const format::DecoderState& d) { writer.Add(d, a, s); });
   format::ReaderOptions options;
@@ -123,6 +128,12 @@ void IndexUse::Prepare(const Options& o, AnalysisPlan* p, format::ReaderOptions*
   if (!o.index && status == TraceIndex::Status::kMissing && key.size < kAutoIndexBytes) return;
   if (o.at.empty()) {  // this pass reads to the end: it writes the index
     writer_ = std::make_unique<IndexWriter>(o.trace, key);
+    if (!writer_->ok()) {
+      Say("cannot write index " + writer_->path() + ": " + writer_->error() +
+          " (questions about moments read the whole trace)");
+      writer_.reset();
+      return;
+    }
     p->analysis.set_record_tap(writer_->log());
     options->checkpoint_every_bytes = IndexWriter::Spacing(key.size);
     p->analysis.set_checkpoint_sink(

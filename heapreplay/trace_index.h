@@ -106,6 +106,10 @@ class IndexWriter {
   // the file in place. False + *why if it could not be written.
   bool Finish(const analyzers::Analysis& a, std::string* why);
   const std::string& path() const { return path_; }
+  // False (and why) when the file cannot be written: then no pass should
+  // work for it.
+  bool ok() const { return file_ != nullptr; }
+  const std::string& error() const { return error_; }
 
  private:
   // The record log, a trace in memory.
