@@ -19,7 +19,11 @@ std::string Analysis::CommandLine() const {
 void Analysis::OnMarker(const format::Marker& m) {
   if (stopped()) return;
   heap_.OnMarker(m);
-  if (stop_ && stop_->AtMarker(m)) return;
+  if (stop_ && stop_->AtMarker(m)) {
+    Stopped();
+    return;
+  }
+  if (tap_ != nullptr) tap_->OnMarker(m);
   markers_.push_back(m);
   for (Analyzer* a : analyzers_) a->OnMarker(m);
 }
@@ -35,6 +39,7 @@ void Analysis::Step(const format::EventSpan& run) {
   if (stop_) {  // the pass ends just before the event that reaches it
     for (size_t i = 0; i < run.count; ++i) {
       if (stop_->BeforeEvent(run.At(i))) {
+        Stopped();
         n = i;
         break;
       }
@@ -85,6 +90,7 @@ void Analysis::OnLeakScan(const format::LeakScan& s) {
   }
   if (s.more) return;
   joining_.more = false;
+  if (tap_ != nullptr) tap_->OnLeakScan(joining_);
   leak_scans_.push_back(std::move(joining_));
   joining_ = format::LeakScan{};
   changes_since_scan_ = 0;

@@ -12,6 +12,8 @@
 #ifndef HEAPREC_ANALYZERS_ANALYSIS_H_
 #define HEAPREC_ANALYZERS_ANALYSIS_H_
 
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "analyzers/moment.h"
 #include "analyzers/rss.h"
 #include "analyzers/symbol_table.h"
+#include "format/decoder_state.h"
 #include "format/trace_visitor.h"
 
 namespace heaprec::analyzers {
@@ -45,14 +48,30 @@ class Analysis : public format::TraceVisitor {
   }
 
   void OnProcess(const format::ProcessInfo& p) override {
+    if (tap_ != nullptr) tap_->OnProcess(p);
     process_ = p;
     heap_.set_sample_rate(p.sample_rate);
     heap_.OnProcess(p);
   }
-  void OnModule(const format::Module& m) override { symbols_.AddModule(m); }
-  void OnThread(const format::ThreadInfo& t) override { threads_.push_back(t); }
-  void OnStackNode(const format::StackNode& n) override { symbols_.AddStackNode(n); }
-  void OnSymbol(const format::Symbol& s) override { symbols_.AddSymbol(s); }
+  void OnModule(const format::Module& m) override {
+    if (tap_ != nullptr) tap_->OnModule(m);
+    symbols_.AddModule(m);
+  }
+  void OnModuleUnload(const format::ModuleUnload& u) override {
+    if (tap_ != nullptr) tap_->OnModuleUnload(u);
+  }
+  void OnThread(const format::ThreadInfo& t) override {
+    if (tap_ != nullptr) tap_->OnThread(t);
+    threads_.push_back(t);
+  }
+  void OnStackNode(const format::StackNode& n) override {
+    if (tap_ != nullptr) tap_->OnStackNode(n);
+    symbols_.AddStackNode(n);
+  }
+  void OnSymbol(const format::Symbol& s) override {
+    if (tap_ != nullptr) tap_->OnSymbol(s);
+    symbols_.AddSymbol(s);
+  }
   void OnMarker(const format::Marker& m) override;
   void OnEvent(const format::Event& e) override { OnEvents(format::OneEvent(e)); }
   void OnEvents(const format::EventSpan& events) override;
@@ -60,6 +79,24 @@ class Analysis : public format::TraceVisitor {
   // Joins a scan's parts; keeps the last complete scan.
   void OnLeakScan(const format::LeakScan& s) override;
   void OnRssSample(const format::RssSample& s) override;
+  // Seeking (heapreplay's trace index): a checkpoint the reader offers goes
+  // to the sink set, unless the pass has stopped; OnResume finishes what
+  // AnalysisState::Restore began (analysis_state.h).
+  void OnCheckpoint(const format::DecoderState& s) override {
+    if (checkpoint_sink_ && !stopped()) checkpoint_sink_(s);
+  }
+  void OnResume() override { changes_since_scan_ = resumed_changes_since_scan_; }
+  void set_checkpoint_sink(std::function<void(const format::DecoderState&)> sink) {
+    checkpoint_sink_ = std::move(sink);
+  }
+  // Set to true when the pass reaches its stop moment: the reader may skim
+  // the rest (format::ReaderOptions::skip_events_after).
+  void set_stop_flag(std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // Gets every record but events and RSS samples, as this pass takes them
+  // (leak scans whole, once joined; nothing after the stop moment): what
+  // heapreplay's trace index keeps so that a read can start at a later
+  // zstd frame. Not owned; null: none.
+  void set_record_tap(format::TraceVisitor* tap) { tap_ = tap; }
 
   const LiveHeap& heap() const { return heap_; }
   const SymbolTable& symbols() const { return symbols_; }
@@ -87,6 +124,10 @@ class Analysis : public format::TraceVisitor {
   const RssTrack& rss() const { return rss_; }
 
  private:
+  friend class AnalysisState;  // analysis_state.h
+  void Stopped() {
+    if (stop_flag_ != nullptr) stop_flag_->store(true, std::memory_order_relaxed);
+  }
   // At most kStep events, up to the stop moment.
   void Step(const format::EventSpan& events);
   // What every event changes besides the heap and the analyzers.
@@ -111,6 +152,10 @@ class Analysis : public format::TraceVisitor {
   format::LeakScan joining_;         // the parts of a scan so far
   uint64_t changes_since_scan_ = 0;  // heap changes after the last scan
   RssTrack rss_;
+  std::function<void(const format::DecoderState&)> checkpoint_sink_;
+  std::atomic<bool>* stop_flag_ = nullptr;
+  format::TraceVisitor* tap_ = nullptr;
+  uint64_t resumed_changes_since_scan_ = 0;
 };
 
 }  // namespace heaprec::analyzers

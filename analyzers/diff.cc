@@ -84,6 +84,13 @@ void LiveSnapshot::OnEvents(const format::EventSpan& events, const HeapChange* c
   for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
+void LiveSnapshot::StartFrom(const LiveHeap& heap) {
+  heap.blocks().ForEach([&](uint64_t id, const LiveBlock& b) {
+    const Estimate est = heap.EstimateOf(id, b);
+    live_.Add(b.stack, est.bytes, est.count);
+  });
+}
+
 std::vector<Site> LiveSnapshot::Sites() const {
   return taken_ ? *taken_ : live_.Sorted(Metric::kBytes);
 }

@@ -46,6 +46,10 @@ std::vector<DiffSite> DiffSites(const std::vector<Site>& before, const SymbolTab
 class LiveSnapshot : public Analyzer {
  public:
   explicit LiveSnapshot(const Moment& at) : watch_(at) {}
+  // For a pass that starts from a checkpoint (heapreplay's trace index):
+  // the totals of the blocks live in `heap` (restored there) before any
+  // event is read.
+  void StartFrom(const LiveHeap& heap);
   void OnMarker(const format::Marker& m) override;
   bool EventsInBatches() const override { return true; }
   void OnEvents(const format::EventSpan& events, const HeapChange* changes,

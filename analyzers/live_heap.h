@@ -106,6 +106,7 @@ class LiveHeap {
   uint64_t freed_before_recording() const { return freed_before_recording_; }
 
  private:
+  friend class AnalysisState;  // analysis_state.h
   // What Apply does, into *c (every field written).
   __attribute__((always_inline)) void ApplyTo(const format::Event& e, HeapChange* c) {
     c->released = c->made = 0;

@@ -62,6 +62,7 @@ class RssTrack {
   std::optional<int64_t> gap_at_heap_peak() const;
 
  private:
+  friend class AnalysisState;  // analysis_state.h
   size_t max_points_;
   std::vector<RssPoint> points_;
   uint64_t count_ = 0;

@@ -32,6 +32,7 @@ class SummaryAnalyzer : public Analyzer {
   uint64_t events() const { return events_; }
 
  private:
+  friend class AnalysisState;  // analysis_state.h
   void One(const format::Event& e, const HeapChange& c);
   uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0, events_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;

@@ -44,6 +44,7 @@ class TemporaryWatch {
   }
 
  private:
+  friend class AnalysisState;  // analysis_state.h
   bool have_last_ = false;
   uint32_t last_stack_ = 0;
   uint64_t last_size_ = 0;

@@ -75,6 +75,16 @@ long FdSource::Read(void* data, size_t n) {
   }
 }
 
+bool FdSource::Seek(uint64_t offset) {
+  return lseek(fd_, static_cast<off_t>(offset), SEEK_SET) == static_cast<off_t>(offset);
+}
+
+bool MemorySource::Seek(uint64_t offset) {
+  if (offset > size_) return false;
+  pos_ = offset;
+  return true;
+}
+
 long MemorySource::Read(void* data, size_t n) {
   const size_t left = size_ - pos_;
   if (n > left) n = left;

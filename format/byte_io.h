@@ -27,6 +27,8 @@ class ByteSource {
   // error() on a read failure.
   virtual long Read(void* data, size_t n) = 0;
   virtual const std::string& error() const = 0;
+  // Reads on from this byte offset of the source; false if it cannot.
+  virtual bool Seek(uint64_t offset) { return false; }
 };
 
 // Writes to a file descriptor it owns (closed by Close or the destructor).
@@ -70,6 +72,7 @@ class FdSource : public ByteSource {
   ~FdSource() override;
   long Read(void* data, size_t n) override;
   const std::string& error() const override { return error_; }
+  bool Seek(uint64_t offset) override;
 
  private:
   int fd_;
@@ -83,6 +86,7 @@ class MemorySource : public ByteSource {
       : data_(static_cast<const uint8_t*>(data)), size_(size) {}
   long Read(void* data, size_t n) override;
   const std::string& error() const override { return error_; }
+  bool Seek(uint64_t offset) override;
 
  private:
   const uint8_t* data_;

@@ -5,6 +5,8 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
+
 #include "format/internal/chunk_checks.h"
 #include "format/internal/chunk_columns.h"
 #include "format/internal/chunk_delivery.h"
@@ -160,6 +162,79 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
     detail::DeliverEnd(*c.end(), visitor);
   }
   return true;
+}
+
+bool ChunkDecoder::Skim(const uint8_t* data, size_t size, TraceVisitor& visitor,
+                        std::string* error) {
+  const ColumnLayout layout = detail::LayoutOf(version_);
+  if (layout == ColumnLayout::kFixed) return Decode(data, size, visitor, error);
+  if (seen_end_) {
+    *error = "data after the end chunk";
+    return false;
+  }
+  const fb::Chunk* chunk = Verify(data, size, next_index_, error);
+  if (chunk == nullptr) return false;
+  const fb::Chunk& c = *chunk;
+  Columns& k = *columns_;
+  if (c.process()) k.sample_rate = c.process()->sample_rate();
+  k.n = 0;
+  k.rss_samples.clear();
+  if (!detail::LoadStackColumns(c, &k, error)) return false;
+  OpenLeakScan open_scan = open_scan_;
+  if (!detail::CheckStacks(c, k, last_stack_id_, error) ||
+      !detail::LoadLeakScans(c, 0, &open_scan, &k, error)) {
+    return false;
+  }
+  if (c.process()) detail::DeliverProcess(*c.process(), visitor);
+  detail::DeliverTables(c, visitor);
+  detail::DeliverStacksAndSymbols(c, k, visitor);
+  detail::DeliverEvents(c, k, 0, &pieces_, visitor);  // markers and scans only
+  events_ += Len(c.api());
+  open_scan_ = open_scan;
+  last_stack_id_ += static_cast<uint32_t>(k.stack_parent.size());
+  ++next_index_;
+  if (c.end()) {
+    seen_end_ = true;
+    detail::DeliverEnd(*c.end(), visitor);
+  }
+  return true;
+}
+
+bool ChunkDecoder::State(DecoderState* s) const {
+  if (detail::LayoutOf(version_) == ColumnLayout::kFixed || open_scan_.open) return false;
+  s->next_index = next_index_;
+  s->blocks_made = blocks_made_;
+  s->last_seq = last_seq_;
+  s->last_event_seq = last_event_seq_;
+  s->last_stack_id = last_stack_id_;
+  s->events = events_;
+  s->sample_rate = columns_->sample_rate;
+  s->size_by_stack.assign(
+      size_by_stack_.begin(),
+      size_by_stack_.begin() + std::min<size_t>(size_by_stack_.size(), last_stack_id_ + size_t{1}));
+  s->last_rss = last_rss_;
+  s->threads.clear();
+  thread_blocks_.ForEachThread(
+      [&](uint32_t t, uint64_t count, const std::vector<uint64_t>& recent) {
+        s->threads.push_back({t, count, recent});
+      });
+  return true;
+}
+
+void ChunkDecoder::Resume(const DecoderState& s) {
+  next_index_ = s.next_index;
+  blocks_made_ = s.blocks_made;
+  last_seq_ = s.last_seq;
+  last_event_seq_ = s.last_event_seq;
+  last_stack_id_ = s.last_stack_id;
+  events_ = s.events;
+  columns_->sample_rate = s.sample_rate;
+  size_by_stack_ = s.size_by_stack;
+  last_rss_ = s.last_rss;
+  open_scan_ = OpenLeakScan{};
+  thread_blocks_ = ThreadBlocks();
+  for (const DecoderState::Thread& t : s.threads)
+    thread_blocks_.Restore(t.thread, t.count, t.recent);
 }
 
 }  // namespace heaprec::format

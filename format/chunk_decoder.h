@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "format/block_numbers.h"
+#include "format/decoder_state.h"
 #include "format/event_batch.h"
 #include "format/format_version.h"
 #include "format/leak_scan_columns.h"
@@ -44,6 +45,23 @@ class ChunkDecoder {
   // std::vector's is). On damage returns false, sets *error to what is wrong,
   // and delivers nothing.
   bool Decode(const uint8_t* data, size_t size, TraceVisitor& visitor, std::string* error);
+
+  // Skims one chunk: checks that it is a chunk with the expected index and
+  // delivers its process, modules, module unloads, threads, stack nodes,
+  // symbols, markers, leak scans and end, but not its events nor its RSS
+  // samples, which are not even decoded (the cost of a chunk is its events).
+  // The state that events carry (seqs, blocks, sizes) is left as it was:
+  // after a skim, only Resume, or more skims, may follow. Format 1: the
+  // same as Decode.
+  bool Skim(const uint8_t* data, size_t size, TraceVisitor& visitor, std::string* error);
+
+  // Format 2 and 3 decoders: the state after the chunks so far, or false
+  // (format 1, or a leak scan continues in the next chunk: no state is
+  // taken in the middle of one).
+  bool State(DecoderState* state) const;
+  // Takes the state a State() call gave after chunk state.next_index - 1
+  // of the same trace; this decoder has skimmed the chunks before.
+  void Resume(const DecoderState& state);
 
   bool seen_end() const { return seen_end_; }
   uint32_t chunks() const { return next_index_; }

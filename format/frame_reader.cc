@@ -184,10 +184,25 @@ FrameReader::Status FrameReader::DecompressFrame(std::vector<uint8_t>* chunk) {
   return Status::kChunk;
 }
 
+bool FrameReader::JumpTo(uint64_t offset) {
+  if (version_.major < 2 || !source_->Seek(offset)) return false;
+  in_pos_ = in_len_ = 0;
+  eof_ = false;
+  consumed_ = offset;
+  out_.clear();
+  in_frame_ = false;
+  stage_ = Stage::kFrameHeader;
+  next_chunk_offset_ = frame_offset_ = offset;
+  return true;
+}
+
 FrameReader::Status FrameReader::StartFrame() {
   const Status s = SeekFrame();
   if (s != Status::kChunk) return s;
-  if (out_.empty()) next_chunk_offset_ = consumed_;  // between chunks: after skipped frames
+  if (out_.empty()) {  // between chunks: after skipped frames
+    next_chunk_offset_ = consumed_;
+    clean_frame_start_ = consumed_;
+  }
   ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
   in_frame_ = true;
   frame_start_ = consumed_;

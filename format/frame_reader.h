@@ -51,6 +51,14 @@ class FrameReader {
   uint64_t chunk_offset() const { return frame_offset_; }
   uint64_t error_offset() const { return error_offset_; }
   const std::string& error() const { return error_; }
+  // Format 2 and later: the chunk Next just gave is the first of its zstd
+  // frame (chunk_offset() is the frame's start): a read can begin there
+  // (JumpTo) with the reader state of the chunk before.
+  bool chunk_starts_frame() const { return frame_offset_ == clean_frame_start_; }
+  // Format 2 and later, after ReadHeader: goes on at offset, the start of a
+  // zstd frame that begins with a chunk (chunk_starts_frame() said so in an
+  // earlier read). False if the source cannot seek.
+  bool JumpTo(uint64_t offset);
   // Bytes consumed so far (format 1: the offset just past the last whole
   // frame; format 2: what zstd has taken in, at most the file's length).
   uint64_t offset() const { return consumed_; }
@@ -94,8 +102,9 @@ class FrameReader {
   enum class Stage { kFrameHeader, kBlock, kChecksum };
   Stage stage_ = Stage::kFrameHeader;
   bool checksum_ = false;
-  uint64_t next_chunk_offset_ = 0;  // where the next chunk's bytes begin
-  uint64_t frame_start_ = 0;        // where the current zstd frame begins
+  uint64_t next_chunk_offset_ = 0;           // where the next chunk's bytes begin
+  uint64_t frame_start_ = 0;                 // where the current zstd frame begins
+  uint64_t clean_frame_start_ = UINT64_MAX;  // the last frame begun between chunks
 };
 
 }  // namespace heaprec::format

@@ -17,12 +17,15 @@ namespace {
 // What the reader said, in order: events, in pieces (a reader's own
 // columns, taken whole, or events copied), and each other record with the
 // number of events of the batch that came before it.
+struct Resumed {};  // OnResume
+
 struct Batch {
   // Stack nodes are most of the other records (tens of thousands); the big,
   // rare ones are held by pointer to keep entries small.
-  using Other = std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload,
-                             std::unique_ptr<Module>, std::unique_ptr<ProcessInfo>,
-                             std::unique_ptr<EndRecord>, std::unique_ptr<LeakScan>, RssSample>;
+  using Other =
+      std::variant<StackNode, Marker, Symbol, ThreadInfo, ModuleUnload, std::unique_ptr<Module>,
+                   std::unique_ptr<ProcessInfo>, std::unique_ptr<EndRecord>,
+                   std::unique_ptr<LeakScan>, RssSample, std::unique_ptr<DecoderState>, Resumed>;
   std::vector<EventBatch> pieces;
   size_t events = 0;  // in all pieces
   std::vector<std::pair<size_t, Other>> others;
@@ -120,6 +123,8 @@ class Recorder : public TraceVisitor {
     Added(n);
   }
   void OnEnd(const EndRecord& e) override { Other(std::make_unique<EndRecord>(e)); }
+  void OnCheckpoint(const DecoderState& s) override { Other(std::make_unique<DecoderState>(s)); }
+  void OnResume() override { Other(Resumed{}); }
   void Flush() {
     if (batch_.events == 0 && batch_.others.empty()) return;
     pipe_->Push(std::move(batch_));
@@ -167,6 +172,8 @@ void Replay(const Batch& b, TraceVisitor& v) {
             if constexpr (std::is_same_v<T, std::unique_ptr<EndRecord>>) v.OnEnd(*r);
             if constexpr (std::is_same_v<T, std::unique_ptr<LeakScan>>) v.OnLeakScan(*r);
             if constexpr (std::is_same_v<T, RssSample>) v.OnRssSample(r);
+            if constexpr (std::is_same_v<T, std::unique_ptr<DecoderState>>) v.OnCheckpoint(*r);
+            if constexpr (std::is_same_v<T, Resumed>) v.OnResume();
           },
           b.others[next].second);
     }

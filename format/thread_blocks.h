@@ -14,6 +14,7 @@
 #ifndef HEAPREC_FORMAT_THREAD_BLOCKS_H_
 #define HEAPREC_FORMAT_THREAD_BLOCKS_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -52,6 +53,40 @@ class ThreadBlocks {
       return 0;
     }
     return o->ring[(idx - 1) & (o->ring.size() - 1)];
+  }
+
+  // For a reader's saved state (format/decoder_state.h): f(thread, count,
+  // recent) for each thread that made a block, recent being its last
+  // min(count, kWindow) blocks, oldest first (empty without keep_blocks).
+  template <typename F>
+  void ForEachThread(F&& f) const {
+    std::vector<uint64_t> recent;
+    auto one = [&](uint32_t t, const Blocks& o) {
+      if (o.count == 0) return;
+      recent.clear();
+      const uint64_t kept = o.ring.empty() ? 0 : std::min<uint64_t>(o.count, kWindow);
+      for (uint64_t idx = o.count - kept + 1; idx <= o.count; ++idx) {
+        recent.push_back(o.ring[(idx - 1) & (o.ring.size() - 1)]);
+      }
+      f(t, o.count, recent);
+    };
+    for (size_t t = 0; t < dense_.size(); ++t) one(static_cast<uint32_t>(t), dense_[t]);
+    for (const auto& [t, o] : sparse_) one(t, o);
+  }
+  // Sets thread t back to what ForEachThread gave (t made no block since
+  // this ThreadBlocks was made).
+  void Restore(uint32_t t, uint64_t count, const std::vector<uint64_t>& recent) {
+    Blocks& o = Of(t);
+    o.count = count;
+    o.ring.clear();
+    if (!keep_blocks_ || count == 0) return;
+    size_t size = 8;  // as Made grows it: the smallest power of two from 8 that holds count
+    while (size < count && size < kWindow) size *= 2;
+    o.ring.assign(size, 0);
+    const uint64_t first = count - std::min<uint64_t>(recent.size(), count) + 1;
+    for (uint64_t idx = first; idx <= count; ++idx) {
+      o.ring[(idx - 1) & (size - 1)] = recent[idx - first];
+    }
   }
 
  private:

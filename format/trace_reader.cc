@@ -47,6 +47,19 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
   r.version = frames.version();
   decoder = ChunkDecoder(r.version);
   std::vector<uint8_t> chunk;
+  const bool seekable = r.version.major >= 2;
+  const DecoderState* resume = seekable ? options.resume : nullptr;
+  if (resume != nullptr && options.jump != nullptr && options.jump->frame_offset != 0) {
+    if (!frames.JumpTo(options.jump->frame_offset)) {
+      return fail(options.jump->frame_offset,
+                  "cannot seek to byte offset " + std::to_string(options.jump->frame_offset));
+    }
+    decoder.Resume(*options.jump);
+    whole_end = options.jump->frame_offset;
+  }
+  const uint64_t every = seekable ? options.checkpoint_every_bytes : 0;
+  uint64_t next_checkpoint = every;
+  bool skimming = false;  // since skip_events_after: for good
   for (;;) {
     const FrameReader::Status s = frames.Next(&chunk);
     r.chunks = decoder.chunks();
@@ -65,8 +78,28 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       r.status = ReadResult::kComplete;
       return r;
     }
+    if (resume != nullptr && decoder.chunks() == resume->next_index) {
+      decoder.Resume(*resume);
+      visitor.OnResume();
+      resume = nullptr;
+    }
+    if (!skimming && options.skip_events_after != nullptr &&
+        options.skip_events_after->load(std::memory_order_relaxed)) {
+      skimming = true;
+    }
+    const bool skim = skimming || resume != nullptr;
+    if (every != 0 && !skim && decoder.chunks() > 0 &&
+        (whole_end >= next_checkpoint || frames.chunk_starts_frame())) {
+      DecoderState state;
+      if (decoder.State(&state)) {  // after the chunk before this one
+        state.frame_offset = frames.chunk_starts_frame() ? frames.chunk_offset() : 0;
+        visitor.OnCheckpoint(state);
+        next_checkpoint = whole_end + every;
+      }
+    }
     std::string why;
-    if (!decoder.Decode(chunk.data(), chunk.size(), visitor, &why)) {
+    if (!(skim ? decoder.Skim(chunk.data(), chunk.size(), visitor, &why)
+               : decoder.Decode(chunk.data(), chunk.size(), visitor, &why))) {
       return fail(frames.chunk_offset(), "corrupt chunk at byte offset " +
                                              std::to_string(frames.chunk_offset()) + ": " + why);
     }

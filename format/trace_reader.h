@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "format/decoder_state.h"
 #include "format/format_version.h"
 #include "format/trace_visitor.h"
 
@@ -50,6 +51,31 @@ struct ReadProgress {
 struct ReaderOptions {
   size_t max_chunk_bytes = kMaxChunkBytes;
   ReadProgress* progress = nullptr;  // updated if set; must outlive the read
+
+  // Seeking (heapreplay's trace index), formats 2 and 3 only (format 1
+  // ignores these three):
+  // - resume: the chunks before resume->next_index are skimmed
+  //   (ChunkDecoder::Skim: no event, no RSS sample), then the decoder takes
+  //   *resume, the visitor is told OnResume, and the read goes on as usual.
+  //   *resume must be a state of this very trace (the caller checks).
+  const DecoderState* resume = nullptr;
+  // - jump: with resume, a state at a frame start (frame_offset not 0) at
+  //   or before it: the read starts decompressing there, the decoder takes
+  //   *jump, and only the chunks from there to resume are skimmed. The
+  //   caller delivers what the chunks before jump held (heapreplay keeps
+  //   it in the index). A source that cannot seek ends kError.
+  const DecoderState* jump = nullptr;
+  // - checkpoint_every_bytes: before decoding the first chunk that starts
+  //   at least this many file bytes after the last checkpoint (or the
+  //   start), and before each chunk that starts a zstd frame (but the
+  //   first), the visitor gets OnCheckpoint with the decoder's state (not
+  //   in the middle of a leak scan: then before the first chunk after it).
+  uint64_t checkpoint_every_bytes = 0;
+  // - skip_events_after: once the visitor sets it, the chunks not yet
+  //   decoded are skimmed (a pass that stopped at its moment wants only the
+  //   stack nodes, symbols and the end). Set on the visitor's thread; read
+  //   between chunks.
+  const std::atomic<bool>* skip_events_after = nullptr;
 };
 
 // Reads the file at path. name_for_messages defaults to path.

@@ -15,6 +15,9 @@
 // at a time overrides OnEvent alone; one that overrides OnEvents must still
 // take OnEvent (the heaptrack reader and tests call it).
 //
+// With ReaderOptions::resume or skip_events_after (trace_reader.h), some
+// chunks are skimmed: every record but their events and RSS samples.
+//
 // Implementations are the analyzers (one visitor each) and tests. Called on
 // the reading thread only.
 #ifndef HEAPREC_FORMAT_TRACE_VISITOR_H_
@@ -24,6 +27,8 @@
 #include "format/records.h"
 
 namespace heaprec::format {
+
+struct DecoderState;  // decoder_state.h
 
 class TraceVisitor {
  public:
@@ -46,6 +51,14 @@ class TraceVisitor {
   // empty or not: the reader clears it before it writes the next events).
   virtual void OnEventBatch(EventBatch* events) { OnEvents(events->Span()); }
   virtual void OnEnd(const EndRecord&) {}
+
+  // Seeking (only when ReaderOptions ask for it; trace_reader.h):
+  // OnCheckpoint after a chunk whose decoder state the read offers to save
+  // (ReaderOptions::checkpoint_every_bytes); OnResume after the chunks
+  // before ReaderOptions::resume were skimmed, just before the first
+  // decoded chunk's records.
+  virtual void OnCheckpoint(const DecoderState&) {}
+  virtual void OnResume() {}
 };
 
 }  // namespace heaprec::format

@@ -129,15 +129,20 @@ bool TraceWriter::Compress(const void* in, size_t n, ZSTD_EndDirective end) {
 }
 
 bool TraceWriter::WriteChunk() {
-  if (want_level_ != level_ && !finished_) {
+  const bool new_level = want_level_ != level_;
+  const bool frame_full = options_.frame_bytes != 0 && frame_in_ >= options_.frame_bytes;
+  if ((new_level || frame_full) && !finished_) {
     // Ends the frame the earlier chunks are in (its last block and
-    // checksum), then starts the next one at the other level.
+    // checksum), then starts the next one (at the other level).
     if (frame_open_ && !Compress(nullptr, 0, ZSTD_e_end)) return false;
     ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
-    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, want_level_);
-    level_ = want_level_;
+    if (new_level) {
+      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, want_level_);
+      level_ = want_level_;
+      ++level_changes_;
+    }
     frame_open_ = false;
-    ++level_changes_;
+    frame_in_ = 0;
   }
   chunk_->Finish(*fbb_);
   const uint8_t* data = fbb_->GetBufferPointer();
@@ -152,6 +157,7 @@ bool TraceWriter::WriteChunk() {
   if (!Compress(prefix, sizeof(prefix), ZSTD_e_continue)) return false;
   if (!Compress(data, size, finished_ ? ZSTD_e_end : ZSTD_e_flush)) return false;
   frame_open_ = true;
+  frame_in_ += sizeof(prefix) + size;
   ++chunks_written_;
   chunk_ends_.push_back(bytes_written_);
   return true;

@@ -60,6 +60,13 @@ class TraceWriter {
     int window_log = 20;
     bool long_distance_matching = true;  // zstd's long-range mode
     int fast_zstd_level = 1;             // see SetFastCompression
+    // Non-zero: the zstd frame ends after the first chunk that brings it to
+    // this many bytes (before compression), and the next chunk starts a new
+    // frame, so that a reader can start decompressing there (heapreplay's
+    // trace index skips to the frame before the moment it is asked about).
+    // A new frame starts without history: with a 16 MiB window, a frame of
+    // 1 GiB costs the trace ~nothing.
+    uint64_t frame_bytes = 0;
   };
 
   // Writes the header to sink (which must outlive the writer). The process
@@ -139,6 +146,7 @@ class TraceWriter {
   uint32_t next_index_ = 0;
   int level_ = 0;            // the level of the open frame
   int want_level_ = 0;       // the level for the next chunk
+  uint64_t frame_in_ = 0;    // bytes put into the open frame (Options::frame_bytes)
   bool frame_open_ = false;  // a chunk went into the current frame
   uint64_t level_changes_ = 0;
   uint64_t bytes_written_ = 0;

@@ -38,6 +38,11 @@ struct AnalysisPlan {
   AnalysisPlan(const AnalysisPlan&) = delete;
   AnalysisPlan& operator=(const AnalysisPlan&) = delete;
 
+  // Set by the pass: it started from a checkpoint of the trace index
+  // (index_use.h) rather than from the trace's start.
+  // from_frame: and it decompressed from a later zstd frame than the first.
+  bool from_checkpoint = false, from_frame = false;
+
   // What runs besides the summary and the live heap. Hot sites also feed
   // --pprof's alloc samples and the default drawing (outputs.h).
   bool peak_run = false, hot_run = false, lifetimes_run = false;

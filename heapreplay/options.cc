@@ -65,6 +65,12 @@ base::CommandLine Table(Options* o) {
             &o->at),
       Text("With no analysis named: the summary and the top sites of hot, temporaries,\n"
            "peak and leaks."),
+      Flag("--index",
+           "write TRACE.hri, checkpoints that let --at, --from/--to and\n"
+           "--leaks skip to the moment asked (made by itself for traces\n"
+           "of 16 MiB and more); alone, only that",
+           &o->index),
+      Flag("--no-index", "neither use nor write TRACE.hri", &o->no_index),
       Value("--debug-dir", "DIR",
             "name frames the trace left unnamed from the files in DIR:\n"
             "DIR/.build-id/xx/rest[.debug], a .gnu_debuglink name, the\n"
@@ -273,9 +279,14 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
   const bool analysis_named = r.leaks || r.peak || r.temporaries || r.hot || r.histogram ||
                               r.mismatches || r.timeline || o->diff || !o->from.empty() ||
                               !o->to.empty() || (!o->base.empty() && o->html.empty());
-  o->report_to_stdout =
-      analysis_named || o->json || o->folded ||
-      (o->html.empty() && o->pprof.empty() && o->flamegraph.empty() && o->exports.empty());
+  const bool files =
+      !o->html.empty() || !o->pprof.empty() || !o->flamegraph.empty() || !o->exports.empty();
+  const bool index_alone = o->index && !analysis_named && !o->json && !o->folded && !files;
+  o->report_to_stdout = analysis_named || o->json || o->folded || (!files && !index_alone);
+  if (o->index && o->no_index) {
+    *error = "--index and --no-index do not mix";
+    return false;
+  }
   if ((!o->from.empty() || !o->to.empty() || !o->base.empty()) && !o->diff) o->diff = true;
   if (o->diff && !o->base.empty() && !o->from.empty()) {
     *error = "--diff takes --from/--to within one trace or --base, not both";
@@ -310,7 +321,7 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     return false;
   }
   r.overview = !(r.leaks || r.peak || r.temporaries || r.hot || r.histogram || r.mismatches ||
-                 r.timeline || o->diff);
+                 r.timeline || o->diff || index_alone);
   return true;
 }
 

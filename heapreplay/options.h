@@ -31,7 +31,11 @@ struct Options {
   std::string bench_json;  // --bench-json SAVED.json: earlier --bench --json results for --html
   analyzers::Metric metric = analyzers::Metric::kBytes;  // --metric
   bool metric_given = false;
-  std::string at;                   // --at MOMENT
+  std::string at;  // --at MOMENT
+  // The trace index, TRACE.hri (index_use.h): --index writes it whatever
+  // the trace's size (alone: only that); --no-index neither reads nor
+  // writes it.
+  bool index = false, no_index = false;
   bool diff = false;                // --diff
   std::string from, to, base;       // --from, --to, --base
   std::string trace;                // the first TRACE

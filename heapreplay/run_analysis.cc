@@ -10,6 +10,7 @@
 #include "analyzers/missing_symbols.h"
 #include "format/any_trace_reader.h"
 #include "heapreplay/heaptrack_notes.h"
+#include "heapreplay/index_use.h"
 #include "heapreplay/progress_meter.h"
 #include "heapreplay/symbolize_missing.h"
 
@@ -21,10 +22,10 @@ using analyzers::Moment;
 // Reads path into visitor; false + *error when unreadable.
 bool Read(const std::string& path, format::TraceVisitor& visitor, analyzers::TraceInfo* info,
           std::string* error, uint64_t* chunks = nullptr,
-          std::optional<format::HeaptrackFacts>* heaptrack = nullptr) {
+          std::optional<format::HeaptrackFacts>* heaptrack = nullptr,
+          format::ReaderOptions options = {}) {
   std::optional<format::HeaptrackFacts> facts;
   format::ReadProgress progress;
-  format::ReaderOptions options;
   options.progress = &progress;
   format::ReadResult r;
   {
@@ -92,7 +93,11 @@ bool RunAnalysis(const Options& o, AnalysisPlan* p, analyzers::Report* report, s
   }
   uint64_t chunks = 0;
   std::optional<format::HeaptrackFacts> heaptrack;
-  if (!Read(o.trace, a, &report->trace, error, &chunks, &heaptrack)) return false;
+  IndexUse index;  // the trace index: skips to a checkpoint, or writes one
+  format::ReaderOptions seek;
+  index.Prepare(o, p, &seek);
+  if (!Read(o.trace, a, &report->trace, error, &chunks, &heaptrack, seek)) return false;
+  index.Finish(o, *p);
   if (chunks == 0 && o.error_exitcode != 0) {
     // A gate must not pass on nothing.
     *error = o.trace + ": no complete chunk: nothing to check for leaks";

@@ -395,6 +395,17 @@ bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
   return ReadVarints(data, size, values, out);
 }
 
+bool LoadStackColumns(const fb::Chunk& c, Columns* k, std::string* error) {
+  if (!ReadVarintColumn(c.stack_parent_v(), SIZE_MAX, &k->stack_parent) ||
+      !ReadVarintColumn(c.stack_address_v(), SIZE_MAX, &k->stack_address) ||
+      k->stack_parent.size() != k->stack_address.size()) {
+    *error = "stack columns have different lengths";
+    return false;
+  }
+  ResolveStackNodes(c, k);
+  return true;
+}
+
 bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_stack_id,
                        std::vector<uint64_t>* size_by_stack, uint64_t made, ThreadBlocks* threads,
                        std::vector<EventBatch>* pieces, Columns* k, std::string* error) {

@@ -26,6 +26,10 @@ namespace heaprec::format::detail {
 bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
                       std::vector<uint64_t>* out);
 
+// Only the stack columns (k->stack_parent, stack_address, resolved), for a
+// chunk whose events are skipped (ChunkDecoder::Skim).
+bool LoadStackColumns(const fb::Chunk& c, Columns* k, std::string* error);
+
 // Load: fills *k from the chunk (layout kVarint or kVarintRuns) and checks
 // that every column has one value per event (or per event that has the
 // field), that no seq repeats and that the seq runs take every thread's

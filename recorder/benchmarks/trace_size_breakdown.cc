@@ -1,7 +1,9 @@
 // trace_size_breakdown: which event columns a heaprec trace's bytes go to.
 //
-//   trace_size_breakdown TRACE
+//   trace_size_breakdown TRACE [frames]
 //
+// With "frames": only "as is" and the zstd frame variants (what ending the
+// frame every GiB, for heapreplay's trace index, costs).
 // Reads TRACE and re-encodes it several times with format/TraceWriter (the
 // launcher's options: millisecond times, no addresses, default chunking and
 // zstd settings), each time with one event column made constant, and prints a
@@ -50,6 +52,8 @@ enum Blank : unsigned {
   kSymbols = 1u << 7,       // drop the symbols
   kEmptySymbols = 1u << 8,  // drop the symbols without frames
   kFreeSize = 1u << 9,      // the sizes of frees (sized delete, free_sized) 0
+  kFrames = 1u << 10,       // a new zstd frame every GiB, as the launcher writes
+  kSmallFrames = 1u << 11,  // ... every 256 MiB
 };
 
 // Replays every record into a writer, blanking the chosen columns.
@@ -63,6 +67,8 @@ class Reencoder : public TraceVisitor {
     options.keep_addresses = false;
     options.blocks_given = true;  // the trace may hold no addresses
     options.window_log = 24;      // as the launcher writes
+    if ((blank_ & kFrames) != 0) options.frame_bytes = uint64_t{1} << 30;
+    if ((blank_ & kSmallFrames) != 0) options.frame_bytes = uint64_t{1} << 28;
     writer_ = std::make_unique<TraceWriter>(sink_, p, options);
   }
   void OnModule(const Module& m) override { writer_->AddModule(m); }
@@ -106,8 +112,9 @@ class Reencoder : public TraceVisitor {
 
 int main(int argc, char** argv) {
   using namespace heaprec::format;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: trace_size_breakdown TRACE\n");
+  const bool frames_only = argc == 3 && std::string(argv[2]) == "frames";
+  if (argc != 2 && !frames_only) {
+    std::fprintf(stderr, "usage: trace_size_breakdown TRACE [frames]\n");
     return 2;
   }
   struct Variant {
@@ -125,10 +132,13 @@ int main(int argc, char** argv) {
       {"no symbols", kSymbols},
       {"no symbols without frames", kEmptySymbols},
       {"no events", kEvents},
+      {"a zstd frame every GiB", kFrames},
+      {"a zstd frame every 256 MiB", kSmallFrames},
   };
   uint64_t base = 0;
   std::printf("| re-encoded | bytes | saved vs as is |\n|---|---:|---:|\n");
   for (const Variant& v : variants) {
+    if (frames_only && v.blank != kNone && v.blank != kFrames && v.blank != kSmallFrames) continue;
     CountingSink sink;
     Reencoder re(v.blank, &sink);
     const ReadResult r = ReadTraceFile(argv[1], re);

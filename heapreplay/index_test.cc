@@ -1,0 +1,190 @@
+// The trace index (index_use.h) changes no answer: questions about random
+// moments of sample traces (many chunks, markers, times that step back)
+// asked with the index and without (--no-index) print the same text and
+// JSON reports; the ones that can start from a checkpoint do; a damaged or
+// stale index is ignored, rebuilt, and the answers stay the same.
+#include <gtest/gtest.h>
+#include <sys/time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "format/test_traces.h"
+#include "heapreplay/analysis_plan.h"
+#include "heapreplay/options.h"
+#include "heapreplay/report_output.h"
+#include "heapreplay/run_analysis.h"
+#include "heapreplay/trace_index.h"
+
+namespace heaprec::heapreplay {
+namespace {
+
+struct Answer {
+  std::string text, json;
+  bool from_checkpoint = false, from_frame = false;
+};
+
+// heapreplay ARGS TRACE, its stdout as text and as --json.
+Answer Ask(std::vector<std::string> args, const std::string& trace) {
+  Answer answer;
+  for (bool json : {false, true}) {
+    std::vector<std::string> all = {"heapreplay"};
+    all.insert(all.end(), args.begin(), args.end());
+    if (json) all.push_back("--json");
+    all.push_back(trace);
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    Options o;
+    std::string error;
+    EXPECT_TRUE(ParseOptions(static_cast<int>(argv.size()), argv.data(), &o, &error)) << error;
+    const std::unique_ptr<AnalysisPlan> plan = AnalysisPlan::Make(o, &error);
+    EXPECT_NE(plan, nullptr) << error;
+    if (!plan) return answer;
+    analyzers::Report report;
+    std::string out;
+    if (RunAnalysis(o, plan.get(), &report, &error)) {
+      out = StdoutText(o, report, BenchShown{});
+    } else {
+      out = "error: " + error;
+    }
+    (json ? answer.json : answer.text) = out;
+    answer.from_checkpoint = plan->from_checkpoint;
+    answer.from_frame = plan->from_frame;
+    answer.from_frame = plan->from_frame;
+  }
+  return answer;
+}
+
+std::string WriteTrace(const std::string& bytes, const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(dir ? dir : "/tmp") + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  std::remove(IndexPath(path).c_str());
+  return path;
+}
+
+std::string Time(uint64_t ns) { return std::to_string(ns) + "ns"; }
+
+// frame_bytes: the trace's zstd frames end every this many bytes (0: one
+// frame), so that the index can skip decompressing what comes before.
+void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
+  {
+    format::testing::Records records;
+    format::TraceWriter::Options options;
+    options.frame_bytes = frame_bytes;
+    const std::string trace = WriteTrace(
+        format::testing::SampleTraceBytes(30000, 499, seed, &records, nullptr, options), "t.zst");
+    Ask({"--index"}, trace);  // writes t.zst.hri
+    TraceIndex index;
+    IndexKey key;
+    std::string why;
+    ASSERT_TRUE(KeyOf(trace, &key, &why)) << why;
+    ASSERT_EQ(index.Open(trace, key, &why), TraceIndex::Status::kOk) << why;
+    EXPECT_GT(index.checkpoints().size(), 20u);
+
+    std::mt19937 rng(seed);
+    auto moment = [&]() -> std::string {
+      switch (rng() % 4) {
+        case 0:
+          return records.markers[rng() % records.markers.size()].label;
+        case 1:
+          return "end";
+        default:
+          return Time(records.events[rng() % records.events.size()].time_ns + rng() % 3);
+      }
+    };
+    int resumed = 0, from_frame = 0, asked = 0;
+    for (int i = 0; i < 8; ++i) {
+      const std::string m = moment(), n = moment();
+      for (const std::vector<std::string>& q : {std::vector<std::string>{"--leaks", "--at", m},
+                                                {"--at", m, "--leaks", "--top", "0"},
+                                                {"--diff", "--from", m, "--to", n},
+                                                {"--leaks"},
+                                                {"--diff", "--from", m},
+                                                {"--leaks", "--peak", "--at", m}}) {
+        std::vector<std::string> plain = q;
+        plain.push_back("--no-index");
+        const Answer with = Ask(q, trace), without = Ask(plain, trace);
+        std::string where = "seed " + std::to_string(seed);
+        for (const std::string& a : q) where += " " + a;
+        EXPECT_EQ(with.text, without.text) << where;
+        EXPECT_EQ(with.json, without.json) << where;
+        EXPECT_FALSE(without.from_checkpoint) << where;
+        resumed += with.from_checkpoint;
+        from_frame += with.from_frame;
+        ++asked;
+      }
+    }
+    // Most questions start from a checkpoint (not --peak, not moments at
+    // the very start).
+    EXPECT_GT(resumed, asked / 2) << "seed " << seed;
+    if (frame_bytes == 0) {
+      EXPECT_EQ(from_frame, 0);
+    } else {
+      EXPECT_GT(from_frame, asked / 3) << "seed " << seed;
+    }
+  }
+}
+
+TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) { AskRandomQuestions(1, 0); }
+
+TEST(IndexTest, AnswersFromALaterZstdFrameAreTheAnswersWithout) {
+  AskRandomQuestions(2, 200 * 1000);
+}
+
+TEST(IndexTest, ADamagedOrStaleIndexIsRebuiltAndAnswersStayTheSame) {
+  format::testing::Records records;
+  const std::string trace =
+      WriteTrace(format::testing::SampleTraceBytes(20000, 499, 7, &records), "d.zst");
+  const std::string label = records.markers[records.markers.size() * 3 / 4].label;
+  const Answer truth = Ask({"--leaks", "--at", label, "--no-index"}, trace);
+  Ask({"--index"}, trace);
+  EXPECT_TRUE(Ask({"--leaks", "--at", label}, trace).from_checkpoint);
+
+  // Damage: every byte of a checkpoint's middle flipped, then the file cut.
+  const std::string path = IndexPath(trace);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_GT(bytes.size(), 1000u);
+  for (const std::string& damaged :
+       {bytes.substr(0, bytes.size() / 2), std::string(bytes).replace(100, 50, 50, 'x'),
+        std::string(bytes).replace(bytes.size() - 30, 4, 4, 'x'), std::string("junk")}) {
+    std::ofstream(path, std::ios::binary) << damaged;
+    const Answer a = Ask({"--leaks", "--at", label}, trace);
+    EXPECT_EQ(a.text, truth.text);
+    EXPECT_EQ(a.json, truth.json);
+    EXPECT_TRUE(a.from_checkpoint);  // rebuilt, then used
+  }
+
+  // Stale: the trace's time changed (as if it were written again).
+  struct timeval times[2] = {{1000000, 0}, {1000000, 0}};
+  ASSERT_EQ(utimes(trace.c_str(), times), 0);
+  IndexKey key;
+  std::string why;
+  ASSERT_TRUE(KeyOf(trace, &key, &why));
+  TraceIndex index;
+  EXPECT_EQ(index.Open(trace, key, &why), TraceIndex::Status::kStale);
+  const Answer a = Ask({"--leaks", "--at", label}, trace);
+  EXPECT_EQ(a.text, truth.text);
+  EXPECT_TRUE(a.from_checkpoint);
+  EXPECT_EQ(index.Open(trace, key, &why), TraceIndex::Status::kOk) << why;
+}
+
+TEST(IndexTest, ALabelTheTraceLacksIsTheSameError) {
+  const std::string trace =
+      WriteTrace(format::testing::SampleTraceBytes(5000, 499, 3, nullptr), "e.zst");
+  Ask({"--index"}, trace);
+  const Answer with = Ask({"--leaks", "--at", "no-such-marker"}, trace);
+  EXPECT_NE(with.text.find("no marker 'no-such-marker'"), std::string::npos) << with.text;
+  EXPECT_EQ(with.text, Ask({"--leaks", "--at", "no-such-marker", "--no-index"}, trace).text);
+}
+
+}  // namespace
+}  // namespace heaprec::heapreplay

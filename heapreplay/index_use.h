@@ -1,0 +1,59 @@
+// IndexUse: how one heapreplay pass uses the trace index (trace_index.h).
+//
+// Before the read (Prepare):
+// - A pass with a stop moment (--at) lets the reader skim the chunks after
+//   it (their events are not decoded; stack nodes, symbols and the end
+//   still are).
+// - A question that depends only on the live heap and the summary at its
+//   moments (--at, --diff --from/--to, --leaks: no --peak, --hot,
+//   --temporaries, --histogram, --timeline, --mismatches, drawings, pages
+//   or exports, not --base) starts from the index's latest checkpoint
+//   before its moments, if the trace has a valid index: the reader skims
+//   the chunks before it, and the pass's live heap, summary and RSS track
+//   start from the checkpoint's.
+// - A stale or damaged index is ignored, with one line on stderr, and
+//   rebuilt. A trace without a valid index gets one when it is at least
+//   kAutoIndexBytes (or --index asks): a pass that reads to the end writes
+//   it as it goes; a pass with --at first makes one by a pass of its own
+//   (live heap and summary only) and then seeks. --no-index: none of this
+//   but the skimming after --at.
+// Finish, after a read that succeeded, writes the index a pass made.
+// Prints at most a line or two on stderr; never fails a pass.
+// Reads and writes files; allocates; main thread only.
+#ifndef HEAPREC_HEAPREPLAY_INDEX_USE_H_
+#define HEAPREC_HEAPREPLAY_INDEX_USE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "format/decoder_state.h"
+#include "format/trace_reader.h"
+#include "heapreplay/analysis_plan.h"
+#include "heapreplay/options.h"
+#include "heapreplay/trace_index.h"
+
+namespace heaprec::heapreplay {
+
+// Traces this big (bytes of the file) get an index without --index.
+inline constexpr uint64_t kAutoIndexBytes = 16 * 1024 * 1024;
+
+class IndexUse {
+ public:
+  void Prepare(const Options& o, AnalysisPlan* p, format::ReaderOptions* options);
+  void Finish(const Options& o, const AnalysisPlan& p);
+
+ private:
+  // Starts the pass from the index's checkpoint for its moments, if any.
+  bool TryResume(const Options& o, const TraceIndex& index, AnalysisPlan* p,
+                 format::ReaderOptions* options);
+
+  std::atomic<bool> stopped_{false};
+  format::DecoderState resume_, jump_;
+  std::unique_ptr<IndexWriter> writer_;
+};
+
+}  // namespace heaprec::heapreplay
+
+#endif  // HEAPREC_HEAPREPLAY_INDEX_USE_H_
