@@ -275,6 +275,7 @@ void IndexWriter::Add(const format::DecoderState& state, const analyzers::Analys
     return;
   }
   packed.resize(n);
+  if (offset_ + n > Budget(key_.size)) return;  // left out: the index stays small
   Checkpoint c;
   c.chunk = state.next_index;
   if (state.frame_offset != 0 && log_.Cut(&c.log_bytes, &c.log_chunks)) {

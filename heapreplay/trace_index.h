@@ -90,6 +90,13 @@ class IndexWriter {
  public:
   // Checkpoints this far apart in the trace file: 1/48 of it.
   static uint64_t Spacing(uint64_t trace_size) { return trace_size / 48 + 1; }
+  // The checkpoints' bytes stop growing at this (the trace's size, at least
+  // 16 MiB): a checkpoint that would pass it is left out, so a trace whose
+  // live set is huge (millions of blocks) keeps an index no bigger than
+  // itself, with fewer checkpoints (a seek then starts from an earlier one).
+  static uint64_t Budget(uint64_t trace_size) {
+    return trace_size > (16u << 20) ? trace_size : (16u << 20);
+  }
 
   IndexWriter(const std::string& trace, const IndexKey& key);
   ~IndexWriter();
