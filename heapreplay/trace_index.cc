@@ -258,12 +258,16 @@ bool IndexWriter::Log::Cut(uint64_t* bytes, uint64_t* chunks) {
 void IndexWriter::Add(const format::DecoderState& state, const analyzers::Analysis& a,
                       const analyzers::SummaryAnalyzer& s) {
   if (file_ == nullptr) return;
+  // About 16 bytes a live block (AnalysisState), known before it is saved.
+  const uint64_t estimate = 16 * a.heap().live_blocks() + 4096;
+  if (raw_ + estimate > RawBudget(key_.size)) return;  // left out: the pass stays fast
   format::StateWriter d, p, both;
   state.Encode(&d);
   analyzers::AnalysisState::Save(a, s, &p);
   both.S(d.bytes());
   both.S(p.bytes());
   const std::string& raw = both.bytes();
+  raw_ += raw.size();
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 3);
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);

@@ -97,6 +97,11 @@ class IndexWriter {
   static uint64_t Budget(uint64_t trace_size) {
     return trace_size > (16u << 20) ? trace_size : (16u << 20);
   }
+  // And the live heaps saved, before compression, stop at four times that:
+  // saving a live set of millions of blocks at every checkpoint would make a
+  // pass that writes the index several times slower than one that does not
+  // (tests/tiny_blocks, 5 M live blocks: 38 s against 7.9 s).
+  static uint64_t RawBudget(uint64_t trace_size) { return 4 * Budget(trace_size); }
 
   IndexWriter(const std::string& trace, const IndexKey& key);
   ~IndexWriter();
@@ -157,6 +162,7 @@ class IndexWriter {
   IndexKey key_;
   FILE* file_ = nullptr;
   uint64_t offset_ = 0;
+  uint64_t raw_ = 0;  // checkpoints' bytes before compression (RawBudget)
   std::string error_;
   std::vector<Checkpoint> checkpoints_;
   Log log_;
