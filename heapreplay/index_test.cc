@@ -54,7 +54,6 @@ Answer Ask(std::vector<std::string> args, const std::string& trace) {
     (json ? answer.json : answer.text) = out;
     answer.from_checkpoint = plan->from_checkpoint;
     answer.from_frame = plan->from_frame;
-    answer.from_frame = plan->from_frame;
   }
   return answer;
 }
@@ -98,7 +97,7 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
       }
     };
     int resumed = 0, from_frame = 0, asked = 0;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < 6; ++i) {
       const std::string m = moment(), n = moment();
       for (const std::vector<std::string>& q : {std::vector<std::string>{"--leaks", "--at", m},
                                                 {"--at", m, "--leaks", "--top", "0"},
