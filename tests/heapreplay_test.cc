@@ -62,7 +62,11 @@ TEST(HeapreplayTest, ProgressOnATerminalOnly) {
                                         "/dev/null"});
   ASSERT_EQ(tty.exit_code, 0) << tty.out << tty.err;
   EXPECT_NE(tty.out.find("heapreplay: reading "), std::string::npos) << tty.out;
-  EXPECT_NE(tty.out.find(" B of "), std::string::npos) << tty.out;
+  // "2.0 KiB of 2.0 KiB (99%), ...": how much is read depends on when the
+  // first line is drawn (the read-ahead thread may have read the whole
+  // file by then), so only the shape is checked.
+  EXPECT_NE(tty.out.find(" of "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("%)"), std::string::npos) << tty.out;
   EXPECT_NE(tty.out.rfind("\r\033[K"), std::string::npos) << tty.out;  // erased at the end
 }
 
