@@ -12,16 +12,15 @@
 #include <string>
 #include <string_view>
 
+#include "format/varint.h"
+
 namespace heaprec::format {
 
 class StateWriter {
  public:
   void U(uint64_t v) {
-    while (v >= 0x80) {
-      out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
-      v >>= 7;
-    }
-    out_.push_back(static_cast<char>(v));
+    uint8_t buf[10];
+    out_.append(reinterpret_cast<const char*>(buf), WriteVarint(buf, v) - buf);
   }
   void S(std::string_view s) {
     U(s.size());
