@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace heaprec::analyzers {
 
@@ -69,6 +70,7 @@ std::vector<DiffSite> DiffSites(const std::vector<Site>& before, const SymbolTab
 }
 
 void LiveSnapshot::OnMarker(const format::Marker& m) {
+  if (adopted_) return;
   if (watch_.AtMarker(m)) taken_ = live_.Sorted(Metric::kBytes);
 }
 
@@ -81,6 +83,7 @@ __attribute__((always_inline)) inline void LiveSnapshot::One(const format::Event
 
 void LiveSnapshot::OnEvents(const format::EventSpan& events, const HeapChange* changes,
                             const LiveHeap&) {
+  if (adopted_) return;
   for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
 }
 
@@ -89,6 +92,12 @@ void LiveSnapshot::StartFrom(const LiveHeap& heap) {
     const Estimate est = heap.EstimateOf(id, b);
     live_.Add(b.stack, est.bytes, est.count);
   });
+}
+
+void LiveSnapshot::Adopt(std::vector<Site> sites, const MomentWatch& watch) {
+  taken_ = std::move(sites);
+  watch_ = watch;
+  adopted_ = true;
 }
 
 std::vector<Site> LiveSnapshot::Sites() const {

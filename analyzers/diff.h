@@ -50,6 +50,11 @@ class LiveSnapshot : public Analyzer {
   // the totals of the blocks live in `heap` (restored there) before any
   // event is read.
   void StartFrom(const LiveHeap& heap);
+  // For a moment taken by another pass (heapreplay's --diff from two
+  // checkpoints): these are the sites, watch says where it was reached, and
+  // the events of this pass change nothing.
+  void Adopt(std::vector<Site> sites, const MomentWatch& watch);
+  bool adopted() const { return adopted_; }
   void OnMarker(const format::Marker& m) override;
   bool EventsInBatches() const override { return true; }
   void OnEvents(const format::EventSpan& events, const HeapChange* changes,
@@ -65,6 +70,7 @@ class LiveSnapshot : public Analyzer {
   MomentWatch watch_;
   StackTotals live_;
   std::optional<std::vector<Site>> taken_;
+  bool adopted_ = false;
 };
 
 }  // namespace heaprec::analyzers

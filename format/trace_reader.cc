@@ -61,6 +61,13 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
   uint64_t next_checkpoint = every;
   bool skimming = false;  // since skip_events_after: for good
   for (;;) {
+    if (options.end_after != nullptr && options.end_after->load(std::memory_order_relaxed)) {
+      r.status = ReadResult::kStopped;
+      r.chunks = decoder.chunks();
+      r.events = decoder.events();
+      r.bytes = whole_end;
+      return r;
+    }
     const FrameReader::Status s = frames.Next(&chunk);
     r.chunks = decoder.chunks();
     r.events = decoder.events();

@@ -29,6 +29,7 @@ struct ReadResult {
     kComplete,   // every chunk through the end record was read
     kTruncated,  // the file stops early; everything before the cut was read
     kError,      // unreadable from error_offset on; see message
+    kStopped,    // ReaderOptions::end_after was set: the chunks before were read
   };
   Status status = kError;
   // kError: "PATH: what is wrong at which byte offset". kTruncated: a warning
@@ -76,6 +77,10 @@ struct ReaderOptions {
   //   stack nodes, symbols and the end). Set on the visitor's thread; read
   //   between chunks.
   const std::atomic<bool>* skip_events_after = nullptr;
+  // - end_after: once the visitor sets it, the read ends before the next
+  //   chunk, kStopped (a pass that wants nothing after its moment: not even
+  //   the end record). Set on the visitor's thread; read between chunks.
+  const std::atomic<bool>* end_after = nullptr;
 };
 
 // Reads the file at path. name_for_messages defaults to path.

@@ -26,6 +26,7 @@ namespace {
 struct Answer {
   std::string text, json;
   bool from_checkpoint = false, from_frame = false;
+  int snapshots = 0;  // --diff's moments taken by passes of their own
 };
 
 // heapreplay ARGS TRACE, its stdout as text and as --json.
@@ -54,6 +55,8 @@ Answer Ask(std::vector<std::string> args, const std::string& trace) {
     (json ? answer.json : answer.text) = out;
     answer.from_checkpoint = plan->from_checkpoint;
     answer.from_frame = plan->from_frame;
+    answer.snapshots =
+        (plan->before && plan->before->adopted()) + (plan->after && plan->after->adopted());
   }
   return answer;
 }
@@ -96,7 +99,7 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
           return Time(records.events[rng() % records.events.size()].time_ns + rng() % 3);
       }
     };
-    int resumed = 0, from_frame = 0, asked = 0;
+    int resumed = 0, from_frame = 0, asked = 0, snapshots = 0;
     for (int i = 0; i < 6; ++i) {
       const std::string m = moment(), n = moment();
       for (const std::vector<std::string>& q : {std::vector<std::string>{"--leaks", "--at", m},
@@ -113,7 +116,9 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
         EXPECT_EQ(with.text, without.text) << where;
         EXPECT_EQ(with.json, without.json) << where;
         EXPECT_FALSE(without.from_checkpoint) << where;
+        EXPECT_EQ(without.snapshots, 0) << where;
         resumed += with.from_checkpoint;
+        snapshots += with.snapshots;
         from_frame += with.from_frame;
         ++asked;
       }
@@ -121,6 +126,8 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
     // Most questions start from a checkpoint (not --peak, not moments at
     // the very start).
     EXPECT_GT(resumed, asked / 2) << "seed " << seed;
+    // Some of --diff's moments are taken from checkpoints of their own.
+    EXPECT_GT(snapshots, 2) << "seed " << seed;
     if (frame_bytes == 0) {
       EXPECT_EQ(from_frame, 0);
     } else {

@@ -1,12 +1,17 @@
 // The trace index in one pass (index_use.h).
 #include "heapreplay/index_use.h"
 
+#include <atomic>
 #include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzers/analysis_state.h"
 #include "format/heaptrack_reader.h"
 #include "format/read_ahead.h"
+#include "heapreplay/progress_meter.h"
 
 namespace heaprec::heapreplay {
 namespace {
@@ -61,50 +66,109 @@ bool BuildIndex(const std::string& trace, const IndexKey& key) {
 
 }  // namespace
 
-bool IndexUse::TryResume(const Options& o, const TraceIndex& index, AnalysisPlan* p,
-                         format::ReaderOptions* options) {
-  const int i = index.Choose(MomentsOf(o));
-  if (i < 0) return true;  // no checkpoint before the moments: a whole pass
-  std::string bytes, why;
+bool IndexSeek::Load(const TraceIndex& index, int i, std::string* why) {
   analyzers::Analysis scratch;
   analyzers::SummaryAnalyzer scratch_summary;
-  bool ok = index.Read(i, &resume_, &bytes, &why);
-  if (ok) {
-    format::StateReader check(bytes);
-    ok = analyzers::AnalysisState::Restore(&check, &scratch, &scratch_summary);
-    if (!ok) why = "checkpoint " + std::to_string(i) + " is damaged";
+  std::string unused;
+  if (!index.Read(i, &resume_, &state_, why)) return false;
+  format::StateReader check(state_);
+  if (!analyzers::AnalysisState::Restore(&check, &scratch, &scratch_summary)) {
+    *why = "checkpoint " + std::to_string(i) + " is damaged";
+    return false;
   }
   // The frame to start decompressing at, and the records before it.
-  const int j = ok ? index.FrameBefore(i) : -1;
-  std::string log;
-  if (j >= 0) {
+  const int j = index.FrameBefore(i);
+  log_.clear();
+  if (j < 0) return true;
+  const Checkpoint& c = index.checkpoints()[static_cast<size_t>(j)];
+  if (!index.Read(j, &jump_, &unused, why) || jump_.frame_offset != c.frame_offset ||
+      !index.ReadLog(&log_, why)) {
+    if (why->empty()) *why = "checkpoint " + std::to_string(j) + " is damaged";
+    return false;
+  }
+  log_.resize(c.log_bytes);
+  const format::ReadResult r =
+      format::ReadTraceMemory("index log", log_.data(), log_.size(), scratch);
+  if (r.status == format::ReadResult::kError || r.chunks != c.log_chunks) {
+    *why = "its record log is damaged";
+    return false;
+  }
+  from_frame_ = true;
+  return true;
+}
+
+void IndexSeek::Start(analyzers::Analysis* a, analyzers::SummaryAnalyzer* s,
+                      format::ReaderOptions* options) const {
+  format::StateReader r(state_);
+  analyzers::AnalysisState::Restore(&r, a, s);
+  if (from_frame_) {
+    format::ReadTraceMemory("index log", log_.data(), log_.size(), *a);
+    options->jump = &jump_;
+  }
+  options->resume = &resume_;
+}
+
+bool IndexUse::TryResume(const Options& o, const TraceIndex& index, AnalysisPlan* p,
+                         format::ReaderOptions* options) {
+  std::vector<Moment> moments = MomentsOf(o);
+  if (p->before && p->after && o.at.empty()) {
+    // --diff --from A --to B: the live set at each moment by a short pass
+    // of its own from the checkpoint before it, unless this pass starts
+    // there anyway (it starts at the last checkpoint: it reads to the end).
+    moments.clear();
+    const int last = index.Choose({});
     std::string unused;
-    const Checkpoint& c = index.checkpoints()[static_cast<size_t>(j)];
-    ok = index.Read(j, &jump_, &unused, &why) && jump_.frame_offset == c.frame_offset &&
-         index.ReadLog(&log, &why);
-    if (ok) {
-      log.resize(c.log_bytes);
-      const format::ReadResult r =
-          format::ReadTraceMemory("index log", log.data(), log.size(), scratch);
-      ok = r.status != format::ReadResult::kError && r.chunks == c.log_chunks;
-      if (!ok) why = "its record log is damaged";
+    for (auto [text, snapshot] : {std::pair{&o.from, p->before.get()}, {&o.to, p->after.get()}}) {
+      if (text->empty()) continue;
+      const std::optional<Moment> m = analyzers::ParseMoment(*text, &unused);
+      if (!m) continue;
+      if (index.Choose({*m}) == last || !Snapshot(o, index, *m, snapshot)) moments.push_back(*m);
     }
   }
-  if (!ok) {
+  const int i = index.Choose(moments);
+  if (i < 0) return true;  // no checkpoint before the moments: a whole pass
+  std::string why;
+  if (!seek_.Load(index, i, &why)) {
     Say("ignoring index " + IndexPath(o.trace) + ": " + why + "; rebuilding it");
     return false;
   }
-  format::StateReader r(bytes);
-  analyzers::AnalysisState::Restore(&r, &p->analysis, &p->summary);
-  if (j >= 0) {
-    format::ReadTraceMemory("index log", log.data(), log.size(), p->analysis);
-    options->jump = &jump_;
-    p->from_frame = true;
-  }
-  if (p->before) p->before->StartFrom(p->analysis.heap());
-  if (p->after) p->after->StartFrom(p->analysis.heap());
-  options->resume = &resume_;
+  seek_.Start(&p->analysis, &p->summary, options);
+  p->from_frame = seek_.from_frame();
+  if (p->before && !p->before->adopted()) p->before->StartFrom(p->analysis.heap());
+  if (p->after && !p->after->adopted()) p->after->StartFrom(p->analysis.heap());
   p->from_checkpoint = true;
+  return true;
+}
+
+bool IndexUse::Snapshot(const Options& o, const TraceIndex& index, const Moment& at,
+                        analyzers::LiveSnapshot* into) {
+  const int i = index.Choose({at});
+  if (i < 0) return false;
+  IndexSeek seek;
+  std::string why;
+  if (!seek.Load(index, i, &why)) return false;  // the main pass says why
+  analyzers::Analysis a(at);
+  analyzers::SummaryAnalyzer s;
+  analyzers::LiveSnapshot snapshot(at);
+  a.Add(&s);
+  a.Add(&snapshot);
+  std::atomic<bool> reached{false};
+  a.set_stop_flag(&reached);
+  format::ReaderOptions options;
+  options.end_after = &reached;
+  seek.Start(&a, &s, &options);
+  snapshot.StartFrom(a.heap());
+  format::ReadProgress progress;
+  options.progress = &progress;
+  format::ReadResult r;
+  {
+    const ProgressMeter meter(o.trace, &progress);
+    r = format::ReadTraceFileAhead(o.trace, a, options);
+  }
+  // A read that did not reach the moment: the main pass answers and warns.
+  // (It may have read on past it: the reader runs ahead of the pass.)
+  if (r.status == format::ReadResult::kError || !a.stop() || !a.stop()->reached()) return false;
+  into->Adopt(snapshot.Sites(), *a.stop());
   return true;
 }
 

@@ -10,7 +10,11 @@
 //   or exports, not --base) starts from the index's latest checkpoint
 //   before its moments, if the trace has a valid index: the reader skims
 //   the chunks before it, and the pass's live heap, summary and RSS track
-//   start from the checkpoint's.
+//   start from the checkpoint's. --diff --from A --to B takes the live set
+//   at each moment by a short pass of its own (from the moment's
+//   checkpoint to the moment, where it ends) and the summary and leaks at
+//   the end by a pass from the last checkpoint: about three checkpoint
+//   intervals, whatever the window between A and B.
 // - A stale or damaged index is ignored, with one line on stderr, and
 //   rebuilt. A trace without a valid index gets one when it is at least
 //   kAutoIndexBytes (or --index asks): a pass that reads to the end writes
@@ -39,6 +43,25 @@ namespace heaprec::heapreplay {
 // Traces this big (bytes of the file) get an index without --index.
 inline constexpr uint64_t kAutoIndexBytes = 16 * 1024 * 1024;
 
+// One checkpoint of an index, loaded and checked, ready to start a pass.
+class IndexSeek {
+ public:
+  // Reads checkpoint i and the record log before its frame; false + *why
+  // if any of it is damaged.
+  bool Load(const TraceIndex& index, int i, std::string* why);
+  // Puts the checkpoint's state into a fresh pass (a and s; the records
+  // before its frame too) and tells the reader where to start. The options
+  // point into this object, which must outlive the read.
+  void Start(analyzers::Analysis* a, analyzers::SummaryAnalyzer* s,
+             format::ReaderOptions* options) const;
+  bool from_frame() const { return from_frame_; }
+
+ private:
+  format::DecoderState resume_, jump_;
+  std::string state_, log_;
+  bool from_frame_ = false;
+};
+
 class IndexUse {
  public:
   void Prepare(const Options& o, AnalysisPlan* p, format::ReaderOptions* options);
@@ -49,8 +72,13 @@ class IndexUse {
   bool TryResume(const Options& o, const TraceIndex& index, AnalysisPlan* p,
                  format::ReaderOptions* options);
 
+  // --diff: takes the live set at a moment (into `into`) by a pass of its
+  // own from the checkpoint before it to the moment; false if it cannot.
+  bool Snapshot(const Options& o, const TraceIndex& index, const analyzers::Moment& at,
+                analyzers::LiveSnapshot* into);
+
   std::atomic<bool> stopped_{false};
-  format::DecoderState resume_, jump_;
+  IndexSeek seek_;
   std::unique_ptr<IndexWriter> writer_;
 };
 
