@@ -3,13 +3,12 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include "format/frame_reader.h"
 
-#include <zlib.h>
-
 #include <cstddef>
 #include <cstring>
 #include <utility>
 
 #include "base/large_buffers.h"
+#include "format/checksum.h"
 
 namespace heaprec::format {
 namespace {
@@ -312,8 +311,7 @@ FrameReader::Status FrameReader::NextStreamed(std::vector<uint8_t>* chunk) {
         // This chunk began where the previous one ended; the next begins here.
         frame_offset_ = next_chunk_offset_;
         next_chunk_offset_ = consumed_;
-        const uLong actual = crc32(crc32(0, nullptr, 0), chunk->data(), static_cast<uInt>(size));
-        if (static_cast<uint32_t>(actual) != crc) {
+        if (ChunkChecksum(chunk->data(), size) != crc) {
           return Fail(frame_offset_, "corrupt chunk at byte offset " +
                                          std::to_string(frame_offset_) + ": checksum mismatch");
         }

@@ -3,11 +3,11 @@
 #include "format/trace_writer.h"
 
 #include <flatbuffers/flatbuffers.h>
-#include <zlib.h>
 
 #include <vector>
 
 #include "base/large_buffers.h"
+#include "format/checksum.h"
 #include "format/format_version.h"
 #include "format/leak_scan_columns.h"
 
@@ -147,8 +147,7 @@ bool TraceWriter::WriteChunk() {
   chunk_->Finish(*fbb_);
   const uint8_t* data = fbb_->GetBufferPointer();
   const size_t size = fbb_->GetSize();
-  const uint32_t crc =
-      static_cast<uint32_t>(crc32(crc32(0, nullptr, 0), data, static_cast<uInt>(size)));
+  const uint32_t crc = ChunkChecksum(data, size);
   uint8_t prefix[kChunkPrefixSize];
   for (int i = 0; i < 4; ++i) {
     prefix[i] = static_cast<uint8_t>(size >> (8 * i));

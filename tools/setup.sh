@@ -12,7 +12,7 @@ browser=""
 
 PACKAGES="
   bazel-bootstrap g++ git
-  libzstd-dev zstd zlib1g-dev
+  libzstd-dev zstd zlib1g-dev libdeflate-dev
   libflatbuffers-dev flatbuffers-compiler
   libunwind-dev libdw-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
