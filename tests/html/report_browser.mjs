@@ -347,12 +347,19 @@ try {
       return ys.length ? r.top + ys[ys.length >> 1] / k : null;
     }, x);
     const span = st.to_ns - st.from_ns;
-    const at = [];
-    for (const f of [0.1, 0.5, 0.9]) {
-      const x = await page.evaluate((ns) => window.heaprecPage.timeToClientX(ns), st.from_ns + f * span);
-      at.push(await lineY(x));
+    // The chart draws on an animation frame: on a loaded machine the first
+    // look may come before it; look again for up to 5 s before judging.
+    let at = [], want = 0;
+    for (let tries = 0; tries < 20; tries++) {
+      if (tries > 0) await page.waitForTimeout(250);
+      at = [];
+      for (const f of [0.1, 0.5, 0.9]) {
+        const x = await page.evaluate((ns) => window.heaprecPage.timeToClientX(ns), st.from_ns + f * span);
+        at.push(await lineY(x));
+      }
+      want = await page.evaluate((b) => window.heaprecPage.bytesToClientY(b), st.bytes);
+      if (at.every((y) => y !== null && Math.abs(y - want) <= 2.5)) break;
     }
-    const want = await page.evaluate((b) => window.heaprecPage.bytesToClientY(b), st.bytes);
     check("the heap line is flat across a stretch without events (y " + JSON.stringify(at.map((y) => y && +y.toFixed(1))) +
       ", " + st.bytes + " bytes at " + want.toFixed(1) + ")",
       at.every((y) => y !== null && Math.abs(y - want) <= 2.5));
