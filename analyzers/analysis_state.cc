@@ -41,7 +41,8 @@ format::RssSample GetSample(format::StateReader* r) {
 
 }  // namespace
 
-void AnalysisState::Save(const Analysis& a, const SummaryAnalyzer& s, format::StateWriter* w) {
+void AnalysisState::Save(const Analysis& a, const SummaryAnalyzer& s, const PeakAnalyzer& peak,
+                         const HotAnalyzer& hot, format::StateWriter* w) {
   const LiveHeap& h = a.heap_;
   w->U(h.sample_rate_);
   w->U(h.live_bytes_);
@@ -96,9 +97,13 @@ void AnalysisState::Save(const Analysis& a, const SummaryAnalyzer& s, format::St
   w->U(s.temporary_watch_.have_last_ ? 1 : 0);
   w->U(s.temporary_watch_.last_stack_);
   w->U(s.temporary_watch_.last_size_);
+
+  SavePeak(peak, w);
+  SaveHot(hot, w);
 }
 
-bool AnalysisState::Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer* s) {
+bool AnalysisState::Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer* s,
+                            PeakAnalyzer* peak, HotAnalyzer* hot) {
   LiveHeap& h = a->heap_;
   h.sample_rate_ = r->U();
   h.live_bytes_ = r->U();
@@ -151,7 +156,11 @@ bool AnalysisState::Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer
   s->temporary_watch_.have_last_ = r->U() != 0;
   s->temporary_watch_.last_stack_ = static_cast<uint32_t>(r->U());
   s->temporary_watch_.last_size_ = r->U();
-  return r->ok() && r->at_end();
+
+  PeakAnalyzer unused_peak;
+  HotAnalyzer unused_hot;
+  return RestorePeak(r, peak != nullptr ? peak : &unused_peak) &&
+         RestoreHot(r, hot != nullptr ? hot : &unused_hot) && r->ok() && r->at_end();
 }
 
 }  // namespace heaprec::analyzers

@@ -2,23 +2,29 @@
 // boundary, as bytes for heapreplay's trace index (FORMAT.md, "The trace
 // index"): the live heap (every live block: number, size, stack, api; the
 // totals and the coverage flag), the summary's counts and peak, the RSS
-// track, and the heap changes since the last leak scan. What the other
+// track, the heap changes since the last leak scan, and the peak's and the
+// hot sites' per-stack totals (PeakAnalyzer, HotAnalyzer: proportional to
+// the distinct stacks, not to blocks). What the other
 // records build (symbols, stacks, modules, threads, markers, leak scans) is
 // not here: a read that resumes from a checkpoint skims the chunks before
 // and delivers those again (format::ReaderOptions::resume).
 //
-// Restore puts a saved state into a fresh Analysis and SummaryAnalyzer
-// before its read; the Analysis finishes it at OnResume. Only analyses that
-// depend on nothing but these (the summary, the live heap, moments' live
-// snapshots) can start from a checkpoint; heapreplay decides which.
+// Restore puts a saved state into a fresh Analysis, SummaryAnalyzer,
+// PeakAnalyzer and HotAnalyzer before its read; the Analysis finishes it at
+// OnResume. Only analyses that depend on nothing but these (the summary, the
+// live heap, moments' live snapshots, the peak, hot sites and temporaries)
+// can start from a checkpoint; heapreplay decides which.
 // Allocates; not thread-safe.
 #ifndef HEAPREC_ANALYZERS_ANALYSIS_STATE_H_
 #define HEAPREC_ANALYZERS_ANALYSIS_STATE_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "analyzers/analysis.h"
+#include "analyzers/hot.h"
+#include "analyzers/peak.h"
 #include "analyzers/summary.h"
 #include "format/state_bytes.h"
 
@@ -26,9 +32,22 @@ namespace heaprec::analyzers {
 
 class AnalysisState {
  public:
-  static void Save(const Analysis& a, const SummaryAnalyzer& s, format::StateWriter* w);
-  // False (and a and s partly written) for bytes that are not a state.
-  static bool Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer* s);
+  static void Save(const Analysis& a, const SummaryAnalyzer& s, const PeakAnalyzer& peak,
+                   const HotAnalyzer& hot, format::StateWriter* w);
+  // False (and a, s, peak and hot partly written) for bytes that are not a
+  // state. A null peak or hot: that part is read, checked and dropped (the
+  // pass does not run that analyzer).
+  static bool Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer* s,
+                      PeakAnalyzer* peak = nullptr, HotAnalyzer* hot = nullptr);
+  // The bytes Save would write for peak and hot, about (the index's
+  // budgets: known before they are saved).
+  static uint64_t SitesEstimate(const PeakAnalyzer& peak, const HotAnalyzer& hot);
+
+ private:
+  static void SavePeak(const PeakAnalyzer& p, format::StateWriter* w);
+  static bool RestorePeak(format::StateReader* r, PeakAnalyzer* p);
+  static void SaveHot(const HotAnalyzer& h, format::StateWriter* w);
+  static bool RestoreHot(format::StateReader* r, HotAnalyzer* h);
 };
 
 }  // namespace heaprec::analyzers

@@ -30,6 +30,7 @@ class HotAnalyzer : public Analyzer {
   uint64_t temporaries() const { return temporaries_; }
 
  private:
+  friend class AnalysisState;  // analysis_state.h
   void One(const format::Event& e, const HeapChange& c);
   StackTotals allocated_, temporary_;
   TemporaryWatch temporary_watch_;

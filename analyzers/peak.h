@@ -33,6 +33,7 @@ class PeakAnalyzer : public Analyzer {
   const StackTotals& live() const { return live_; }
 
  private:
+  friend class AnalysisState;  // analysis_state.h
   void One(const format::Event& e, const HeapChange& c);
   // Stack changed since the latest peak.
   __attribute__((always_inline)) void Touch(uint32_t stack) {

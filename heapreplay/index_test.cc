@@ -1,11 +1,14 @@
 // The trace index (index_use.h) changes no answer: questions about random
 // moments of sample traces (many chunks, markers, times that step back)
 // asked with the index and without (--no-index) print the same text and
-// JSON reports; the ones that can start from a checkpoint do; a damaged or
-// stale index is ignored, rebuilt, and the answers stay the same.
+// JSON reports (leaks, differences, the peak, hot sites, temporaries, the
+// overview); the ones that can start from a checkpoint do (all but those
+// whose JSON holds lifetimes); a damaged or stale index is ignored,
+// rebuilt, and the answers stay the same.
 #include <gtest/gtest.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -25,8 +28,9 @@ namespace {
 
 struct Answer {
   std::string text, json;
-  bool from_checkpoint = false, from_frame = false;
-  int snapshots = 0;  // --diff's moments taken by passes of their own
+  // Of the text question; json_from_checkpoint: of the JSON one.
+  bool from_checkpoint = false, from_frame = false, json_from_checkpoint = false;
+  int snapshots = 0;  // --diff's moments taken by passes of their own (text)
 };
 
 // heapreplay ARGS TRACE, its stdout as text and as --json.
@@ -53,10 +57,14 @@ Answer Ask(std::vector<std::string> args, const std::string& trace) {
       out = "error: " + error;
     }
     (json ? answer.json : answer.text) = out;
-    answer.from_checkpoint = plan->from_checkpoint;
-    answer.from_frame = plan->from_frame;
-    answer.snapshots =
-        (plan->before && plan->before->adopted()) + (plan->after && plan->after->adopted());
+    if (json) {
+      answer.json_from_checkpoint = plan->from_checkpoint;
+    } else {
+      answer.from_checkpoint = plan->from_checkpoint;
+      answer.from_frame = plan->from_frame;
+      answer.snapshots =
+          (plan->before && plan->before->adopted()) + (plan->after && plan->after->adopted());
+    }
   }
   return answer;
 }
@@ -71,9 +79,39 @@ std::string WriteTrace(const std::string& bytes, const std::string& name) {
 
 std::string Time(uint64_t ns) { return std::to_string(ns) + "ns"; }
 
+bool Has(const std::vector<std::string>& q, const std::string& arg) {
+  return std::find(q.begin(), q.end(), arg) != q.end();
+}
+
+// The questions of a round, about the moments m and n.
+using Questions = std::vector<std::vector<std::string>> (*)(const std::string& m,
+                                                            const std::string& n);
+
+std::vector<std::vector<std::string>> LeaksAndDiffs(const std::string& m, const std::string& n) {
+  return {{"--leaks", "--at", m},
+          {"--at", m, "--leaks", "--top", "0"},
+          {"--diff", "--from", m, "--to", n},
+          {"--leaks"},
+          {"--diff", "--from", m},
+          {"--leaks", "--peak", "--at", m}};
+}
+
+// The JSON of --hot and --temporaries holds lifetimes, which no checkpoint
+// holds: those read the whole trace (and still answer the same).
+std::vector<std::vector<std::string>> PeaksAndHotSites(const std::string& m, const std::string& n) {
+  return {{"--at", m},
+          {"--peak", "--at", m},
+          {"--hot", "--at", m},
+          {"--temporaries", "--top", "0", "--at", m},
+          {"--leaks", "--peak", "--hot", "--temporaries", "--at", m},
+          {"--peak", "--diff", "--from", m, "--to", n},
+          {},
+          {"--hot", "--temporaries", "--diff", "--from", m}};
+}
+
 // frame_bytes: the trace's zstd frames end every this many bytes (0: one
 // frame), so that the index can skip decompressing what comes before.
-void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
+void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes, Questions questions) {
   {
     format::testing::Records records;
     format::TraceWriter::Options options;
@@ -102,12 +140,7 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
     int resumed = 0, from_frame = 0, asked = 0, snapshots = 0;
     for (int i = 0; i < 6; ++i) {
       const std::string m = moment(), n = moment();
-      for (const std::vector<std::string>& q : {std::vector<std::string>{"--leaks", "--at", m},
-                                                {"--at", m, "--leaks", "--top", "0"},
-                                                {"--diff", "--from", m, "--to", n},
-                                                {"--leaks"},
-                                                {"--diff", "--from", m},
-                                                {"--leaks", "--peak", "--at", m}}) {
+      for (const std::vector<std::string>& q : questions(m, n)) {
         std::vector<std::string> plain = q;
         plain.push_back("--no-index");
         const Answer with = Ask(q, trace), without = Ask(plain, trace);
@@ -117,14 +150,20 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
         EXPECT_EQ(with.json, without.json) << where;
         EXPECT_FALSE(without.from_checkpoint) << where;
         EXPECT_EQ(without.snapshots, 0) << where;
+        EXPECT_FALSE(without.json_from_checkpoint) << where;
+        if (Has(q, "--hot") || Has(q, "--temporaries")) {
+          EXPECT_FALSE(with.json_from_checkpoint) << where << " --json";  // lifetimes
+        } else {
+          EXPECT_EQ(with.json_from_checkpoint, with.from_checkpoint) << where << " --json";
+        }
         resumed += with.from_checkpoint;
         snapshots += with.snapshots;
         from_frame += with.from_frame;
         ++asked;
       }
     }
-    // Most questions start from a checkpoint (not --peak, not moments at
-    // the very start).
+    // Most questions start from a checkpoint (not moments at the very
+    // start).
     EXPECT_GT(resumed, asked / 2) << "seed " << seed;
     // Some of --diff's moments are taken from checkpoints of their own.
     EXPECT_GT(snapshots, 2) << "seed " << seed;
@@ -136,10 +175,20 @@ void AskRandomQuestions(uint32_t seed, uint64_t frame_bytes) {
   }
 }
 
-TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) { AskRandomQuestions(1, 0); }
+TEST(IndexTest, AnswersWithTheIndexAreTheAnswersWithout) {
+  AskRandomQuestions(1, 0, LeaksAndDiffs);
+}
 
 TEST(IndexTest, AnswersFromALaterZstdFrameAreTheAnswersWithout) {
-  AskRandomQuestions(2, 200 * 1000);
+  AskRandomQuestions(2, 200 * 1000, LeaksAndDiffs);
+}
+
+TEST(IndexTest, PeaksAndHotSitesWithTheIndexAreTheAnswersWithout) {
+  AskRandomQuestions(4, 0, PeaksAndHotSites);
+}
+
+TEST(IndexTest, PeaksAndHotSitesFromALaterZstdFrameAreTheAnswersWithout) {
+  AskRandomQuestions(5, 200 * 1000, PeaksAndHotSites);
 }
 
 TEST(IndexTest, ADamagedOrStaleIndexIsRebuiltAndAnswersStayTheSame) {
@@ -148,6 +197,7 @@ TEST(IndexTest, ADamagedOrStaleIndexIsRebuiltAndAnswersStayTheSame) {
       WriteTrace(format::testing::SampleTraceBytes(20000, 499, 7, &records), "d.zst");
   const std::string label = records.markers[records.markers.size() * 3 / 4].label;
   const Answer truth = Ask({"--leaks", "--at", label, "--no-index"}, trace);
+  const Answer peak_truth = Ask({"--peak", "--hot", "--at", label, "--no-index"}, trace);
   Ask({"--index"}, trace);
   EXPECT_TRUE(Ask({"--leaks", "--at", label}, trace).from_checkpoint);
 
@@ -167,6 +217,10 @@ TEST(IndexTest, ADamagedOrStaleIndexIsRebuiltAndAnswersStayTheSame) {
     EXPECT_EQ(a.text, truth.text);
     EXPECT_EQ(a.json, truth.json);
     EXPECT_TRUE(a.from_checkpoint);  // rebuilt, then used
+    const Answer p = Ask({"--peak", "--hot", "--at", label}, trace);
+    EXPECT_EQ(p.text, peak_truth.text);
+    EXPECT_EQ(p.json, peak_truth.json);
+    EXPECT_TRUE(p.from_checkpoint);
   }
 
   // Stale: the trace's time changed (as if it were written again).

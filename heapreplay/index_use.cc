@@ -18,12 +18,13 @@ namespace {
 
 using analyzers::Moment;
 
-// The question depends only on the live heap and the summary at its moments.
+// The question depends only on what a checkpoint holds at its moments: the
+// live heap, the summary, the peak and the hot sites (not lifetimes).
 bool Seekable(const Options& o, const AnalysisPlan& p) {
   const analyzers::ReportOptions& r = o.report;
-  return !p.peak_run && !p.hot_run && !p.lifetimes_run && !r.histogram && !r.timeline &&
-         !r.mismatches && !r.overview && o.html.empty() && o.exports.empty() && o.base.empty() &&
-         !o.folded && o.flamegraph.empty() && o.pprof.empty();
+  return !p.lifetimes_run && !r.histogram && !r.timeline && !r.mismatches && o.html.empty() &&
+         o.exports.empty() && o.base.empty() && !o.folded && o.flamegraph.empty() &&
+         o.pprof.empty();
 }
 
 std::vector<Moment> MomentsOf(const Options& o) {
@@ -42,7 +43,11 @@ void Say(const std::string& line) { std::fprintf(stderr, "heapreplay: %s\n", lin
 bool BuildIndex(const std::string& trace, const IndexKey& key) {
   analyzers::Analysis a;
   analyzers::SummaryAnalyzer s;
+  analyzers::PeakAnalyzer peak;
+  analyzers::HotAnalyzer hot;
   a.Add(&s);
+  a.Add(&peak);
+  a.Add(&hot);
   IndexWriter writer(trace, key);
   if (!writer.ok()) {
     Say("cannot write index " + writer.path() + ": " + writer.error() +
@@ -50,7 +55,7 @@ bool BuildIndex(const std::string& trace, const IndexKey& key) {
     return false;
   }
   a.set_record_tap(writer.log());
-  a.set_checkpoint_sink([&](const format::DecoderState& d) { writer.Add(d, a, s); });
+  a.set_checkpoint_sink([&](const format::DecoderState& d) { writer.Add(d, a, s, peak, hot); });
   format::ReaderOptions options;
   options.checkpoint_every_bytes = IndexWriter::Spacing(key.size);
   const format::ReadResult r = format::ReadTraceFileAhead(trace, a, options);
@@ -68,7 +73,7 @@ bool BuildIndex(const std::string& trace, const IndexKey& key) {
 
 bool IndexSeek::Load(const TraceIndex& index, int i, std::string* why) {
   analyzers::Analysis scratch;
-  analyzers::SummaryAnalyzer scratch_summary;
+  analyzers::SummaryAnalyzer scratch_summary;  // and the peak's and hot sites' checked, dropped
   std::string unused;
   if (!index.Read(i, &resume_, &state_, why)) return false;
   format::StateReader check(state_);
@@ -98,9 +103,10 @@ bool IndexSeek::Load(const TraceIndex& index, int i, std::string* why) {
 }
 
 void IndexSeek::Start(analyzers::Analysis* a, analyzers::SummaryAnalyzer* s,
-                      format::ReaderOptions* options) const {
+                      format::ReaderOptions* options, analyzers::PeakAnalyzer* peak,
+                      analyzers::HotAnalyzer* hot) const {
   format::StateReader r(state_);
-  analyzers::AnalysisState::Restore(&r, a, s);
+  analyzers::AnalysisState::Restore(&r, a, s, peak, hot);
   if (from_frame_) {
     format::ReadTraceMemory("index log", log_.data(), log_.size(), *a);
     options->jump = &jump_;
@@ -132,7 +138,7 @@ bool IndexUse::TryResume(const Options& o, const TraceIndex& index, AnalysisPlan
     Say("ignoring index " + IndexPath(o.trace) + ": " + why + "; rebuilding it");
     return false;
   }
-  seek_.Start(&p->analysis, &p->summary, options);
+  seek_.Start(&p->analysis, &p->summary, options, &p->peak, &p->hot);
   p->from_frame = seek_.from_frame();
   if (p->before && !p->before->adopted()) p->before->StartFrom(p->analysis.heap());
   if (p->after && !p->after->adopted()) p->after->StartFrom(p->analysis.heap());
@@ -200,8 +206,12 @@ void IndexUse::Prepare(const Options& o, AnalysisPlan* p, format::ReaderOptions*
     }
     p->analysis.set_record_tap(writer_->log());
     options->checkpoint_every_bytes = IndexWriter::Spacing(key.size);
-    p->analysis.set_checkpoint_sink(
-        [this, p](const format::DecoderState& d) { writer_->Add(d, p->analysis, p->summary); });
+    // The checkpoints hold the peak and hot sites whatever this pass asks.
+    if (!p->peak_run) p->analysis.Add(&p->peak);
+    if (!p->hot_run) p->analysis.Add(&p->hot);
+    p->analysis.set_checkpoint_sink([this, p](const format::DecoderState& d) {
+      writer_->Add(d, p->analysis, p->summary, p->peak, p->hot);
+    });
     return;
   }
   if ((!seekable && !o.index) || !BuildIndex(o.trace, key) || !seekable) return;

@@ -4,23 +4,27 @@
 // - A pass with a stop moment (--at) lets the reader skim the chunks after
 //   it (their events are not decoded; stack nodes, symbols and the end
 //   still are).
-// - A question that depends only on the live heap and the summary at its
-//   moments (--at, --diff --from/--to, --leaks: no --peak, --hot,
-//   --temporaries, --histogram, --timeline, --mismatches, drawings, pages
-//   or exports, not --base) starts from the index's latest checkpoint
-//   before its moments, if the trace has a valid index: the reader skims
-//   the chunks before it, and the pass's live heap, summary and RSS track
-//   start from the checkpoint's. --diff --from A --to B takes the live set
-//   at each moment by a short pass of its own (from the moment's
-//   checkpoint to the moment, where it ends) and the summary and leaks at
-//   the end by a pass from the last checkpoint: about three checkpoint
-//   intervals, whatever the window between A and B.
+// - A question that depends only on the live heap, the summary, the peak
+//   and the hot sites and temporaries at its moments (the overview, --at,
+//   --diff --from/--to, --leaks, --peak, --hot, --temporaries; no
+//   lifetimes, which the JSON of hot sites and temporaries holds, no
+//   --histogram, --timeline, --mismatches, drawings, pages or exports, not
+//   --base) starts from the index's latest checkpoint before its moments
+//   (without moments: the latest), if the trace has a valid index: the
+//   reader skims the chunks before it, and the pass's live heap, summary,
+//   RSS track, peak and hot sites start from the checkpoint's. --diff
+//   --from A --to B takes the live set at each moment by a short pass of
+//   its own (from the moment's checkpoint to the moment, where it ends)
+//   and the summary and leaks (and peak and hot sites) at the end by a
+//   pass from the last checkpoint: about three checkpoint intervals,
+//   whatever the window between A and B.
 // - A stale or damaged index is ignored, with one line on stderr, and
 //   rebuilt. A trace without a valid index gets one when it is at least
 //   kAutoIndexBytes (or --index asks): a pass that reads to the end writes
-//   it as it goes; a pass with --at first makes one by a pass of its own
-//   (live heap and summary only) and then seeks. --no-index: none of this
-//   but the skimming after --at.
+//   it as it goes (and runs the peak and hot-site analyzers for it if the
+//   question does not); a pass with --at first makes one by a pass of its
+//   own (live heap, summary, peak and hot sites only) and then seeks.
+//   --no-index: none of this but the skimming after --at.
 // Finish, after a read that succeeded, writes the index a pass made.
 // Prints at most a line or two on stderr; never fails a pass.
 // Reads and writes files; allocates; main thread only.
@@ -49,11 +53,12 @@ class IndexSeek {
   // Reads checkpoint i and the record log before its frame; false + *why
   // if any of it is damaged.
   bool Load(const TraceIndex& index, int i, std::string* why);
-  // Puts the checkpoint's state into a fresh pass (a and s; the records
-  // before its frame too) and tells the reader where to start. The options
-  // point into this object, which must outlive the read.
-  void Start(analyzers::Analysis* a, analyzers::SummaryAnalyzer* s,
-             format::ReaderOptions* options) const;
+  // Puts the checkpoint's state into a fresh pass (a and s, and peak and
+  // hot unless null; the records before its frame too) and tells the reader
+  // where to start. The options point into this object, which must outlive
+  // the read.
+  void Start(analyzers::Analysis* a, analyzers::SummaryAnalyzer* s, format::ReaderOptions* options,
+             analyzers::PeakAnalyzer* peak = nullptr, analyzers::HotAnalyzer* hot = nullptr) const;
   bool from_frame() const { return from_frame_; }
 
  private:

@@ -19,7 +19,7 @@ namespace {
 
 constexpr char kMagic[] = "HRINDEX1";  // 8 bytes at the start
 constexpr char kEnd[] = "HRINDEXE";    // 8 bytes at the end
-constexpr uint64_t kVersion = 2;
+constexpr uint64_t kVersion = 3;       // 3: checkpoints hold the peak and hot sites
 constexpr size_t kHashedBytes = 64 * 1024;
 constexpr size_t kTail = 24;  // directory offset, directory checksum, kEnd
 
@@ -256,14 +256,17 @@ bool IndexWriter::Log::Cut(uint64_t* bytes, uint64_t* chunks) {
 }
 
 void IndexWriter::Add(const format::DecoderState& state, const analyzers::Analysis& a,
-                      const analyzers::SummaryAnalyzer& s) {
+                      const analyzers::SummaryAnalyzer& s, const analyzers::PeakAnalyzer& peak,
+                      const analyzers::HotAnalyzer& hot) {
   if (file_ == nullptr) return;
-  // About 16 bytes a live block (AnalysisState), known before it is saved.
-  const uint64_t estimate = 16 * a.heap().live_blocks() + 4096;
+  // About 16 bytes a live block (AnalysisState), and the sites, known
+  // before they are saved.
+  const uint64_t estimate =
+      16 * a.heap().live_blocks() + analyzers::AnalysisState::SitesEstimate(peak, hot) + 4096;
   if (raw_ + estimate > RawBudget(key_.size)) return;  // left out: the pass stays fast
   format::StateWriter d, p, both;
   state.Encode(&d);
-  analyzers::AnalysisState::Save(a, s, &p);
+  analyzers::AnalysisState::Save(a, s, peak, hot, &p);
   both.S(d.bytes());
   both.S(p.bytes());
   const std::string& raw = both.bytes();

@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "analyzers/analysis.h"
+#include "analyzers/hot.h"
 #include "analyzers/moment.h"
+#include "analyzers/peak.h"
 #include "analyzers/summary.h"
 #include "format/byte_io.h"
 #include "format/decoder_state.h"
@@ -110,10 +112,12 @@ class IndexWriter {
 
   // Set as the pass's record tap (Analysis::set_record_tap) before it reads.
   format::TraceVisitor* log() { return &log_; }
-  // A checkpoint of the pass `a` (with its summary `s`) after the chunk
-  // that `state` follows.
+  // A checkpoint of the pass `a` (with its summary `s`, and its peak and
+  // hot-site analyzers, which every pass that writes an index runs) after
+  // the chunk that `state` follows.
   void Add(const format::DecoderState& state, const analyzers::Analysis& a,
-           const analyzers::SummaryAnalyzer& s);
+           const analyzers::SummaryAnalyzer& s, const analyzers::PeakAnalyzer& peak,
+           const analyzers::HotAnalyzer& hot);
   // After the whole pass: writes the directory (markers from a) and puts
   // the file in place. False + *why if it could not be written.
   bool Finish(const analyzers::Analysis& a, std::string* why);

@@ -1,6 +1,7 @@
 // The trace index end to end (heapreplay/index_use.h): heapreplay --index
 // writes TRACE.hri beside a recorded trace, questions about moments late in
-// it (--leaks --at a time or a marker, --diff --from/--to, --leaks) print
+// it (--leaks --at a time or a marker, --diff --from/--to, --leaks, the
+// overview, --peak, --hot and --temporaries at a moment) print
 // exactly what they print without it (--no-index), a stale index is
 // ignored with one line on stderr and rebuilt, and a trace whose folder
 // cannot hold an index is still answered.
@@ -67,8 +68,15 @@ TEST(TraceIndexTest, ARecordedTraceAnswersTheSameWithItsIndex) {
     ExpectSame({"--diff", "--from", t}, trace);
   }
   ExpectSame({"--leaks"}, trace);
-  ExpectSame({"--leaks", "--peak", "--temporaries", "--at", std::to_string(duration / 2) + "ns"},
-             trace);
+  const std::string middle = std::to_string(duration / 2) + "ns";
+  ExpectSame({"--leaks", "--peak", "--temporaries", "--at", middle}, trace);
+  // The overview, the peak and hot sites start from a checkpoint too (the
+  // JSON of hot sites holds lifetimes: that one reads the whole trace).
+  ExpectSame({"--at", middle}, trace);
+  ExpectSame({"--at", middle, "--json"}, trace);
+  ExpectSame({"--peak", "--json", "--at", middle}, trace);
+  ExpectSame({"--hot", "--temporaries", "--json", "--at", middle}, trace);
+  ExpectSame({}, trace);
 
   // Stale: the trace's time changed (as if it were written again).
   struct timeval times[2] = {{1000000, 0}, {1000000, 0}};
