@@ -43,8 +43,10 @@ struct AnalysisPlan {
   // from_frame: and it decompressed from a later zstd frame than the first.
   bool from_checkpoint = false, from_frame = false;
 
-  // What runs besides the summary and the live heap. Hot sites also feed
-  // --pprof's alloc samples and the default drawing (outputs.h).
+  // What runs besides the summary and the live heap, for the report. Hot
+  // sites also feed --pprof's alloc samples and the default drawing
+  // (outputs.h). A pass that writes the trace index runs peak and hot
+  // anyway (index_use.h); these still say what the report shows.
   bool peak_run = false, hot_run = false, lifetimes_run = false;
 
   // The trace, stopped at --at if given.
