@@ -33,8 +33,21 @@ void ChunkBuilder::AddEvent(const Event& e) {
   // by field (copies of whole Events stalled on store forwarding).
   const uint64_t made_before = made_;
   uint64_t block = e.block, old_block = e.old_block;
-  if (!blocks_given_) blocks_.Assign(e, &block, &old_block);
   const EventKind kind = e.kind();
+  // The maker of the block a free or realloc names: numbered from the
+  // addresses, kept with the block (its live entry, the line the lookup
+  // loads anyway); given, looked up in recent_.
+  Made maker;
+  if (!blocks_given_) {
+    // Should e make a block: e.thread's, its count + 1.
+    const uint64_t mine =
+        kind == EventKind::kFree
+            ? 0
+            : MakerTag({static_cast<uint32_t>(thread_blocks_.count(e.thread) + 1), e.thread});
+    uint64_t named = 0;
+    blocks_.Assign(e, mine, &block, &old_block, &named);
+    maker = MakerOf(named);
+  }
   // Bit 7: an alloc or realloc that returned no block.
   const bool no_block = kind != EventKind::kFree && block == 0;
   if (kind != EventKind::kFree && !no_block) ++made_;
@@ -59,14 +72,21 @@ void ChunkBuilder::AddEvent(const Event& e) {
   p.stack = e.stack;
   p.size = e.size;
   if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-    Ref(kind == EventKind::kFree ? block : old_block, made_before, e.thread, &p);
+    const uint64_t released = kind == EventKind::kFree ? block : old_block;
+    const bool recent = released != 0 && made_before - released < kRecentBlocks;
+    if (blocks_given_ && recent && !recent_.empty()) {
+      maker = recent_[released & (kRecentBlocks - 1)];
+    }
+    Ref(released, made_before, e.thread, recent && (!blocks_given_ || !recent_.empty()), maker, &p);
     p.passed = kind == EventKind::kFree ? e.address : e.old_address;
   }
   if (made_ != made_before) {
     thread_blocks_.Made(e.thread, made_);
-    if (recent_.empty()) recent_.resize(kRecentBlocks);
-    recent_[made_ & (kRecentBlocks - 1)] = {static_cast<uint32_t>(thread_blocks_.count(e.thread)),
-                                            e.thread};
+    if (blocks_given_) {
+      if (recent_.empty()) recent_.resize(kRecentBlocks);
+      recent_[made_ & (kRecentBlocks - 1)] = {static_cast<uint32_t>(thread_blocks_.count(e.thread)),
+                                              e.thread};
+    }
   }
   if (keep_addresses_) pending_addresses_.push_back({e.address, e.old_address});
   p.alignment = e.alignment;
@@ -80,12 +100,13 @@ void ChunkBuilder::AddEvent(const Event& e) {
 // by its maker's count while the block is among the maker's last
 // ThreadBlocks::kWindow (kCallerThread when the maker is the caller, else
 // kOtherThread), else by d (kAnyThread; d = 0 for a block the trace never saw
-// made).
-void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const {
+// made). Only a block among the last kRecentBlocks made (recent) is named by
+// its maker, m.
+void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, bool recent,
+                       Made m, Pending* p) const {
   p->form = BlockRefForm::kAnyThread;
   p->d = released == 0 ? 0 : made_before - released + 1;
-  if (released == 0 || made_before - released >= kRecentBlocks || recent_.empty()) return;
-  const Made& m = recent_[released & (kRecentBlocks - 1)];
+  if (!recent) return;
   const uint64_t count = thread_blocks_.count(m.thread);
   const uint32_t back = static_cast<uint32_t>(count) - m.idx;  // blocks m.thread made since
   if (back >= ThreadBlocks::kWindow) return;

@@ -125,18 +125,26 @@ class ChunkBuilder {
   struct Addresses {                     // an event's, when the chunk keeps them
     uint64_t address = 0, old_address = 0;
   };
-  // The last kRecentBlocks blocks made: by which thread, as its how-many-th
-  // (the low 32 bits: a block still here is less than kRecentBlocks blocks
-  // old, so its maker's count has moved on by less than that). Block b is at
-  // b % kRecentBlocks; no block number is kept, as the entry there is b's
-  // whenever made_ - b < kRecentBlocks (a later block with the same slot
-  // would be at least b + kRecentBlocks). 8 bytes: the table stays 2 MiB.
+  // A block's maker: which thread, as its how-many-th block (the low 32
+  // bits: a block named by its maker is less than kRecentBlocks blocks old,
+  // so its maker's count has moved on by less than that).
   struct Made {
     uint32_t idx = 0;
     uint32_t thread = 0;
   };
-  void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
-  std::vector<Made, base::LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
+  // As BlockNumbers keeps it with the block (its tag).
+  static uint64_t MakerTag(Made m) { return uint64_t{m.thread} << 32 | m.idx; }
+  static Made MakerOf(uint64_t tag) {
+    return {static_cast<uint32_t>(tag), static_cast<uint32_t>(tag >> 32)};
+  }
+  void Ref(uint64_t released, uint64_t made_before, uint32_t thread, bool recent, Made m,
+           Pending* p) const;
+  // With blocks given (no addresses to keep makers with): the makers of the
+  // last kRecentBlocks blocks made, block b at b % kRecentBlocks; no block
+  // number is kept, as the entry there is b's whenever made_ - b <
+  // kRecentBlocks (a later block with the same slot would be at least b +
+  // kRecentBlocks). 8 bytes: the table stays 2 MiB.
+  std::vector<Made, base::LargeBufferAllocator<Made>> recent_;
   ThreadBlocks thread_blocks_{/*keep_blocks=*/false};                  // counts; spans chunks
   std::vector<Pending, base::LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
   std::vector<Addresses> pending_addresses_;  // by pending_ index, if keep_addresses_
