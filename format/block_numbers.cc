@@ -11,8 +11,10 @@ void BlockNumbers::Make(uint64_t address, uint64_t block, uint64_t size, uint64_
   if (live_.Put(address, Live{block, size, tag}, &old)) live_bytes_ -= Bytes(old.size);
   live_bytes_ += Bytes(size);
   if (live_bytes_ > peak_bytes_) peak_bytes_ = live_bytes_;
-  Released& r = released_[ReleasedSlot(address)];
-  if (r.address == address) r = Released{};
+  // A released entry of address, if any, is left: it is read only while
+  // address is not live, and address stops being live only by a release,
+  // which overwrites it, or during a pause, which began by forgetting every
+  // entry. (Clearing it cost a random read of released_ per block made.)
 }
 
 void BlockNumbers::Release(uint64_t address, const Live& l) {
