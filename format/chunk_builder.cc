@@ -120,6 +120,28 @@ void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread,
   }
 }
 
+// order_ = the pending events' indexes, stably sorted by thread.
+void ChunkBuilder::SortByThread() {
+  const size_t n = pending_.size();
+  order_.resize(n);
+  const uint32_t max_thread = max_thread_;
+  if (max_thread > (1u << 20)) {
+    // Not the heaprec launcher's dense indexes: a plain stable sort.
+    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+      return pending_thread_[a] < pending_thread_[b];
+    });
+    return;
+  }
+  // A counting sort by thread index (stable, linear): thread indexes are
+  // dense small numbers.
+  thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
+  for (const uint32_t t : pending_thread_) ++thread_start_[static_cast<size_t>(t) + 1];
+  for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
+  for (size_t i = 0; i < n; ++i)
+    order_[thread_start_[pending_thread_[i]]++] = static_cast<uint32_t>(i);
+}
+
 // Writes the pending events' columns grouped by thread (each thread's events
 // in seq order, threads in the order of their index): a thread's own
 // patterns (sizes, frees, times) stay together, where the seq order of
@@ -127,31 +149,11 @@ void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread,
 // order.
 void ChunkBuilder::Encode() {
   if (pending_.empty()) return;
-  order_.resize(pending_.size());
-  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
-  const uint32_t max_thread = max_thread_;
-  if (one_thread_) {
-    // Already in order.
-  } else if (max_thread > (1u << 20)) {
-    // Not the heaprec launcher's dense indexes: a plain stable sort.
-    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-      return pending_thread_[a] < pending_thread_[b];
-    });
-  } else {
-    // A counting sort by thread index (stable, linear): thread indexes are
-    // dense small numbers.
-    thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
-    for (const uint32_t t : pending_thread_) ++thread_start_[static_cast<size_t>(t) + 1];
-    for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
-    for (size_t i = 0; i < pending_.size(); ++i) {
-      order_[thread_start_[pending_thread_[i]]++] = static_cast<uint32_t>(i);
-    }
-  }
   // The varint columns are written through raw cursors into scratch space
   // sized for the worst case (10 bytes a value), then appended to the
   // columns: byte stores through a vector reload its end pointer each time.
   const size_t n = pending_.size();
-  constexpr size_t kColumns = 7;  // seq, time, thread, block ref, address, size, stack
+  constexpr size_t kColumns = 8;  // seq, time, thread, block ref, address, size, stack, ref form
   if (scratch_size_ < n * 10 * kColumns) {
     scratch_size_ = n * 10 * kColumns;
     scratch_.reset(new uint8_t[scratch_size_]);  // not zeroed: only what is written is read
@@ -164,24 +166,16 @@ void ChunkBuilder::Encode() {
   uint8_t* address_p = base + n * 40;
   uint8_t* size_p = base + n * 50;
   uint8_t* stack_p = base + n * 60;
+  uint8_t* form_p = base + n * 70;
   const size_t api_at = api_.size();
   api_.resize(api_at + n);
   uint8_t* api_p = api_.data() + api_at;
   uint64_t prev_units = base_time_ / time_unit_, prev_d = 0;
   uint64_t prev_k = 0, prev_i = 0;  // kCallerThread, kOtherThread: from 0 where the thread changes
   uint64_t prev_address = base_address_;
-  uint32_t column_thread = 0, rank = 0;
-  bool first = true;
-  rank_.resize(n);
-  for (const uint32_t i : order_) {
+  // The columns of pending_[i], the next event in column order.
+  auto put = [&](uint32_t i) __attribute__((always_inline)) {
     const Pending& p = pending_[i];
-    if (first || p.thread != column_thread) {
-      if (!first) ++rank;
-      column_thread = p.thread;
-      first = false;
-      prev_k = prev_i = 0;
-    }
-    rank_[i] = rank;
     const Api api = static_cast<Api>(p.api & kApiMask);
     const EventKind kind = KindOf(api);
     *api_p++ = p.api;
@@ -194,7 +188,7 @@ void ChunkBuilder::Encode() {
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
       // Stored as a change from the previous value of the same form: it
       // changes little.
-      ref_form_.push_back(static_cast<uint8_t>(p.form));
+      *form_p++ = static_cast<uint8_t>(p.form);
       if (p.form == BlockRefForm::kCallerThread) {
         ref_p = WriteVarint(ref_p, ZigzagDelta(prev_k, p.d));
         prev_k = p.d;
@@ -221,10 +215,28 @@ void ChunkBuilder::Encode() {
     size_by_stack_[p.stack] = p.size;
     stack_p = WriteVarint(stack_p, p.stack);
     if (HasAlignment(api)) alignment_.push_back(p.alignment);
-  }
-  // The seq order as runs of one thread's events: (rank of its group in the
-  // columns, events). One thread: the columns are in seq order, no runs.
-  if (!one_thread_) {
+  };
+  if (one_thread_) {
+    // The columns are in seq order, no runs.
+    for (uint32_t i = 0; i < n; ++i) put(i);
+  } else {
+    SortByThread();
+    uint32_t column_thread = 0, rank = 0;
+    bool first = true;
+    rank_.resize(n);
+    for (const uint32_t i : order_) {
+      const uint32_t thread = pending_thread_[i];
+      if (first || thread != column_thread) {
+        if (!first) ++rank;
+        column_thread = thread;
+        first = false;
+        prev_k = prev_i = 0;
+      }
+      rank_[i] = rank;
+      put(i);
+    }
+    // The seq order as runs of one thread's events: (rank of its group in
+    // the columns, events).
     uint32_t run_rank = rank_[0];
     uint64_t run = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -239,6 +251,7 @@ void ChunkBuilder::Encode() {
     PutVarint(&seq_run_, run_rank);
     PutVarint(&seq_run_, run);
   }
+  ref_form_.insert(ref_form_.end(), base + n * 70, form_p);
   seq_delta_.insert(seq_delta_.end(), base, seq_p);
   time_delta_.insert(time_delta_.end(), base + n * 10, time_p);
   thread_.insert(thread_.end(), base + n * 20, thread_p);

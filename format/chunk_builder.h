@@ -96,7 +96,8 @@ class ChunkBuilder {
 
  private:
   void ClearRecords();
-  void Encode();  // pending_ -> the event columns, grouped by thread
+  void Encode();        // pending_ -> the event columns, grouped by thread
+  void SortByThread();  // order_: Encode's order of a chunk of several threads
 
   uint32_t index_ = 0;
   uint64_t base_seq_ = 0, base_time_ = 0, base_address_ = 0, base_block_ = 0;
