@@ -174,6 +174,14 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
   writer_->AddEvent(e);
 }
 
+void TraceBuilder::OnRun(uint32_t slot, const RawRecord* first, size_t n,
+                         const RawRecord* queued_end) {
+  for (const RawRecord* r = first; r != first + n; ++r) {
+    if (queued_end - r > static_cast<std::ptrdiff_t>(kPrefetchAhead)) Prefetch(r[kPrefetchAhead]);
+    OnRecord(slot, *r);
+  }
+}
+
 void TraceBuilder::Prefetch(const RawRecord& r) {
   const auto api = static_cast<format::Api>(r.api);
   if (format::IsValid(api)) writer_->Prefetch(format::HasOldAddress(api) ? r.extra : r.address);

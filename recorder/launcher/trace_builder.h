@@ -38,7 +38,7 @@ struct ScanRequest {
   int fatal_signal = 0;  // the signal the process is ending on; 0 = none
 };
 
-class TraceBuilder : public RecordSink {
+class TraceBuilder final : public RecordSink {
  public:
   // Creates the trace file at path (which must not exist); keep_addresses:
   // store every block's address (else frees name blocks only); parent_trace:
@@ -50,6 +50,8 @@ class TraceBuilder : public RecordSink {
 
   void OnRecord(uint32_t slot, const RawRecord& record) override;
   void Prefetch(const RawRecord& record) override;
+  // RecordSink's loop, with the calls direct.
+  void OnRun(uint32_t slot, const RawRecord* first, size_t n, const RawRecord* queued_end) override;
   // Adds modules logged since the last call.
   void PollModules();
   // Writes what is buffered if the last flush is older than a second.
