@@ -49,6 +49,8 @@ class ChunkBuilder {
   void Prefetch(uint64_t address) const {
     if (!blocks_given_) blocks_.Prefetch(address);
   }
+  // Whether Prefetch is worth calling (BlockNumbers::PrefetchPays).
+  bool PrefetchPays() const { return !blocks_given_ && blocks_.PrefetchPays(); }
   // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
   void AddStackNode(const StackNode& n);
   void SetProcess(const ProcessInfo& p) {

@@ -81,6 +81,7 @@ class TraceWriter {
   // A hint that an event at address (or freeing, or reallocating from it)
   // comes soon; see ChunkBuilder::Prefetch.
   void Prefetch(uint64_t address) const { chunk_->Prefetch(address); }
+  bool PrefetchPays() const { return chunk_->PrefetchPays(); }
   void AddStackNode(const StackNode& n);
   void AddModule(const Module& m);
   void AddModuleUnload(const ModuleUnload& u);

@@ -176,6 +176,10 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
 
 void TraceBuilder::OnRun(uint32_t slot, const RawRecord* first, size_t n,
                          const RawRecord* queued_end) {
+  if (!writer_->PrefetchPays()) {
+    for (const RawRecord* r = first; r != first + n; ++r) OnRecord(slot, *r);
+    return;
+  }
   for (const RawRecord* r = first; r != first + n; ++r) {
     if (queued_end - r > static_cast<std::ptrdiff_t>(kPrefetchAhead)) Prefetch(r[kPrefetchAhead]);
     OnRecord(slot, *r);

@@ -50,7 +50,8 @@ class TraceBuilder final : public RecordSink {
 
   void OnRecord(uint32_t slot, const RawRecord& record) override;
   void Prefetch(const RawRecord& record) override;
-  // RecordSink's loop, with the calls direct.
+  // RecordSink's loop, with the calls direct, and hints only while the
+  // block table is large (TraceWriter::PrefetchPays).
   void OnRun(uint32_t slot, const RawRecord* first, size_t n, const RawRecord* queued_end) override;
   // Adds modules logged since the last call.
   void PollModules();
