@@ -92,7 +92,8 @@ void ChunkBuilder::AddEvent(const Event& e) {
   p.alignment = e.alignment;
   last_seq_ = e.seq;
   last_time_ = last_raw_units_ * time_unit_;
-  // Most columns take a byte or two per event; a close enough guess.
+  // Most columns take a byte or two per event; a close enough guess (at
+  // most kMaxEventBytes).
   approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);
 }
 

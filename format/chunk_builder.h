@@ -75,7 +75,9 @@ class ChunkBuilder {
 
   size_t event_count() const { return pending_.size() + api_.size(); }
   // Bytes the FlatBuffer will take, roughly; for deciding when to flush.
+  // AddEvent adds at most kMaxEventBytes.
   size_t approx_bytes() const { return approx_bytes_; }
+  static constexpr size_t kMaxEventBytes = 20;
   // Tables (modules, threads, symbols, frames...) the FlatBuffer will hold;
   // the reader's verifier limits these per chunk.
   size_t table_count() const { return tables_; }

@@ -133,6 +133,7 @@ class TraceWriter {
   uint64_t peak_bytes() const { return chunk_->blocks().peak_bytes(); }
 
  private:
+  // Flushes if the chunk reached a limit, and sets events_unchecked_.
   void MaybeFlush();
   bool WriteChunk();
   // Compresses in[0, n) with the given end directive and writes the output.
@@ -144,6 +145,9 @@ class TraceWriter {
   std::unique_ptr<ChunkBuilder> chunk_;
   std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;  // reused for every chunk
   std::vector<uint8_t> packed_;                          // reused zstd output
+  // Events AddEvent may add before it calls MaybeFlush (each call of which
+  // sets it): none of them can bring the chunk to a limit before then.
+  size_t events_unchecked_ = 1;
   uint32_t next_index_ = 0;
   int level_ = 0;            // the level of the open frame
   int want_level_ = 0;       // the level for the next chunk
