@@ -11,6 +11,7 @@
 #ifndef HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
 #define HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -68,7 +69,10 @@ class TraceBuilder final : public RecordSink {
   // An RSS sample taken when the region's next seq was sample.seq: held
   // until every record before that seq is written (OnRecord writes it
   // before the first record at or past it; WriteRssSamples before next_seq).
-  void AddRssSample(const format::RssSample& sample) { rss_pending_.push_back(sample); }
+  void AddRssSample(const format::RssSample& sample) {
+    rss_pending_.push_back(sample);
+    next_rss_seq_ = std::min(next_rss_seq_, rss_pending_[rss_written_].seq);
+  }
   // Writes the held samples whose seq is at most next_seq (the seq of the
   // next record to come: every record before it is written).
   void WriteRssSamples(uint64_t next_seq);
@@ -106,7 +110,10 @@ class TraceBuilder final : public RecordSink {
  private:
   TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink,
                bool keep_addresses, const std::string& parent_trace);
+  void OnControl(uint32_t slot, const RawRecord& r);
+  // The trace's node of a shared stack id; NewStackNode the first time.
   uint32_t StackNode(uint32_t shared_id, uint64_t seq);
+  uint32_t NewStackNode(uint32_t shared_id, uint64_t seq);
   // The module an address first seen at seq belongs to (see the .cc); with
   // settled = false only a module loaded by then and not unloaded, the one
   // answer that no module logged later can change; else 0.
@@ -160,6 +167,7 @@ class TraceBuilder final : public RecordSink {
   bool detached_ = false;                       // the heaprec:detach marker was seen (heaprec -p)
   std::vector<format::RssSample> rss_pending_;  // seq order
   size_t rss_written_ = 0;                      // of rss_pending_
+  uint64_t next_rss_seq_ = UINT64_MAX;          // rss_pending_[rss_written_].seq, if any
 };
 
 }  // namespace heaprec::recorder::launcher
