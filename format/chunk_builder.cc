@@ -27,6 +27,30 @@ bool ChunkBuilder::empty() const {
          symbols_.empty() && leak_scans_.empty() && rss_samples_.empty() && !end_;
 }
 
+// How a free or realloc names the block it released (FORMAT.md, "Blocks"):
+// by its maker's count while the block is among the maker's last
+// ThreadBlocks::kWindow (kCallerThread when the maker is the caller, else
+// kOtherThread), else by d (kAnyThread; d = 0 for a block the trace never saw
+// made). Only a block among the last kRecentBlocks made (recent) is named by
+// its maker, m.
+inline void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, bool recent,
+                              Made m, Pending* p) const {
+  p->form = BlockRefForm::kAnyThread;
+  p->d = released == 0 ? 0 : made_before - released + 1;
+  if (!recent) return;
+  const uint64_t count = thread_blocks_.count(m.thread);
+  const uint32_t back = static_cast<uint32_t>(count) - m.idx;  // blocks m.thread made since
+  if (back >= ThreadBlocks::kWindow) return;
+  if (m.thread == thread) {
+    p->form = BlockRefForm::kCallerThread;
+    p->d = back + 1;  // k: the caller's k-th most recent block
+  } else {
+    p->form = BlockRefForm::kOtherThread;
+    p->d = count - back;  // i: the maker's i-th block
+    p->maker = m.thread;
+  }
+}
+
 void ChunkBuilder::AddEvent(const Event& e) {
   // Blocks are numbered, and d taken, in seq order; the columns are written
   // in thread order at Finish (see Encode). Pending is filled in place, field
@@ -95,30 +119,6 @@ void ChunkBuilder::AddEvent(const Event& e) {
   // Most columns take a byte or two per event; a close enough guess (at
   // most kMaxEventBytes).
   approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);
-}
-
-// How a free or realloc names the block it released (FORMAT.md, "Blocks"):
-// by its maker's count while the block is among the maker's last
-// ThreadBlocks::kWindow (kCallerThread when the maker is the caller, else
-// kOtherThread), else by d (kAnyThread; d = 0 for a block the trace never saw
-// made). Only a block among the last kRecentBlocks made (recent) is named by
-// its maker, m.
-void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, bool recent,
-                       Made m, Pending* p) const {
-  p->form = BlockRefForm::kAnyThread;
-  p->d = released == 0 ? 0 : made_before - released + 1;
-  if (!recent) return;
-  const uint64_t count = thread_blocks_.count(m.thread);
-  const uint32_t back = static_cast<uint32_t>(count) - m.idx;  // blocks m.thread made since
-  if (back >= ThreadBlocks::kWindow) return;
-  if (m.thread == thread) {
-    p->form = BlockRefForm::kCallerThread;
-    p->d = back + 1;  // k: the caller's k-th most recent block
-  } else {
-    p->form = BlockRefForm::kOtherThread;
-    p->d = count - back;  // i: the maker's i-th block
-    p->maker = m.thread;
-  }
 }
 
 // order_ = the pending events' indexes, stably sorted by thread.
