@@ -79,16 +79,23 @@ void ChunkBuilder::AddEvent(const Event& e) {
   if (e.time_ns != last_raw_time_) {
     last_raw_time_ = e.time_ns;
     last_raw_units_ = e.time_ns / time_unit_;
+    last_time_ = last_raw_units_ * time_unit_;
   }
+  // pending_thread_ is kept from the chunk's second thread on (a chunk of
+  // one thread's events, every chunk of a one-thread program, needs no sort).
   if (pending_.empty()) {
     one_thread_ = true;
     max_thread_ = e.thread;
-  } else if (e.thread != pending_.back().thread) {
-    one_thread_ = false;
+  } else if (!one_thread_) {
     max_thread_ = std::max(max_thread_, e.thread);
+    pending_thread_.push_back(e.thread);
+  } else if (e.thread != max_thread_) {
+    one_thread_ = false;
+    pending_thread_.assign(pending_.size(), max_thread_);
+    max_thread_ = std::max(max_thread_, e.thread);
+    pending_thread_.push_back(e.thread);
   }
   Pending& p = pending_.emplace_back();
-  pending_thread_.push_back(e.thread);
   p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? kApiNoBlockFlag : 0));
   p.seq = e.seq;
   p.units = last_raw_units_;
@@ -115,7 +122,6 @@ void ChunkBuilder::AddEvent(const Event& e) {
   if (keep_addresses_) pending_addresses_.push_back({e.address, e.old_address});
   p.alignment = e.alignment;
   last_seq_ = e.seq;
-  last_time_ = last_raw_units_ * time_unit_;
   // Most columns take a byte or two per event; a close enough guess (at
   // most kMaxEventBytes).
   approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);

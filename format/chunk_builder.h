@@ -154,14 +154,15 @@ class ChunkBuilder {
   std::vector<Pending, base::LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
   std::vector<Addresses> pending_addresses_;  // by pending_ index, if keep_addresses_
   // pending_[i].thread again, 4 bytes an event: Encode's sort by thread
-  // reads these instead of a line of pending_ each.
+  // reads these instead of a line of pending_ each. Empty while the chunk
+  // holds one thread's events.
   std::vector<uint32_t> pending_thread_;
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
   std::unique_ptr<uint8_t[]> scratch_;  // Encode's varint columns before they are appended
   size_t scratch_size_ = 0;
   bool one_thread_ = true;
-  uint32_t max_thread_ = 0;  // of the pending events
+  uint32_t max_thread_ = 0;  // of the pending events (while one_thread_, their thread)
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;
   std::vector<uint8_t> seq_delta_;
