@@ -59,18 +59,6 @@ void TraceWriter::MaybeFlush() {
   events_unchecked_ = std::max<size_t>(std::min(by_count, by_bytes), 1);
 }
 
-void TraceWriter::AddEvent(const Event& e) {
-  chunk_->AddEvent(e);
-  ++totals_.events;
-  if (e.kind() == EventKind::kRealloc) ++totals_.reallocs;
-  if (e.CountsAsAllocation()) {
-    ++totals_.allocations;
-    totals_.bytes_allocated += e.size;
-  }
-  if (e.CountsAsFree()) ++totals_.frees;
-  if (--events_unchecked_ == 0) MaybeFlush();
-}
-
 void TraceWriter::AddStackNode(const StackNode& n) {
   chunk_->AddStackNode(n);
   ++totals_.stack_nodes;

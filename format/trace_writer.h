@@ -77,7 +77,18 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
-  void AddEvent(const Event& e);
+  // Inline: the launcher calls it for every event.
+  void AddEvent(const Event& e) {
+    chunk_->AddEvent(e);
+    ++totals_.events;
+    if (e.kind() == EventKind::kRealloc) ++totals_.reallocs;
+    if (e.CountsAsAllocation()) {
+      ++totals_.allocations;
+      totals_.bytes_allocated += e.size;
+    }
+    if (e.CountsAsFree()) ++totals_.frees;
+    if (--events_unchecked_ == 0) MaybeFlush();
+  }
   // A hint that an event at address (or freeing, or reallocating from it)
   // comes soon; see ChunkBuilder::Prefetch.
   void Prefetch(uint64_t address) const { chunk_->Prefetch(address); }
