@@ -27,65 +27,17 @@ bool ChunkBuilder::empty() const {
          symbols_.empty() && leak_scans_.empty() && rss_samples_.empty() && !end_;
 }
 
-void ChunkBuilder::AddEvent(const Event& e) {
-  // Blocks are numbered, and d taken, in seq order; the columns are written
-  // in thread order at Finish (see Encode). Pending is filled in place, field
-  // by field (copies of whole Events stalled on store forwarding).
-  const uint64_t made_before = made_;
-  uint64_t block = e.block, old_block = e.old_block;
-  if (!blocks_given_) blocks_.Assign(e, &block, &old_block);
-  const EventKind kind = e.kind();
-  // Bit 7: an alloc or realloc that returned no block.
-  const bool no_block = kind != EventKind::kFree && block == 0;
-  if (kind != EventKind::kFree && !no_block) ++made_;
-  // Times change rarely at a coarse unit: divide only when the time moved.
-  if (e.time_ns != last_raw_time_) {
-    last_raw_time_ = e.time_ns;
-    last_raw_units_ = e.time_ns / time_unit_;
-  }
-  if (pending_.empty()) {
-    one_thread_ = true;
-    max_thread_ = e.thread;
-  } else if (e.thread != pending_.back().thread) {
-    one_thread_ = false;
-    max_thread_ = std::max(max_thread_, e.thread);
-  }
-  Pending& p = pending_.emplace_back();
-  pending_thread_.push_back(e.thread);
-  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? kApiNoBlockFlag : 0));
-  p.seq = e.seq;
-  p.units = last_raw_units_;
-  p.thread = e.thread;
-  p.stack = e.stack;
-  p.size = e.size;
-  if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-    Ref(kind == EventKind::kFree ? block : old_block, made_before, e.thread, &p);
-    p.passed = kind == EventKind::kFree ? e.address : e.old_address;
-  }
-  if (made_ != made_before) {
-    thread_blocks_.Made(e.thread, made_);
-    if (recent_.empty()) recent_.resize(kRecentBlocks);
-    recent_[made_ & (kRecentBlocks - 1)] = {static_cast<uint32_t>(thread_blocks_.count(e.thread)),
-                                            e.thread};
-  }
-  if (keep_addresses_) pending_addresses_.push_back({e.address, e.old_address});
-  p.alignment = e.alignment;
-  last_seq_ = e.seq;
-  last_time_ = last_raw_units_ * time_unit_;
-  // Most columns take a byte or two per event; a close enough guess.
-  approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);
-}
-
 // How a free or realloc names the block it released (FORMAT.md, "Blocks"):
 // by its maker's count while the block is among the maker's last
 // ThreadBlocks::kWindow (kCallerThread when the maker is the caller, else
 // kOtherThread), else by d (kAnyThread; d = 0 for a block the trace never saw
-// made).
-void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const {
+// made). Only a block among the last kRecentBlocks made (recent) is named by
+// its maker, m.
+inline void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread, bool recent,
+                              Made m, Pending* p) const {
   p->form = BlockRefForm::kAnyThread;
   p->d = released == 0 ? 0 : made_before - released + 1;
-  if (released == 0 || made_before - released >= kRecentBlocks || recent_.empty()) return;
-  const Made& m = recent_[released & (kRecentBlocks - 1)];
+  if (!recent) return;
   const uint64_t count = thread_blocks_.count(m.thread);
   const uint32_t back = static_cast<uint32_t>(count) - m.idx;  // blocks m.thread made since
   if (back >= ThreadBlocks::kWindow) return;
@@ -99,6 +51,104 @@ void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread,
   }
 }
 
+void ChunkBuilder::AddEvent(const Event& e) {
+  // Blocks are numbered, and d taken, in seq order; the columns are written
+  // in thread order at Finish (see Encode). Pending is filled in place, field
+  // by field (copies of whole Events stalled on store forwarding).
+  const uint64_t made_before = made_;
+  uint64_t block = e.block, old_block = e.old_block;
+  const EventKind kind = e.kind();
+  // The maker of the block a free or realloc names: numbered from the
+  // addresses, kept with the block (its live entry, the line the lookup
+  // loads anyway); given, looked up in recent_.
+  Made maker;
+  if (!blocks_given_) {
+    // Should e make a block: e.thread's, its count + 1.
+    const uint64_t mine =
+        kind == EventKind::kFree
+            ? 0
+            : MakerTag({static_cast<uint32_t>(thread_blocks_.count(e.thread) + 1), e.thread});
+    uint64_t named = 0;
+    blocks_.Assign(e, mine, &block, &old_block, &named);
+    maker = MakerOf(named);
+  }
+  // Bit 7: an alloc or realloc that returned no block.
+  const bool no_block = kind != EventKind::kFree && block == 0;
+  if (kind != EventKind::kFree && !no_block) ++made_;
+  // Times change rarely at a coarse unit: divide only when the time moved.
+  if (e.time_ns != last_raw_time_) {
+    last_raw_time_ = e.time_ns;
+    last_raw_units_ = e.time_ns / time_unit_;
+    last_time_ = last_raw_units_ * time_unit_;
+  }
+  // pending_thread_ is kept from the chunk's second thread on (a chunk of
+  // one thread's events, every chunk of a one-thread program, needs no sort).
+  if (pending_.empty()) {
+    one_thread_ = true;
+    max_thread_ = e.thread;
+  } else if (!one_thread_) {
+    max_thread_ = std::max(max_thread_, e.thread);
+    pending_thread_.push_back(e.thread);
+  } else if (e.thread != max_thread_) {
+    one_thread_ = false;
+    pending_thread_.assign(pending_.size(), max_thread_);
+    max_thread_ = std::max(max_thread_, e.thread);
+    pending_thread_.push_back(e.thread);
+  }
+  Pending& p = pending_.emplace_back();
+  p.api = static_cast<uint8_t>(static_cast<uint8_t>(e.api) | (no_block ? kApiNoBlockFlag : 0));
+  p.seq = e.seq;
+  p.units = last_raw_units_;
+  p.thread = e.thread;
+  p.stack = e.stack;
+  p.size = e.size;
+  if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
+    const uint64_t released = kind == EventKind::kFree ? block : old_block;
+    const bool recent = released != 0 && made_before - released < kRecentBlocks;
+    if (blocks_given_ && recent && !recent_.empty()) {
+      maker = recent_[released & (kRecentBlocks - 1)];
+    }
+    Ref(released, made_before, e.thread, recent && (!blocks_given_ || !recent_.empty()), maker, &p);
+    p.passed = kind == EventKind::kFree ? e.address : e.old_address;
+  }
+  if (made_ != made_before) {
+    thread_blocks_.Made(e.thread, made_);
+    if (blocks_given_) {
+      if (recent_.empty()) recent_.resize(kRecentBlocks);
+      recent_[made_ & (kRecentBlocks - 1)] = {static_cast<uint32_t>(thread_blocks_.count(e.thread)),
+                                              e.thread};
+    }
+  }
+  if (keep_addresses_) pending_addresses_.push_back({e.address, e.old_address});
+  p.alignment = e.alignment;
+  last_seq_ = e.seq;
+  // Most columns take a byte or two per event; a close enough guess (at
+  // most kMaxEventBytes).
+  approx_bytes_ += (keep_addresses_ ? 12 : 9) + (HasAlignment(e.api) ? 8 : 0);
+}
+
+// order_ = the pending events' indexes, stably sorted by thread.
+void ChunkBuilder::SortByThread() {
+  const size_t n = pending_.size();
+  order_.resize(n);
+  const uint32_t max_thread = max_thread_;
+  if (max_thread > (1u << 20)) {
+    // Not the heaprec launcher's dense indexes: a plain stable sort.
+    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+      return pending_thread_[a] < pending_thread_[b];
+    });
+    return;
+  }
+  // A counting sort by thread index (stable, linear): thread indexes are
+  // dense small numbers.
+  thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
+  for (const uint32_t t : pending_thread_) ++thread_start_[static_cast<size_t>(t) + 1];
+  for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
+  for (size_t i = 0; i < n; ++i)
+    order_[thread_start_[pending_thread_[i]]++] = static_cast<uint32_t>(i);
+}
+
 // Writes the pending events' columns grouped by thread (each thread's events
 // in seq order, threads in the order of their index): a thread's own
 // patterns (sizes, frees, times) stay together, where the seq order of
@@ -106,31 +156,11 @@ void ChunkBuilder::Ref(uint64_t released, uint64_t made_before, uint32_t thread,
 // order.
 void ChunkBuilder::Encode() {
   if (pending_.empty()) return;
-  order_.resize(pending_.size());
-  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
-  const uint32_t max_thread = max_thread_;
-  if (one_thread_) {
-    // Already in order.
-  } else if (max_thread > (1u << 20)) {
-    // Not the heaprec launcher's dense indexes: a plain stable sort.
-    std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-      return pending_thread_[a] < pending_thread_[b];
-    });
-  } else {
-    // A counting sort by thread index (stable, linear): thread indexes are
-    // dense small numbers.
-    thread_start_.assign(static_cast<size_t>(max_thread) + 2, 0);
-    for (const uint32_t t : pending_thread_) ++thread_start_[static_cast<size_t>(t) + 1];
-    for (size_t t = 1; t < thread_start_.size(); ++t) thread_start_[t] += thread_start_[t - 1];
-    for (size_t i = 0; i < pending_.size(); ++i) {
-      order_[thread_start_[pending_thread_[i]]++] = static_cast<uint32_t>(i);
-    }
-  }
   // The varint columns are written through raw cursors into scratch space
   // sized for the worst case (10 bytes a value), then appended to the
   // columns: byte stores through a vector reload its end pointer each time.
   const size_t n = pending_.size();
-  constexpr size_t kColumns = 7;  // seq, time, thread, block ref, address, size, stack
+  constexpr size_t kColumns = 8;  // seq, time, thread, block ref, address, size, stack, ref form
   if (scratch_size_ < n * 10 * kColumns) {
     scratch_size_ = n * 10 * kColumns;
     scratch_.reset(new uint8_t[scratch_size_]);  // not zeroed: only what is written is read
@@ -143,24 +173,16 @@ void ChunkBuilder::Encode() {
   uint8_t* address_p = base + n * 40;
   uint8_t* size_p = base + n * 50;
   uint8_t* stack_p = base + n * 60;
+  uint8_t* form_p = base + n * 70;
   const size_t api_at = api_.size();
   api_.resize(api_at + n);
   uint8_t* api_p = api_.data() + api_at;
   uint64_t prev_units = base_time_ / time_unit_, prev_d = 0;
   uint64_t prev_k = 0, prev_i = 0;  // kCallerThread, kOtherThread: from 0 where the thread changes
   uint64_t prev_address = base_address_;
-  uint32_t column_thread = 0, rank = 0;
-  bool first = true;
-  rank_.resize(n);
-  for (const uint32_t i : order_) {
+  // The columns of pending_[i], the next event in column order.
+  auto put = [&](uint32_t i) __attribute__((always_inline)) {
     const Pending& p = pending_[i];
-    if (first || p.thread != column_thread) {
-      if (!first) ++rank;
-      column_thread = p.thread;
-      first = false;
-      prev_k = prev_i = 0;
-    }
-    rank_[i] = rank;
     const Api api = static_cast<Api>(p.api & kApiMask);
     const EventKind kind = KindOf(api);
     *api_p++ = p.api;
@@ -173,7 +195,7 @@ void ChunkBuilder::Encode() {
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
       // Stored as a change from the previous value of the same form: it
       // changes little.
-      ref_form_.push_back(static_cast<uint8_t>(p.form));
+      *form_p++ = static_cast<uint8_t>(p.form);
       if (p.form == BlockRefForm::kCallerThread) {
         ref_p = WriteVarint(ref_p, ZigzagDelta(prev_k, p.d));
         prev_k = p.d;
@@ -200,10 +222,28 @@ void ChunkBuilder::Encode() {
     size_by_stack_[p.stack] = p.size;
     stack_p = WriteVarint(stack_p, p.stack);
     if (HasAlignment(api)) alignment_.push_back(p.alignment);
-  }
-  // The seq order as runs of one thread's events: (rank of its group in the
-  // columns, events). One thread: the columns are in seq order, no runs.
-  if (!one_thread_) {
+  };
+  if (one_thread_) {
+    // The columns are in seq order, no runs.
+    for (uint32_t i = 0; i < n; ++i) put(i);
+  } else {
+    SortByThread();
+    uint32_t column_thread = 0, rank = 0;
+    bool first = true;
+    rank_.resize(n);
+    for (const uint32_t i : order_) {
+      const uint32_t thread = pending_thread_[i];
+      if (first || thread != column_thread) {
+        if (!first) ++rank;
+        column_thread = thread;
+        first = false;
+        prev_k = prev_i = 0;
+      }
+      rank_[i] = rank;
+      put(i);
+    }
+    // The seq order as runs of one thread's events: (rank of its group in
+    // the columns, events).
     uint32_t run_rank = rank_[0];
     uint64_t run = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -218,6 +258,7 @@ void ChunkBuilder::Encode() {
     PutVarint(&seq_run_, run_rank);
     PutVarint(&seq_run_, run);
   }
+  ref_form_.insert(ref_form_.end(), base + n * 70, form_p);
   seq_delta_.insert(seq_delta_.end(), base, seq_p);
   time_delta_.insert(time_delta_.end(), base + n * 10, time_p);
   thread_.insert(thread_.end(), base + n * 20, thread_p);

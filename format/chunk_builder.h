@@ -49,6 +49,8 @@ class ChunkBuilder {
   void Prefetch(uint64_t address) const {
     if (!blocks_given_) blocks_.Prefetch(address);
   }
+  // Whether Prefetch is worth calling (BlockNumbers::PrefetchPays).
+  bool PrefetchPays() const { return !blocks_given_ && blocks_.PrefetchPays(); }
   // Stack nodes must come with ids prev_stack_id + 1, + 2, ...
   void AddStackNode(const StackNode& n);
   void SetProcess(const ProcessInfo& p) {
@@ -73,7 +75,9 @@ class ChunkBuilder {
 
   size_t event_count() const { return pending_.size() + api_.size(); }
   // Bytes the FlatBuffer will take, roughly; for deciding when to flush.
+  // AddEvent adds at most kMaxEventBytes.
   size_t approx_bytes() const { return approx_bytes_; }
+  static constexpr size_t kMaxEventBytes = 20;
   // Tables (modules, threads, symbols, frames...) the FlatBuffer will hold;
   // the reader's verifier limits these per chunk.
   size_t table_count() const { return tables_; }
@@ -96,7 +100,8 @@ class ChunkBuilder {
 
  private:
   void ClearRecords();
-  void Encode();  // pending_ -> the event columns, grouped by thread
+  void Encode();        // pending_ -> the event columns, grouped by thread
+  void SortByThread();  // order_: Encode's order of a chunk of several threads
 
   uint32_t index_ = 0;
   uint64_t base_seq_ = 0, base_time_ = 0, base_address_ = 0, base_block_ = 0;
@@ -125,30 +130,39 @@ class ChunkBuilder {
   struct Addresses {                     // an event's, when the chunk keeps them
     uint64_t address = 0, old_address = 0;
   };
-  // The last kRecentBlocks blocks made: by which thread, as its how-many-th
-  // (the low 32 bits: a block still here is less than kRecentBlocks blocks
-  // old, so its maker's count has moved on by less than that). Block b is at
-  // b % kRecentBlocks; no block number is kept, as the entry there is b's
-  // whenever made_ - b < kRecentBlocks (a later block with the same slot
-  // would be at least b + kRecentBlocks). 8 bytes: the table stays 2 MiB.
+  // A block's maker: which thread, as its how-many-th block (the low 32
+  // bits: a block named by its maker is less than kRecentBlocks blocks old,
+  // so its maker's count has moved on by less than that).
   struct Made {
     uint32_t idx = 0;
     uint32_t thread = 0;
   };
-  void Ref(uint64_t released, uint64_t made_before, uint32_t thread, Pending* p) const;
-  std::vector<Made, base::LargeBufferAllocator<Made>> recent_;         // at block % kRecentBlocks
+  // As BlockNumbers keeps it with the block (its tag).
+  static uint64_t MakerTag(Made m) { return uint64_t{m.thread} << 32 | m.idx; }
+  static Made MakerOf(uint64_t tag) {
+    return {static_cast<uint32_t>(tag), static_cast<uint32_t>(tag >> 32)};
+  }
+  void Ref(uint64_t released, uint64_t made_before, uint32_t thread, bool recent, Made m,
+           Pending* p) const;
+  // With blocks given (no addresses to keep makers with): the makers of the
+  // last kRecentBlocks blocks made, block b at b % kRecentBlocks; no block
+  // number is kept, as the entry there is b's whenever made_ - b <
+  // kRecentBlocks (a later block with the same slot would be at least b +
+  // kRecentBlocks). 8 bytes: the table stays 2 MiB.
+  std::vector<Made, base::LargeBufferAllocator<Made>> recent_;
   ThreadBlocks thread_blocks_{/*keep_blocks=*/false};                  // counts; spans chunks
   std::vector<Pending, base::LargeBufferAllocator<Pending>> pending_;  // 4 MiB per chunk
   std::vector<Addresses> pending_addresses_;  // by pending_ index, if keep_addresses_
   // pending_[i].thread again, 4 bytes an event: Encode's sort by thread
-  // reads these instead of a line of pending_ each.
+  // reads these instead of a line of pending_ each. Empty while the chunk
+  // holds one thread's events.
   std::vector<uint32_t> pending_thread_;
   std::vector<uint32_t> order_;
   std::vector<uint32_t> thread_start_;  // counting sort by thread
   std::unique_ptr<uint8_t[]> scratch_;  // Encode's varint columns before they are appended
   size_t scratch_size_ = 0;
   bool one_thread_ = true;
-  uint32_t max_thread_ = 0;  // of the pending events
+  uint32_t max_thread_ = 0;  // of the pending events (while one_thread_, their thread)
   // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
   std::vector<uint8_t> api_;
   std::vector<uint8_t> seq_delta_;

@@ -4,6 +4,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "base/large_buffers.h"
@@ -45,18 +46,17 @@ void TraceWriter::MaybeFlush() {
       chunk_->table_count() >= options_.max_chunk_tables) {
     Flush();
   }
-}
-
-void TraceWriter::AddEvent(const Event& e) {
-  chunk_->AddEvent(e);
-  ++totals_.events;
-  if (e.kind() == EventKind::kRealloc) ++totals_.reallocs;
-  if (e.CountsAsAllocation()) {
-    ++totals_.allocations;
-    totals_.bytes_allocated += e.size;
-  }
-  if (e.CountsAsFree()) ++totals_.frees;
-  MaybeFlush();
+  // How many events can come before one of them may reach a limit: each
+  // adds one event and at most kMaxEventBytes approx_bytes, no table.
+  const size_t events = chunk_->event_count(), bytes = chunk_->approx_bytes();
+  const size_t by_count =
+      events < options_.max_chunk_events ? options_.max_chunk_events - events : 1;
+  const size_t by_bytes =
+      bytes < options_.max_chunk_bytes
+          ? (options_.max_chunk_bytes - bytes + ChunkBuilder::kMaxEventBytes - 1) /
+                ChunkBuilder::kMaxEventBytes
+          : 1;
+  events_unchecked_ = std::max<size_t>(std::min(by_count, by_bytes), 1);
 }
 
 void TraceWriter::AddStackNode(const StackNode& n) {

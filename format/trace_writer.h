@@ -77,10 +77,22 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
-  void AddEvent(const Event& e);
+  // Inline: the launcher calls it for every event.
+  void AddEvent(const Event& e) {
+    chunk_->AddEvent(e);
+    ++totals_.events;
+    if (e.kind() == EventKind::kRealloc) ++totals_.reallocs;
+    if (e.CountsAsAllocation()) {
+      ++totals_.allocations;
+      totals_.bytes_allocated += e.size;
+    }
+    if (e.CountsAsFree()) ++totals_.frees;
+    if (--events_unchecked_ == 0) MaybeFlush();
+  }
   // A hint that an event at address (or freeing, or reallocating from it)
   // comes soon; see ChunkBuilder::Prefetch.
   void Prefetch(uint64_t address) const { chunk_->Prefetch(address); }
+  bool PrefetchPays() const { return chunk_->PrefetchPays(); }
   void AddStackNode(const StackNode& n);
   void AddModule(const Module& m);
   void AddModuleUnload(const ModuleUnload& u);
@@ -132,6 +144,7 @@ class TraceWriter {
   uint64_t peak_bytes() const { return chunk_->blocks().peak_bytes(); }
 
  private:
+  // Flushes if the chunk reached a limit, and sets events_unchecked_.
   void MaybeFlush();
   bool WriteChunk();
   // Compresses in[0, n) with the given end directive and writes the output.
@@ -143,6 +156,9 @@ class TraceWriter {
   std::unique_ptr<ChunkBuilder> chunk_;
   std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;  // reused for every chunk
   std::vector<uint8_t> packed_;                          // reused zstd output
+  // Events AddEvent may add before it calls MaybeFlush (each call of which
+  // sets it): none of them can bring the chunk to a limit before then.
+  size_t events_unchecked_ = 1;
   uint32_t next_index_ = 0;
   int level_ = 0;            // the level of the open frame
   int want_level_ = 0;       // the level for the next chunk

@@ -74,26 +74,29 @@ size_t RegionReader::DrainSlot(uint32_t slot, bool all) {
   const Readable r = ReadableRecords(ring);
   Queue& q = queues_[slot];
   if (r.count() != 0 && !all && slot != 0 && q.records.size() - q.head >= kMaxQueued) return 0;
-  if (r.count() != 0) {
+  // The shared ring (several threads, its seqs not in order) is taken whole.
+  const uint64_t head =
+      all || slot == 0 ? r.head : r.tail + std::min<uint64_t>(r.count(), kDrainPiece);
+  if (head != r.tail) {
     if (q.head > 0 && q.head * 2 >= q.records.size()) {  // drop what was emitted (amortized)
       q.records.erase(q.records.begin(), q.records.begin() + static_cast<std::ptrdiff_t>(q.head));
       q.head = 0;
     }
     // At most two contiguous pieces of the ring.
-    for (uint64_t tail = r.tail; tail != r.head;) {
+    for (uint64_t tail = r.tail; tail != head;) {
       const uint64_t at = tail & (kRingRecords - 1);
-      const uint64_t n = std::min<uint64_t>(r.head - tail, kRingRecords - at);
+      const uint64_t n = std::min<uint64_t>(head - tail, kRingRecords - at);
       q.records.insert(q.records.end(), ring.records + at, ring.records + at + n);
       tail += n;
     }
-    if (Consumed(ring, r.head)) ++producer_waits_;
+    if (Consumed(ring, head)) ++producer_waits_;
     if (!in_heap_[slot]) {
       fronts_.push({q.front().seq, slot});
       in_heap_[slot] = true;
     }
   }
-  if (slot != 0) FreeSlotIfDrained(view_, slot, r.head);
-  return r.count();
+  if (slot != 0) FreeSlotIfDrained(view_, slot, head);
+  return head - r.tail;
 }
 
 size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
@@ -108,19 +111,23 @@ size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
     stalled_since_ns_ = 0;
     fronts_.pop();
     Queue& q = queues_[f.slot];
-    // Emit the run of consecutive seqs at this queue's front without going
-    // back to the heap (one thread allocating alone is one long run).
+    // Emit the runs of consecutive seqs at this queue's front without going
+    // back to the heap (one thread allocating alone is one long run), and
+    // the ring's next piece when the queue runs out.
     do {
-      if (const RawRecord* later = q.ahead(kPrefetchAhead)) sink.Prefetch(*later);
-      const RawRecord& r = q.front();
-      if (r.seq >= next_seq_) {
-        skipped_seqs_ += r.seq - next_seq_;
-        next_seq_ = r.seq + 1;
-        sink.OnRecord(f.slot, r);
-        ++emitted;
+      const RawRecord* r = q.records.data() + q.head;
+      const RawRecord* const end = q.records.data() + q.records.size();
+      size_t n = 1;
+      if (r->seq >= next_seq_) {
+        while (r + n != end && r[n].seq == r[n - 1].seq + 1) ++n;
+        skipped_seqs_ += r->seq - next_seq_;
+        next_seq_ = r[n - 1].seq + 1;
+        sink.OnRun(f.slot, r, n, end);
+        emitted += n;
       }  // else: a repeated seq from a damaged ring; dropped
-      q.pop_front();
-      --queued_;
+      q.pop_front(n);
+      queued_ -= n;
+      if (q.empty() && f.slot != 0) queued_ += DrainSlot(f.slot, false);
     } while (!q.empty() && q.front().seq == next_seq_);
     if (!q.empty()) {
       fronts_.push({q.front().seq, f.slot});

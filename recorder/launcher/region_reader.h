@@ -38,6 +38,19 @@ class RecordSink {
   // A hint: record comes a few OnRecord calls from now (nothing to do with
   // it yet; a sink may ask for the memory it will touch).
   virtual void Prefetch(const RawRecord& /*record*/) {}
+  // Records [first, first + n) of one ring, with consecutive seqs, in order;
+  // the ring's records queued after them end at queued_end (what a hint may
+  // read). By default, for each record: Prefetch(the record kPrefetchAhead
+  // places behind it, if queued), then OnRecord. One virtual call a run
+  // instead of two a record: a sink may do the same in its own loop.
+  virtual void OnRun(uint32_t slot, const RawRecord* first, size_t n, const RawRecord* queued_end) {
+    for (const RawRecord* r = first; r != first + n; ++r) {
+      if (queued_end - r > static_cast<std::ptrdiff_t>(kPrefetchAhead)) Prefetch(r[kPrefetchAhead]);
+      OnRecord(slot, *r);
+    }
+  }
+  // Enough to cover a cache miss at the launcher's ~100 ns a record.
+  static constexpr size_t kPrefetchAhead = 8;
 };
 
 class RegionReader {
@@ -62,8 +75,12 @@ class RegionReader {
   // ThreadSanitizer sees both sides at the same addresses).
   const RegionView& view() const { return view_; }
 
-  // Copies every record written so far out of the rings; frees the slots of
-  // threads that exited once their rings are empty. Returns records moved.
+  // Copies the records written so far out of the rings, at most kDrainPiece
+  // from a thread's ring (unless all); frees the slots of threads that
+  // exited once their rings are empty. Returns records moved. Emit copies a
+  // ring's next piece when its queue runs out: a piece is handed on while it
+  // is still in the cache (copying a full ring, 1.5 MiB, then reading it
+  // back read it from memory).
   // A thread ring whose queue already holds kMaxQueued records not yet
   // emitted is left as it is (unless all): emission waits for a gap (a seq
   // taken but not yet written, by a thread that was preempted), and without
@@ -75,13 +92,12 @@ class RegionReader {
   // The shared ring 0 (several threads, not in seq order) is always copied.
   size_t Drain(bool all = false);
   static constexpr size_t kMaxQueued = 2 * kRingRecords;
-  // Emits queued records in seq order through sink. With final (the process
+  static constexpr size_t kDrainPiece = 4096;
+  // Emits queued records in seq order through sink, a run of one ring's
+  // consecutive seqs at a time (RecordSink::OnRun). With final (the process
   // is gone), emits everything, skipping gaps. Returns records emitted.
-  // Within a run of one ring's records, each record kPrefetchAhead places
-  // behind the one emitted is handed to sink.Prefetch first: enough to cover
-  // a cache miss at the launcher's ~100 ns a record.
   size_t Emit(RecordSink& sink, bool final, uint64_t now_ns);
-  static constexpr size_t kPrefetchAhead = 8;
+  static constexpr size_t kPrefetchAhead = RecordSink::kPrefetchAhead;
   bool idle() const { return queued_ == 0; }
 
   // The stack entry id's frames, innermost first. False if id is invalid.
@@ -125,12 +141,9 @@ class RegionReader {
     size_t head = 0;
     bool empty() const { return head == records.size(); }
     const RawRecord& front() const { return records[head]; }
-    // The record n places behind the front, or nullptr.
-    const RawRecord* ahead(size_t n) const {
-      return head + n < records.size() ? &records[head + n] : nullptr;
-    }
-    void pop_front() {
-      if (++head == records.size()) {
+    void pop_front(size_t n = 1) {
+      head += n;
+      if (head == records.size()) {
         records.clear();
         head = 0;
       }

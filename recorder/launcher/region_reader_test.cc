@@ -119,10 +119,18 @@ TEST(RegionReaderTest, DrainsTheRingsInUseAndFreesRetiredOnesOnceEmpty) {
   EXPECT_EQ(out.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
 }
 
+// Drain() until it moves nothing (a thread ring comes a piece at a time).
+size_t DrainUntilStill(RegionReader& reader) {
+  size_t moved = 0;
+  while (const size_t m = reader.Drain()) moved += m;
+  return moved;
+}
+
 // A gap (seq 1 taken, not yet written) while another thread writes on: its
 // ring is copied out until its queue holds kMaxQueued records, then left
 // full (its producer would wait) instead of growing the queue without end.
-// The gap's record, in another ring, still comes; then everything flows.
+// The gap's record, in another ring, still comes; then everything flows,
+// the ring's last lap too (Emit takes its pieces as the queue runs out).
 TEST(RegionReaderTest, AGapHoldsBackOnlyUpToKMaxQueuedRecordsPerRing) {
   FakeRegion region;
   std::string error;
@@ -133,21 +141,43 @@ TEST(RegionReaderTest, AGapHoldsBackOnlyUpToKMaxQueuedRecordsPerRing) {
   const uint64_t laps = RegionReader::kMaxQueued / kRingRecords;
   for (uint64_t lap = 0; lap < laps; ++lap) {
     for (uint64_t i = 0; i < kRingRecords; ++i) region.Write(3, seq++);
-    EXPECT_EQ(reader->Drain(), kRingRecords);
+    EXPECT_EQ(reader->Drain(), RegionReader::kDrainPiece);  // a piece at a time
+    EXPECT_EQ(DrainUntilStill(*reader), kRingRecords - RegionReader::kDrainPiece);
     EXPECT_EQ(reader->Emit(out, false, 1), 0u);  // waiting for seq 1
   }
   // The queue is full: this lap stays in the ring.
   for (uint64_t i = 0; i < kRingRecords; ++i) region.Write(3, seq++);
   EXPECT_EQ(reader->Drain(), 0u);
   EXPECT_EQ(region.view().rings()[3].tail.load(), laps * kRingRecords);
-  // Seq 1 arrives in ring 5 and is drained; what was queued flows out.
+  // Seq 1 arrives in ring 5 and is drained; what was queued flows out, and
+  // the lap left in ring 3 after it.
   region.Write(5, 1);
   EXPECT_EQ(reader->Drain(), 1u);
-  EXPECT_EQ(reader->Emit(out, false, 2), laps * kRingRecords + 1);
-  EXPECT_EQ(reader->Drain(), kRingRecords);
-  EXPECT_EQ(reader->Emit(out, false, 3), kRingRecords);
+  EXPECT_EQ(reader->Emit(out, false, 2), (laps + 1) * kRingRecords + 1);
+  EXPECT_EQ(region.view().rings()[3].tail.load(), (laps + 1) * kRingRecords);
+  EXPECT_EQ(reader->Drain(), 0u);
+  EXPECT_TRUE(reader->idle());
   ASSERT_EQ(out.seqs.size(), seq - 1);
   for (size_t i = 0; i < out.seqs.size(); ++i) ASSERT_EQ(out.seqs[i], i + 1);
+}
+
+// One thread's long run: Drain() takes its first piece; Emit hands on the
+// whole run, taking each next piece as the queue runs out, in order.
+TEST(RegionReaderTest, EmitTakesARingsPiecesAsItsQueueRunsOut) {
+  FakeRegion region;
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr) << error;
+  const uint64_t n = 3 * RegionReader::kDrainPiece + 5;
+  for (uint64_t seq = 1; seq <= n; ++seq) region.Write(3, seq);
+  EXPECT_EQ(reader->Drain(), RegionReader::kDrainPiece);
+  EXPECT_EQ(region.view().rings()[3].tail.load(), RegionReader::kDrainPiece);
+  Collect out;
+  EXPECT_EQ(reader->Emit(out, false, 1), n);
+  EXPECT_EQ(region.view().rings()[3].tail.load(), n);
+  EXPECT_TRUE(reader->idle());
+  ASSERT_EQ(out.seqs.size(), n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out.seqs[i], i + 1);
 }
 
 TEST(RegionReaderTest, DrainingAllIgnoresTheQueueLimit) {

@@ -106,14 +106,33 @@ void TraceBuilder::WriteRssSamples(uint64_t next_seq) {
     rss_pending_.clear();
     rss_written_ = 0;
   }
+  next_rss_seq_ = rss_written_ < rss_pending_.size() ? rss_pending_[rss_written_].seq : UINT64_MAX;
 }
 
 void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
-  if (rss_written_ < rss_pending_.size() && rss_pending_[rss_written_].seq <= r.seq) {
-    WriteRssSamples(r.seq);
-  }
+  if (r.seq >= next_rss_seq_) WriteRssSamples(r.seq);
   last_seq_ = r.seq;
   last_time_ns_ = r.time_ns;
+  const auto api = static_cast<format::Api>(r.api);
+  if (!format::IsValid(api)) {
+    OnControl(slot, r);  // or a damaged record
+    return;
+  }
+  format::Event e;
+  e.seq = r.seq;
+  e.time_ns = r.time_ns;
+  e.thread = slot == 0 ? shared_thread_ : slot_thread_[slot];
+  e.api = api;
+  e.address = r.address;
+  e.size = r.size;
+  e.alignment = format::HasAlignment(api) ? r.extra : 0;
+  e.old_address = format::HasOldAddress(api) ? r.extra : 0;
+  e.stack = r.stack != 0 ? StackNode(r.stack, r.seq) : 0;
+  writer_->AddEvent(e);
+}
+
+// The records that are not events, apart: the events' path stays small.
+void TraceBuilder::OnControl(uint32_t slot, const RawRecord& r) {
   switch (r.api) {
     case kThreadStart: {
       const auto tid = static_cast<int32_t>(r.address);
@@ -154,24 +173,21 @@ void TraceBuilder::OnRecord(uint32_t slot, const RawRecord& r) {
                                 r.extra == UINT64_MAX ? "" : region_->Label(r.extra),
                                 static_cast<int>((r.size >> 8) & 0xff)});
       return;
-    case kNop:
+    default:  // kNop, or a damaged record
       return;
-    default:
-      break;
   }
-  const auto api = static_cast<format::Api>(r.api);
-  if (!format::IsValid(api)) return;  // damaged record
-  format::Event e;
-  e.seq = r.seq;
-  e.time_ns = r.time_ns;
-  e.thread = slot == 0 ? shared_thread_ : slot_thread_[slot];
-  e.api = api;
-  e.address = r.address;
-  e.size = r.size;
-  e.alignment = format::HasAlignment(api) ? r.extra : 0;
-  e.old_address = format::HasOldAddress(api) ? r.extra : 0;
-  e.stack = r.stack != 0 ? StackNode(r.stack, r.seq) : 0;
-  writer_->AddEvent(e);
+}
+
+void TraceBuilder::OnRun(uint32_t slot, const RawRecord* first, size_t n,
+                         const RawRecord* queued_end) {
+  if (!writer_->PrefetchPays()) {
+    for (const RawRecord* r = first; r != first + n; ++r) OnRecord(slot, *r);
+    return;
+  }
+  for (const RawRecord* r = first; r != first + n; ++r) {
+    if (queued_end - r > static_cast<std::ptrdiff_t>(kPrefetchAhead)) Prefetch(r[kPrefetchAhead]);
+    OnRecord(slot, *r);
+  }
 }
 
 void TraceBuilder::Prefetch(const RawRecord& r) {
@@ -179,12 +195,17 @@ void TraceBuilder::Prefetch(const RawRecord& r) {
   if (format::IsValid(api)) writer_->Prefetch(format::HasOldAddress(api) ? r.extra : r.address);
 }
 
-uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
+inline uint32_t TraceBuilder::StackNode(uint32_t shared_id, uint64_t seq) {
+  const size_t page = shared_id / kStackIdPage;
+  if (page < stack_ids_.size() && stack_ids_[page] != nullptr) {
+    if (const uint32_t node = stack_ids_[page][shared_id % kStackIdPage]) return node;
+  }
+  return NewStackNode(shared_id, seq);
+}
+
+uint32_t TraceBuilder::NewStackNode(uint32_t shared_id, uint64_t seq) {
   const size_t page = shared_id / kStackIdPage;
   const size_t at = shared_id % kStackIdPage;
-  if (page < stack_ids_.size() && stack_ids_[page] != nullptr && stack_ids_[page][at] != 0) {
-    return stack_ids_[page][at];
-  }
   std::vector<uint64_t> frames;
   if (!region_->ReadStack(shared_id, &frames)) {
     ++dropped_stacks_;

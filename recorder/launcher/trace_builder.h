@@ -11,6 +11,7 @@
 #ifndef HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
 #define HEAPREC_RECORDER_LAUNCHER_TRACE_BUILDER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,7 +39,7 @@ struct ScanRequest {
   int fatal_signal = 0;  // the signal the process is ending on; 0 = none
 };
 
-class TraceBuilder : public RecordSink {
+class TraceBuilder final : public RecordSink {
  public:
   // Creates the trace file at path (which must not exist); keep_addresses:
   // store every block's address (else frees name blocks only); parent_trace:
@@ -50,6 +51,9 @@ class TraceBuilder : public RecordSink {
 
   void OnRecord(uint32_t slot, const RawRecord& record) override;
   void Prefetch(const RawRecord& record) override;
+  // RecordSink's loop, with the calls direct, and hints only while the
+  // block table is large (TraceWriter::PrefetchPays).
+  void OnRun(uint32_t slot, const RawRecord* first, size_t n, const RawRecord* queued_end) override;
   // Adds modules logged since the last call.
   void PollModules();
   // Writes what is buffered if the last flush is older than a second.
@@ -65,7 +69,10 @@ class TraceBuilder : public RecordSink {
   // An RSS sample taken when the region's next seq was sample.seq: held
   // until every record before that seq is written (OnRecord writes it
   // before the first record at or past it; WriteRssSamples before next_seq).
-  void AddRssSample(const format::RssSample& sample) { rss_pending_.push_back(sample); }
+  void AddRssSample(const format::RssSample& sample) {
+    rss_pending_.push_back(sample);
+    next_rss_seq_ = std::min(next_rss_seq_, rss_pending_[rss_written_].seq);
+  }
   // Writes the held samples whose seq is at most next_seq (the seq of the
   // next record to come: every record before it is written).
   void WriteRssSamples(uint64_t next_seq);
@@ -103,7 +110,10 @@ class TraceBuilder : public RecordSink {
  private:
   TraceBuilder(RegionReader* region, std::string path, std::unique_ptr<format::FdSink> sink,
                bool keep_addresses, const std::string& parent_trace);
+  void OnControl(uint32_t slot, const RawRecord& r);
+  // The trace's node of a shared stack id; NewStackNode the first time.
   uint32_t StackNode(uint32_t shared_id, uint64_t seq);
+  uint32_t NewStackNode(uint32_t shared_id, uint64_t seq);
   // The module an address first seen at seq belongs to (see the .cc); with
   // settled = false only a module loaded by then and not unloaded, the one
   // answer that no module logged later can change; else 0.
@@ -157,6 +167,7 @@ class TraceBuilder : public RecordSink {
   bool detached_ = false;                       // the heaprec:detach marker was seen (heaprec -p)
   std::vector<format::RssSample> rss_pending_;  // seq order
   size_t rss_written_ = 0;                      // of rss_pending_
+  uint64_t next_rss_seq_ = UINT64_MAX;          // rss_pending_[rss_written_].seq, if any
 };
 
 }  // namespace heaprec::recorder::launcher
