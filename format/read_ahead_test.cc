@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -64,6 +66,42 @@ TEST(ReadAheadTest, SameCallsInTheSameOrder) {
   EXPECT_EQ(r.events, expected.events.size());
   EXPECT_GT(expected.events.size(), 3 * kBatchEvents);
   ExpectSameAsReadTraceFile(path);
+}
+
+// A visitor that asks the read to end once it has seen `after` events.
+class EndsAfter : public CallLog {
+ public:
+  explicit EndsAfter(size_t after) : after_(after) {}
+  void OnEvent(const Event& e) override {
+    CallLog::OnEvent(e);
+    if (++events_ == after_) done.store(true, std::memory_order_relaxed);
+  }
+  std::atomic<bool> done{false};
+
+ private:
+  size_t after_, events_ = 0;
+};
+
+TEST(ReadAheadTest, EndAfterEndsTheReadBeforeTheNextChunk) {
+  testing::Records expected;
+  const std::string path = WriteFile(
+      "end_after.zst", testing::SampleTraceBytes(200000, 1000, 3, &expected));  // chunks of 1000
+  for (const bool ahead : {false, true}) {
+    EndsAfter v(1500);  // in the second chunk
+    ReaderOptions options;
+    options.end_after = &v.done;
+    const ReadResult r =
+        ahead ? ReadTraceFileAhead(path, v, options) : ReadTraceFile(path, v, options);
+    EXPECT_EQ(r.status, ReadResult::kStopped) << "ahead " << ahead;
+    // Plain: it stops right after the second chunk. Ahead: the reader may
+    // have gone further (the batches in flight: under 90,000 events), never
+    // to the end.
+    EXPECT_GE(r.events, 2000u) << "ahead " << ahead;
+    EXPECT_LT(r.events, expected.events.size()) << "ahead " << ahead;
+    if (!ahead) EXPECT_EQ(r.events, 2000u);
+    EXPECT_TRUE(std::none_of(v.calls.begin(), v.calls.end(),
+                             [](const std::string& c) { return c.rfind("End ", 0) == 0; }));
+  }
 }
 
 TEST(ReadAheadTest, CutAndUnreadableTracesEndTheSameWay) {

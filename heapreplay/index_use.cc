@@ -75,6 +75,7 @@ bool IndexSeek::Load(const TraceIndex& index, int i, std::string* why) {
   analyzers::Analysis scratch;
   analyzers::SummaryAnalyzer scratch_summary;  // and the peak's and hot sites' checked, dropped
   std::string unused;
+  from_frame_ = false;
   if (!index.Read(i, &resume_, &state_, why)) return false;
   format::StateReader check(state_);
   if (!analyzers::AnalysisState::Restore(&check, &scratch, &scratch_summary)) {
