@@ -138,10 +138,6 @@ bool TraceWriter::WriteChunk() {
     ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
     if (new_level) {
       ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, want_level_);
-      const bool fast = want_level_ == options_.fast_zstd_level;
-      const bool ldm =
-          fast ? options_.fast_long_distance_matching : options_.long_distance_matching;
-      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_enableLongDistanceMatching, ldm ? 1 : 0);
       level_ = want_level_;
       ++level_changes_;
     }

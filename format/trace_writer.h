@@ -60,11 +60,6 @@ class TraceWriter {
     int window_log = 20;
     bool long_distance_matching = true;  // zstd's long-range mode
     int fast_zstd_level = 1;             // see SetFastCompression
-    // Long-range mode at fast_zstd_level too. Off by default: at level 1 it
-    // costs more than the level's own matching (tests/bench/churn's 106 MB of
-    // chunks: 0.25 s without, 0.36 s with, for a trace 0.1% smaller), and the
-    // fast level is for when compressing keeps the program waiting.
-    bool fast_long_distance_matching = false;
     // Non-zero: the zstd frame ends after the first chunk that brings it to
     // this many bytes (before compression), and the next chunk starts a new
     // frame, so that a reader can start decompressing there (heapreplay's

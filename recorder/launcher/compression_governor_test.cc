@@ -21,40 +21,56 @@ bool Window(CompressionGovernor& g, uint64_t& now, double slept_share, uint64_t 
   return fast;
 }
 
-TEST(CompressionGovernorTest, StrongLevelWhileTheLauncherKeepsUpHoweverBusy) {
+CompressionGovernor Started(uint64_t& now) {
   CompressionGovernor g;
-  uint64_t now = 1;
+  now = 1;
   g.Update(now, 0, 0);
+  return g;
+}
+
+TEST(CompressionGovernorTest, StrongLevelWhileTheLauncherKeepsUpHoweverBusy) {
+  uint64_t now;
+  CompressionGovernor g = Started(now);
+  for (int i = 0; i < 20; ++i) EXPECT_FALSE(Window(g, now, 0.0, 0)) << "window " << i;
+}
+
+TEST(CompressionGovernorTest, FastAfterSaturatedWindowsInARow) {
+  static_assert(CompressionGovernor::kToFast == 2);
+  uint64_t now;
+  CompressionGovernor g = Started(now);
+  EXPECT_FALSE(Window(g, now, 0.05, 8));  // a start's burst: one window
+  EXPECT_FALSE(Window(g, now, 0.25, 2));  // busy 75%: keeping up again
+  EXPECT_FALSE(Window(g, now, 0.1, 6));
+  EXPECT_TRUE(Window(g, now, 0.0, 6));  // the second in a row: falling behind
+}
+
+TEST(CompressionGovernorTest, BurstsWhileMostlyAsleepStayStrong) {
+  // python3.11-dbg: waits in windows in a row while the launcher was busy
+  // 25-54% of the time.
+  uint64_t now;
+  CompressionGovernor g = Started(now);
+  for (int i = 0; i < 10; ++i) EXPECT_FALSE(Window(g, now, 0.5, 2)) << "window " << i;
+  // Saturated, but no program thread waited: the launcher keeps up.
   for (int i = 0; i < 10; ++i) EXPECT_FALSE(Window(g, now, 0.0, 0)) << "window " << i;
 }
 
-TEST(CompressionGovernorTest, FastAfterOneWindowWithWaitsWhileSaturated) {
-  CompressionGovernor g;
-  uint64_t now = 1;
-  g.Update(now, 0, 0);
-  EXPECT_FALSE(Window(g, now, 0.5, 3));   // waits, busy 50%: a burst
-  EXPECT_FALSE(Window(g, now, 0.3, 40));  // busy 70%: still a burst, however many
-  EXPECT_FALSE(Window(g, now, 0.0, 0));   // saturated without waits: keeping up
-  EXPECT_TRUE(Window(g, now, 0.1, 1));    // busy 90% and a wait: falling behind
-}
-
-TEST(CompressionGovernorTest, BurstsInARowStayStrong) {
-  // python3.11-dbg: waits in windows in a row while the launcher was busy
-  // 30-63% of the time.
-  CompressionGovernor g;
-  uint64_t now = 1;
-  g.Update(now, 0, 0);
-  for (int i = 0; i < 5; ++i) EXPECT_FALSE(Window(g, now, 0.5, 2)) << "window " << i;
-}
-
-TEST(CompressionGovernorTest, BackToStrongWhenMostlyAsleepWithoutWaits) {
-  CompressionGovernor g;
-  uint64_t now = 1;
-  g.Update(now, 0, 0);
+TEST(CompressionGovernorTest, BackToStrongAfterCalmWindowsInARow) {
+  static_assert(CompressionGovernor::kToStrong == 4);
+  uint64_t now;
+  CompressionGovernor g = Started(now);
+  Window(g, now, 0.0, 1);
   ASSERT_TRUE(Window(g, now, 0.0, 1));
-  EXPECT_TRUE(Window(g, now, 0.3, 0));   // busy 70%: the strong level would not keep up
-  EXPECT_TRUE(Window(g, now, 0.8, 2));   // waits: stays
-  EXPECT_FALSE(Window(g, now, 0.8, 0));  // busy 20%, no waits
+  EXPECT_TRUE(Window(g, now, 0.3, 0));  // busy 70%: the strong level would not keep up
+  EXPECT_TRUE(Window(g, now, 0.8, 0));  // calm: 1
+  EXPECT_TRUE(Window(g, now, 0.8, 0));  // 2
+  EXPECT_TRUE(Window(g, now, 0.8, 2));  // waits: the run starts again
+  EXPECT_TRUE(Window(g, now, 0.8, 0));
+  EXPECT_TRUE(Window(g, now, 0.8, 0));
+  EXPECT_TRUE(Window(g, now, 0.8, 0));
+  EXPECT_FALSE(Window(g, now, 0.8, 0));  // the fourth calm window in a row
+  // And fast again only after kToFast saturated windows.
+  EXPECT_FALSE(Window(g, now, 0.0, 3));
+  EXPECT_TRUE(Window(g, now, 0.0, 3));
 }
 
 }  // namespace
