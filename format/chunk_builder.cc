@@ -8,6 +8,7 @@
 #include "format/leak_scan_columns.h"
 #include "format/rss_columns.h"
 #include "format/switch_markers.h"
+#include "format/symbol_columns.h"
 #include "format/trace_generated.h"
 #include "format/varint.h"
 #include "format/zigzag.h"
@@ -342,16 +343,6 @@ flatbuffers::Offset<fb::Module> BuildModule(flatbuffers::FlatBufferBuilder& b, c
                           m.load_address, b.CreateVectorOfStructs(ranges), m.seq);
 }
 
-flatbuffers::Offset<fb::Symbol> BuildSymbol(flatbuffers::FlatBufferBuilder& b, const Symbol& s) {
-  std::vector<flatbuffers::Offset<fb::Frame>> frames;
-  frames.reserve(s.frames.size());
-  for (const SourceFrame& f : s.frames) {
-    frames.push_back(
-        fb::CreateFrame(b, b.CreateString(f.function), b.CreateString(f.file), f.line, f.column));
-  }
-  return fb::CreateSymbol(b, s.address, s.module, b.CreateVector(frames));
-}
-
 flatbuffers::Offset<fb::End> BuildEnd(flatbuffers::FlatBufferBuilder& b, const EndRecord& e) {
   std::vector<flatbuffers::Offset<fb::Counter>> counters;
   for (const auto& [name, value] : e.counters) {
@@ -435,8 +426,9 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   for (const Marker& m : markers_) {
     markers.push_back(fb::CreateMarker(b, m.seq, m.time_ns, m.thread, b.CreateString(m.label)));
   }
-  std::vector<flatbuffers::Offset<fb::Symbol>> symbols;
-  for (const Symbol& s : symbols_) symbols.push_back(BuildSymbol(b, s));
+  // 3.5: symbols as columns; Chunk.symbols stays empty.
+  flatbuffers::Offset<fb::SymbolColumns> symbol_columns;
+  if (!symbols_.empty()) symbol_columns = EncodeSymbolColumns(b, symbols_);
   std::vector<flatbuffers::Offset<fb::LeakScan>> leak_scans;
   for (const LeakScan& s : leak_scans_) leak_scans.push_back(EncodeLeakScan(b, s));
   flatbuffers::Offset<fb::End> end;
@@ -463,7 +455,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   const auto unloads_v = b.CreateVector(unloads);
   const auto threads_v = b.CreateVector(threads);
   const auto markers_v = b.CreateVector(markers);
-  const auto symbols_v = b.CreateVector(symbols);
+  const auto symbols_v = b.CreateVector(std::vector<flatbuffers::Offset<fb::Symbol>>());
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::LeakScan>>> leak_scans_v;
   if (!leak_scans.empty()) leak_scans_v = b.CreateVector(leak_scans);
   flatbuffers::Offset<fb::RssSamples> rss;
@@ -500,6 +492,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_symbols(symbols_v);
   if (!leak_scans.empty()) chunk.add_leak_scans(leak_scans_v);
   if (!rss_samples_.empty()) chunk.add_rss_samples(rss);
+  if (!symbols_.empty()) chunk.add_symbol_columns(symbol_columns);
   if (end_) chunk.add_end(end);
   fb::FinishChunkBuffer(b, chunk.Finish());
 }

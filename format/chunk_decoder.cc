@@ -124,6 +124,7 @@ bool ChunkDecoder::Decode(const uint8_t* data, size_t size, TraceVisitor& visito
       !detail::LoadLeakScans(c, last_seq_, &open_scan, &k, error) ||
       !LeakScanEndsChunk(k, fixed, open_scan, error) ||
       !detail::LoadRssSamples(c, last_event_seq_, &last_rss, &k, error) ||
+      !detail::LoadSymbols(c, &k, error) ||
       !(fixed ? detail::CheckAddresses(c, k, error)
               : detail::ResolveEvents(c, &k, &made_after, &thread_blocks_, &pieces_, &pieces,
                                       error))) {
@@ -182,7 +183,7 @@ bool ChunkDecoder::Skim(const uint8_t* data, size_t size, TraceVisitor& visitor,
   if (!detail::LoadStackColumns(c, &k, error)) return false;
   OpenLeakScan open_scan = open_scan_;
   if (!detail::CheckStacks(c, k, last_stack_id_, error) ||
-      !detail::LoadLeakScans(c, 0, &open_scan, &k, error)) {
+      !detail::LoadLeakScans(c, 0, &open_scan, &k, error) || !detail::LoadSymbols(c, &k, error)) {
     return false;
   }
   if (c.process()) detail::DeliverProcess(*c.process(), visitor);

@@ -23,9 +23,10 @@ namespace heaprec::format {
 // End.symbols_complete. 3.0: a free may name a block by the thread that made
 // it (Chunk.ref_form, ref_thread_v). 3.1: leak scans (Chunk.leak_scans).
 // 3.2: Process.parent_trace, End.replaced_by_exec. 3.3: Process.sample_rate,
-// Process.from_start. 3.4: RSS samples (Chunk.rss_samples).
+// Process.from_start. 3.4: RSS samples (Chunk.rss_samples). 3.5: symbols as
+// columns (Chunk.symbol_columns).
 inline constexpr uint16_t kFormatMajor = 3;
-inline constexpr uint16_t kFormatMinor = 4;
+inline constexpr uint16_t kFormatMinor = 5;
 
 // The tools' release (heaprec, heapreplay, and the recorder named in every
 // trace), stated once, here beside the trace format it writes and reads.

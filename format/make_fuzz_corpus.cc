@@ -51,10 +51,11 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) {
     const std::string bytes =
         heaprec::format::testing::SampleTraceBytes(s.events, s.flush_every, 11, nullptr);
-    // v<major>_: this format (the seeds of earlier formats, from earlier
-    // builds, stay as they are).
-    const std::string prefix =
-        dir + "/fuzz_corpus/v" + std::to_string(heaprec::format::kFormatMajor) + "_" + s.name;
+    // v<major>_<minor>_: this format (the seeds of earlier formats, from
+    // earlier builds, stay as they are; v3_ seeds are 3.4's).
+    const std::string prefix = dir + "/fuzz_corpus/v" +
+                               std::to_string(heaprec::format::kFormatMajor) + "_" +
+                               std::to_string(heaprec::format::kFormatMinor) + "_" + s.name;
     std::ofstream(prefix + ".zst", std::ios::binary) << bytes;
     std::ofstream(prefix + "_cut.zst", std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
   }
@@ -66,7 +67,11 @@ int main(int argc, char** argv) {
     std::string input;
     for (int b = 0; b < 4; ++b) input += static_cast<char>(a.size() >> (8 * b));
     input += a + (i == 0 ? chunks[1] : std::string());
-    std::ofstream(dir + "/fuzz_corpus_chunks/chunk" + std::to_string(i), std::ios::binary) << input;
+    std::ofstream(dir + "/fuzz_corpus_chunks/chunk_v" +
+                      std::to_string(heaprec::format::kFormatMajor) + "_" +
+                      std::to_string(heaprec::format::kFormatMinor) + "_" + std::to_string(i),
+                  std::ios::binary)
+        << input;
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 
 #include "format/leak_scan_columns.h"
 #include "format/rss_columns.h"
+#include "format/symbol_columns.h"
 
 namespace heaprec::format::detail {
 
@@ -117,6 +118,12 @@ bool LoadRssSamples(const fb::Chunk& c, uint64_t prev_event_seq, RssSample* last
   }
   *last = k->rss_samples.back();
   return true;
+}
+
+bool LoadSymbols(const fb::Chunk& c, Columns* k, std::string* error) {
+  k->symbols.clear();
+  if (c.symbol_columns() == nullptr) return true;
+  return DecodeSymbolColumns(*c.symbol_columns(), &k->symbols, error);
 }
 
 }  // namespace heaprec::format::detail

@@ -38,6 +38,9 @@ bool LoadLeakScans(const fb::Chunk& c, uint64_t prev_seq, OpenLeakScan* open, Co
 // previous sample's (*last, the last sample so far; updated).
 bool LoadRssSamples(const fb::Chunk& c, uint64_t prev_event_seq, RssSample* last, Columns* k,
                     std::string* error);
+// Decodes the chunk's symbol columns (3.5) into k->symbols
+// (format/symbol_columns.h).
+bool LoadSymbols(const fb::Chunk& c, Columns* k, std::string* error);
 
 }  // namespace heaprec::format::detail
 

@@ -112,6 +112,8 @@ struct Columns {
   std::vector<LeakScan> leak_scans;
   // The chunk's RSS samples (3.4), decoded by LoadRssSamples, in seq order.
   std::vector<RssSample> rss_samples;
+  // The chunk's symbols written as columns (3.5), decoded by LoadSymbols.
+  std::vector<Symbol> symbols;
 };
 
 }  // namespace heaprec::format::detail

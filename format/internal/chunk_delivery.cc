@@ -74,18 +74,20 @@ void DeliverStacksAndSymbols(const fb::Chunk& c, const Columns& k, TraceVisitor&
     v.OnStackNode({c.base_stack_id() + 1 + static_cast<uint32_t>(i),
                    static_cast<uint32_t>(k.stack_parent[i]), k.stack_address[i]});
   }
-  if (!c.symbols()) return;
-  for (const fb::Symbol* s : *c.symbols()) {
-    Symbol sym;
-    sym.address = s->address();
-    sym.module = s->module_id();
-    if (s->frames()) {
-      for (const fb::Frame* f : *s->frames()) {
-        sym.frames.push_back({Str(f->function()), Str(f->file()), f->line(), f->column()});
+  if (c.symbols()) {  // before 3.5
+    for (const fb::Symbol* s : *c.symbols()) {
+      Symbol sym;
+      sym.address = s->address();
+      sym.module = s->module_id();
+      if (s->frames()) {
+        for (const fb::Frame* f : *s->frames()) {
+          sym.frames.push_back({Str(f->function()), Str(f->file()), f->line(), f->column()});
+        }
       }
+      v.OnSymbol(sym);
     }
-    v.OnSymbol(sym);
   }
+  for (const Symbol& s : k.symbols) v.OnSymbol(s);  // 3.5: LoadSymbols
 }
 
 Marker ToMarker(const fb::Marker& m) { return {m.seq(), m.time_ns(), m.thread(), Str(m.label())}; }
