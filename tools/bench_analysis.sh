@@ -10,7 +10,7 @@ usage: tools/bench_analysis.sh [-n RUNS] [-w LIST]
 
 Builds what it needs, records each workload once under heaprec and once
 under heaptrack, then times, interleaved RUNS times (default 5):
-  heapreplay --leaks --peak --temporaries TRACE
+  heapreplay --no-index --leaks --peak --temporaries TRACE
   heaptrack_print --print-leaks 1 --print-peaks 1 --print-temporary 1 -f TRACE
 (output to /dev/null) and prints the median wall time and peak RSS of each,
 with the trace sizes. Workloads: alloc_heavy, mt_handoff, python, cppcheck
@@ -63,7 +63,11 @@ for w in "${wl[@]}"; do
   ht="${ht_files[0]}"
   rt=() rr=() pt=() pr=()
   for ((i = 1; i <= runs; i++)); do
-    read -r t m < <(measure "$heapreplay" --leaks --peak --temporaries "$tmp/rec.zst")
+    # --no-index: a full pass each time. A trace of 16 MiB or more gets an
+    # index on its first pass (heapreplay/trace_index.h), and later questions
+    # without a moment start from its last checkpoint (churn: 0.11-0.18 s
+    # against 0.46-0.51 s): that is not the pass this compares.
+    read -r t m < <(measure "$heapreplay" --no-index --leaks --peak --temporaries "$tmp/rec.zst")
     rt+=("$t") rr+=("$m")
     read -r t m < <(measure heaptrack_print --print-leaks 1 --print-peaks 1 --print-temporary 1 \
       -f "$ht")
