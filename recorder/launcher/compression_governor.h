@@ -5,21 +5,21 @@
 // frees in random order (tests/bench/churn: level 7 took 1.3 s of its 2.3 s
 // run on 7.2 M allocations; level 1 0.25 s, for a trace 16% larger). While
 // the launcher keeps up, the strong level costs the program nothing (the
-// launcher has a core of its own), so it stays, however busy the launcher
-// is. The fast level comes after kToFast windows in a row in which threads
-// of the program had to wait for room in their rings while the launcher was
-// busy at least kSaturated of the time: it is falling behind, and every
-// window more at the strong level stalls the program (at level 1 from the
-// start churn takes 1.25 s instead of 1.4; tests/bench/mt_handoff 0.93 s
-// instead of 1.03 when the switch came after one window of 200 ms instead
-// of two). Waits while the launcher mostly slept are a burst that the fast
-// level would not shorten (python3.11-dbg: busy 0.25-0.54), and a start
+// launcher has a core of its own), so it stays, however busy the launcher is.
+// The fast level comes after kToFast windows in a row in which threads of the
+// program had to wait for room in their rings while the launcher was busy at
+// least kSaturated of the time: it is falling behind, and every window more
+// at the strong level stalls the program (tests/bench/churn: 1.43 -> 1.30 s,
+// churn on 2 threads 1.72 -> 1.62 s against two windows of 200 ms; at level 1
+// from the very start churn takes 1.25 s, but Python's trace grows 10% and
+// cppcheck's 22%). Waits while the launcher mostly slept are a burst that the
+// fast level would not shorten (python3.11-dbg: busy 0.25-0.54), and a start
 // fills the rings once (Python: one window busy 0.93, then 0.77): a switch
 // there would only grow the trace. Back to the strong level after kToStrong
 // calm windows in a row: no waits, and the launcher slept more than half of
 // the time (at the strong level it would need about twice as much). Windows
-// of 50 ms; a change ends a zstd frame (TraceWriter), and the runs of
-// windows keep changes at least 100 ms apart.
+// of 50 ms; a change ends a zstd frame (TraceWriter), and the runs of windows
+// keep changes at least 100 ms apart.
 //
 // Header-only; one instance per launcher loop; not thread-safe.
 #ifndef HEAPREC_RECORDER_LAUNCHER_COMPRESSION_GOVERNOR_H_
