@@ -41,6 +41,18 @@ format::RssSample GetSample(format::StateReader* r) {
 
 }  // namespace
 
+void AnalysisState::SaveWatch(const TemporaryWatch& t, format::StateWriter* w) {
+  w->U(t.have_last_ ? 1 : 0);
+  w->U(t.last_stack_);
+  w->U(t.last_size_);
+}
+
+void AnalysisState::RestoreWatch(format::StateReader* r, TemporaryWatch* t) {
+  t->have_last_ = r->U() != 0;
+  t->last_stack_ = static_cast<uint32_t>(r->U());
+  t->last_size_ = r->U();
+}
+
 void AnalysisState::Save(const Analysis& a, const SummaryAnalyzer& s, const PeakAnalyzer& peak,
                          const HotAnalyzer& hot, format::StateWriter* w) {
   const LiveHeap& h = a.heap_;
@@ -94,9 +106,7 @@ void AnalysisState::Save(const Analysis& a, const SummaryAnalyzer& s, const Peak
   w->U(s.peak_seq_);
   w->U(s.temporaries_);
   w->U(s.last_time_ns_);
-  w->U(s.temporary_watch_.have_last_ ? 1 : 0);
-  w->U(s.temporary_watch_.last_stack_);
-  w->U(s.temporary_watch_.last_size_);
+  SaveWatch(s.temporary_watch_, w);
 
   SavePeak(peak, w);
   SaveHot(hot, w);
@@ -153,9 +163,7 @@ bool AnalysisState::Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer
   s->peak_seq_ = r->U();
   s->temporaries_ = r->U();
   s->last_time_ns_ = r->U();
-  s->temporary_watch_.have_last_ = r->U() != 0;
-  s->temporary_watch_.last_stack_ = static_cast<uint32_t>(r->U());
-  s->temporary_watch_.last_size_ = r->U();
+  RestoreWatch(r, &s->temporary_watch_);
 
   PeakAnalyzer unused_peak;
   HotAnalyzer unused_hot;

@@ -26,6 +26,7 @@
 #include "analyzers/hot.h"
 #include "analyzers/peak.h"
 #include "analyzers/summary.h"
+#include "analyzers/temporaries.h"
 #include "format/state_bytes.h"
 
 namespace heaprec::analyzers {
@@ -44,6 +45,8 @@ class AnalysisState {
   static uint64_t SitesEstimate(const PeakAnalyzer& peak, const HotAnalyzer& hot);
 
  private:
+  static void SaveWatch(const TemporaryWatch& t, format::StateWriter* w);
+  static void RestoreWatch(format::StateReader* r, TemporaryWatch* t);
   static void SavePeak(const PeakAnalyzer& p, format::StateWriter* w);
   static bool RestorePeak(format::StateReader* r, PeakAnalyzer* p);
   static void SaveHot(const HotAnalyzer& h, format::StateWriter* w);

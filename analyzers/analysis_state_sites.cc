@@ -54,6 +54,12 @@ Site SiteAt(const std::vector<Site>& sites, size_t i) {
 
 bool Differ(const Site& x, const Site& y) { return x.bytes != y.bytes || x.count != y.count; }
 
+void Set(StackTotals* t, uint32_t stack, uint64_t bytes, uint64_t count) {
+  Site& s = (*t)[stack];
+  s.bytes = bytes;
+  s.count = count;
+}
+
 void PutTotals(const StackTotals& t, format::StateWriter* w) {
   const std::vector<Site>& all = t.all();
   PutSites(
@@ -66,11 +72,8 @@ void PutTotals(const StackTotals& t, format::StateWriter* w) {
 }
 
 bool GetTotals(format::StateReader* r, StackTotals* t) {
-  return GetSites(r, [t](uint32_t stack, uint64_t bytes, uint64_t count) {
-    Site& s = (*t)[stack];
-    s.bytes = bytes;
-    s.count = count;
-  });
+  return GetSites(
+      r, [t](uint32_t stack, uint64_t bytes, uint64_t count) { Set(t, stack, bytes, count); });
 }
 
 }  // namespace
@@ -103,18 +106,13 @@ bool AnalysisState::RestorePeak(format::StateReader* r, PeakAnalyzer* p) {
   p->peak_time_ns_ = r->U();
   p->peak_seq_ = r->U();
   if (!GetSites(r, [p](uint32_t stack, uint64_t bytes, uint64_t count) {
-        for (StackTotals* t : {&p->live_, &p->at_peak_}) {
-          Site& s = (*t)[stack];
-          s.bytes = bytes;
-          s.count = count;
-        }
+        Set(&p->live_, stack, bytes, count);
+        Set(&p->at_peak_, stack, bytes, count);
       })) {
     return false;
   }
   return GetSites(r, [p](uint32_t stack, uint64_t bytes, uint64_t count) {
-    Site& s = p->at_peak_[stack];
-    s.bytes = bytes;
-    s.count = count;
+    Set(&p->at_peak_, stack, bytes, count);
     p->Touch(stack);
   });
 }
@@ -124,17 +122,13 @@ void AnalysisState::SaveHot(const HotAnalyzer& h, format::StateWriter* w) {
   PutTotals(h.allocated_, w);
   PutTotals(h.temporary_, w);
   w->U(h.temporaries_);
-  w->U(h.temporary_watch_.have_last_ ? 1 : 0);
-  w->U(h.temporary_watch_.last_stack_);
-  w->U(h.temporary_watch_.last_size_);
+  SaveWatch(h.temporary_watch_, w);
 }
 
 bool AnalysisState::RestoreHot(format::StateReader* r, HotAnalyzer* h) {
   if (!GetTotals(r, &h->allocated_) || !GetTotals(r, &h->temporary_)) return false;
   h->temporaries_ = r->U();
-  h->temporary_watch_.have_last_ = r->U() != 0;
-  h->temporary_watch_.last_stack_ = static_cast<uint32_t>(r->U());
-  h->temporary_watch_.last_size_ = r->U();
+  RestoreWatch(r, &h->temporary_watch_);
   return r->ok();
 }
 

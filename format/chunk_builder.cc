@@ -426,7 +426,7 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   for (const Marker& m : markers_) {
     markers.push_back(fb::CreateMarker(b, m.seq, m.time_ns, m.thread, b.CreateString(m.label)));
   }
-  // 3.5: symbols as columns; Chunk.symbols stays empty.
+  // 3.5: symbols as columns; Chunk.symbols is left out.
   flatbuffers::Offset<fb::SymbolColumns> symbol_columns;
   if (!symbols_.empty()) symbol_columns = EncodeSymbolColumns(b, symbols_);
   std::vector<flatbuffers::Offset<fb::LeakScan>> leak_scans;
@@ -455,7 +455,6 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   const auto unloads_v = b.CreateVector(unloads);
   const auto threads_v = b.CreateVector(threads);
   const auto markers_v = b.CreateVector(markers);
-  const auto symbols_v = b.CreateVector(std::vector<flatbuffers::Offset<fb::Symbol>>());
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::LeakScan>>> leak_scans_v;
   if (!leak_scans.empty()) leak_scans_v = b.CreateVector(leak_scans);
   flatbuffers::Offset<fb::RssSamples> rss;
@@ -489,7 +488,6 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_module_unloads(unloads_v);
   chunk.add_threads(threads_v);
   chunk.add_markers(markers_v);
-  chunk.add_symbols(symbols_v);
   if (!leak_scans.empty()) chunk.add_leak_scans(leak_scans_v);
   if (!rss_samples_.empty()) chunk.add_rss_samples(rss);
   if (!symbols_.empty()) chunk.add_symbol_columns(symbol_columns);

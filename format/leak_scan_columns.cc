@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "format/varint.h"
+#include "format/varint_column.h"
 
 namespace heaprec::format {
 namespace {
@@ -14,10 +15,6 @@ std::string Str(const flatbuffers::String* s) {
 }
 
 size_t Len(const flatbuffers::Vector<uint8_t>* v) { return v ? v->size() : 0; }
-
-bool Varints(const flatbuffers::Vector<uint8_t>* v, size_t count, std::vector<uint64_t>* out) {
-  return ReadVarints(v ? v->data() : nullptr, v ? v->size() : 0, count, out);
-}
 
 }  // namespace
 
@@ -87,7 +84,7 @@ bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::
   const size_t n = f.kind() ? f.kind()->size() : 0;
   if (n > 0) s->kinds.assign(f.kind()->data(), f.kind()->data() + n);
   std::vector<uint64_t> deltas;
-  if (!Varints(f.block_delta_v(), n, &deltas)) {
+  if (!ReadVarintColumn(f.block_delta_v(), n, &deltas)) {
     *error = "leak scan blocks do not match its kinds";
     return false;
   }
@@ -111,7 +108,7 @@ bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::
   }
   std::vector<uint64_t> indirect;
   if (Len(f.indirect_v()) != 0 || definite == 0) {
-    if (!Varints(f.indirect_v(), definite, &indirect)) {
+    if (!ReadVarintColumn(f.indirect_v(), definite, &indirect)) {
       *error = "leak scan indirect bytes do not match its definitely lost blocks";
       return false;
     }
@@ -123,7 +120,7 @@ bool DecodeLeakScan(const fb::LeakScan& f, size_t root_count, LeakScan* s, std::
     if (s->KindAt(i) == LeakKind::kDefinite) s->block_indirect[i] = indirect[d++];
   }
   std::vector<uint64_t> retained;
-  if (!Varints(f.root_v(), reachable, &retained)) {
+  if (!ReadVarintColumn(f.root_v(), reachable, &retained)) {
     *error = "leak scan roots do not match its reachable blocks";
     return false;
   }

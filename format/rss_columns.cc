@@ -2,6 +2,7 @@
 #include "format/rss_columns.h"
 
 #include "format/varint.h"
+#include "format/varint_column.h"
 #include "format/zigzag.h"
 
 namespace heaprec::format {
@@ -13,8 +14,7 @@ constexpr uint64_t kUsNs = 1000;
 // One column's varints, or false with *error naming the column.
 bool Column(const flatbuffers::Vector<uint8_t>* v, size_t count, const char* name,
             std::vector<uint64_t>* out, std::string* error) {
-  const bool ok = v == nullptr ? count == 0 : ReadVarints(v->data(), v->size(), count, out);
-  if (v == nullptr) out->clear();
+  const bool ok = ReadVarintColumn(v, count, out);
   if (!ok)
     *error = std::string("RSS samples: column ") + name + " does not hold one varint a sample";
   return ok;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "format/varint.h"
+#include "format/varint_column.h"
 #include "format/zigzag.h"
 
 namespace heaprec::format {
@@ -14,8 +15,7 @@ namespace {
 // One column's varints, or false with *error naming the column.
 bool Column(const flatbuffers::Vector<uint8_t>* v, size_t count, const char* name, const char* per,
             std::vector<uint64_t>* out, std::string* error) {
-  const bool ok = v == nullptr ? count == 0 : ReadVarints(v->data(), v->size(), count, out);
-  if (v == nullptr) out->clear();
+  const bool ok = ReadVarintColumn(v, count, out);
   if (!ok) *error = std::string("symbols: column ") + name + " does not hold one varint a " + per;
   return ok;
 }

@@ -384,17 +384,6 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
 
 }  // namespace
 
-bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
-                      std::vector<uint64_t>* out) {
-  const uint8_t* data = v ? v->data() : nullptr;
-  const size_t size = Len(v);
-  if (count != SIZE_MAX) return ReadVarints(data, size, count, out);
-  out->clear();
-  size_t values = 0;  // a varint ends at each byte without the high bit
-  for (size_t i = 0; i < size; ++i) values += (data[i] & 0x80) == 0;
-  return ReadVarints(data, size, values, out);
-}
-
 bool LoadStackColumns(const fb::Chunk& c, Columns* k, std::string* error) {
   if (!ReadVarintColumn(c.stack_parent_v(), SIZE_MAX, &k->stack_parent) ||
       !ReadVarintColumn(c.stack_address_v(), SIZE_MAX, &k->stack_address) ||

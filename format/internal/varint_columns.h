@@ -18,13 +18,9 @@
 #include "format/event_batch.h"
 #include "format/internal/chunk_columns.h"
 #include "format/thread_blocks.h"
+#include "format/varint_column.h"
 
 namespace heaprec::format::detail {
-
-// Decodes a varint column of exactly count values into *out (any count when
-// count is SIZE_MAX). False if the bytes do not hold them (varint.h).
-bool ReadVarintColumn(const flatbuffers::Vector<uint8_t>* v, size_t count,
-                      std::vector<uint64_t>* out);
 
 // Only the stack columns (k->stack_parent, stack_address, resolved), for a
 // chunk whose events are skipped (ChunkDecoder::Skim).
