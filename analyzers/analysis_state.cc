@@ -106,10 +106,13 @@ void AnalysisState::Save(const Analysis& a, const SummaryAnalyzer& s, const Peak
   w->U(s.peak_seq_);
   w->U(s.temporaries_);
   w->U(s.last_time_ns_);
-  SaveWatch(s.temporary_watch_, w);
+  // The heap's one watch stands where the summary's was, and the hot
+  // sites' (SaveHot): the summary and hot sites each kept one, stepped
+  // through the same events, until the heap took it over (the same bytes).
+  SaveWatch(h.temporary_watch_, w);
 
   SavePeak(peak, w);
-  SaveHot(hot, w);
+  SaveHot(hot, h.temporary_watch_, w);
 }
 
 bool AnalysisState::Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer* s,
@@ -163,7 +166,7 @@ bool AnalysisState::Restore(format::StateReader* r, Analysis* a, SummaryAnalyzer
   s->peak_seq_ = r->U();
   s->temporaries_ = r->U();
   s->last_time_ns_ = r->U();
-  RestoreWatch(r, &s->temporary_watch_);
+  RestoreWatch(r, &h.temporary_watch_);
 
   PeakAnalyzer unused_peak;
   HotAnalyzer unused_hot;

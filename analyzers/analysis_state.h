@@ -49,7 +49,8 @@ class AnalysisState {
   static void RestoreWatch(format::StateReader* r, TemporaryWatch* t);
   static void SavePeak(const PeakAnalyzer& p, format::StateWriter* w);
   static bool RestorePeak(format::StateReader* r, PeakAnalyzer* p);
-  static void SaveHot(const HotAnalyzer& h, format::StateWriter* w);
+  // watch: the heap's (LiveHeap), written where the hot sites kept theirs.
+  static void SaveHot(const HotAnalyzer& h, const TemporaryWatch& watch, format::StateWriter* w);
   static bool RestoreHot(format::StateReader* r, HotAnalyzer* h);
 };
 

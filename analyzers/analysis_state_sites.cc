@@ -118,17 +118,19 @@ bool AnalysisState::RestorePeak(format::StateReader* r, PeakAnalyzer* p) {
 }
 
 // Hot sites and temporaries: the two tables, the count and the watch.
-void AnalysisState::SaveHot(const HotAnalyzer& h, format::StateWriter* w) {
+void AnalysisState::SaveHot(const HotAnalyzer& h, const TemporaryWatch& watch,
+                            format::StateWriter* w) {
   PutTotals(h.allocated_, w);
   PutTotals(h.temporary_, w);
   w->U(h.temporaries_);
-  SaveWatch(h.temporary_watch_, w);
+  SaveWatch(watch, w);
 }
 
 bool AnalysisState::RestoreHot(format::StateReader* r, HotAnalyzer* h) {
   if (!GetTotals(r, &h->allocated_) || !GetTotals(r, &h->temporary_)) return false;
   h->temporaries_ = r->U();
-  RestoreWatch(r, &h->temporary_watch_);
+  TemporaryWatch same;  // the heap's, restored with the summary (AnalysisState::Restore)
+  RestoreWatch(r, &same);
   return r->ok();
 }
 

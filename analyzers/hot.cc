@@ -11,7 +11,7 @@ __attribute__((always_inline)) inline void HotAnalyzer::One(const format::Event&
     const Estimate est = EstimateOf(e.size, e.weight, e.block);
     allocated_.Add(e.stack, est.bytes, est.count);
   }
-  if (temporary_watch_.Step(c)) {
+  if (c.temporary) {
     temporary_.Add(c.released_block.stack, c.released_est.bytes, c.released_est.count);
     temporaries_ += c.released_est.count;
   }

@@ -12,7 +12,6 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/stack_totals.h"
-#include "analyzers/temporaries.h"
 
 namespace heaprec::analyzers {
 
@@ -33,7 +32,6 @@ class HotAnalyzer : public Analyzer {
   friend class AnalysisState;  // analysis_state.h
   void One(const format::Event& e, const HeapChange& c);
   StackTotals allocated_, temporary_;
-  TemporaryWatch temporary_watch_;
   uint64_t temporaries_ = 0;
 };
 

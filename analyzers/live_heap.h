@@ -17,7 +17,8 @@
 // are then about the blocks made while recording. A trace that records the
 // whole life keeps the plain rule.
 // Apply() says what the event did (HeapChange), so that the analyzers built on
-// top (analyzer.h) need no map of their own. In a sampled trace
+// top (analyzer.h) need no map of their own, nor a watch of their own for
+// temporaries (one TemporaryWatch here, for all). In a sampled trace
 // (set_sample_rate) every block stands for more: live bytes and blocks, and
 // each change's Estimate, are scaled by its weight (estimate.h).
 // Not thread-safe; memory is proportional to live blocks.
@@ -28,6 +29,7 @@
 
 #include "analyzers/block_map.h"
 #include "analyzers/estimate.h"
+#include "analyzers/temporaries.h"
 #include "format/event_batch.h"
 #include "format/records.h"
 #include "format/switch_markers.h"
@@ -56,6 +58,9 @@ struct HeapChange {
   // The event released a block the trace never saw made, in a recording
   // that does not cover the whole life (then unknown_release is false).
   bool before_recording = false;
+  // The block released was a temporary, as heaptrack counts them
+  // (temporaries.h): released_block's stack is the site it counts at.
+  bool temporary = false;
   // The heap after the event: LiveHeap::live_bytes() and live_blocks().
   uint64_t live_bytes = 0;
   uint64_t live_blocks = 0;
@@ -126,6 +131,7 @@ class LiveHeap {
       case format::EventKind::kInvalid:
         break;
     }
+    c->temporary = temporary_watch_.Step(c->released, c->released_block, c->made, c->made_block);
     c->live_bytes = live_bytes_;
     c->live_blocks = live_blocks();
   }
@@ -181,6 +187,7 @@ class LiveHeap {
   uint64_t unknown_frees_ = 0;
   uint64_t freed_before_recording_ = 0;
   bool whole_life_ = true;
+  TemporaryWatch temporary_watch_;
 };
 
 }  // namespace heaprec::analyzers

@@ -106,7 +106,7 @@ __attribute__((always_inline)) inline void RangeProfile::One(const format::Event
     x.calls_n += static_cast<int64_t>(est.count);
     x.calls_b += static_cast<int64_t>(est.bytes);
   }
-  if (temporary_watch_.Step(c)) {
+  if (c.temporary) {
     RangeCell& x = CellOf(c.released_block.stack);
     x.temp_n += static_cast<int64_t>(c.released_est.count);
     x.temp_b += static_cast<int64_t>(c.released_est.bytes);

@@ -25,7 +25,6 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/live_heap.h"
-#include "analyzers/temporaries.h"
 
 namespace heaprec::analyzers {
 
@@ -98,7 +97,6 @@ class RangeProfile : public Analyzer {
   uint64_t span_ = 1;     // events per bucket
   uint64_t in_last_ = 0;  // events in the last bucket so far
   uint64_t last_made_ = 0;
-  TemporaryWatch temporary_watch_;  // temporaries, as HotAnalyzer
   bool marker_pending_ = false;     // the next event starts a bucket
   std::vector<RangeBucket> buckets_;
   std::vector<RangeCell> cells_;

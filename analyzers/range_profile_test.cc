@@ -37,7 +37,7 @@ class Recorder : public Analyzer {
  public:
   void OnEvent(const Event& e, const HeapChange& c, const LiveHeap& heap) override {
     Seen s{e, c, heap.live_bytes()};
-    s.temporary = temporaries_.Step(c);
+    s.temporary = temporaries_.Step(c.released, c.released_block, c.made, c.made_block);
     seen.push_back(s);
   }
   std::vector<Seen> seen;

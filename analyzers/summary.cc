@@ -15,7 +15,7 @@ __attribute__((always_inline)) inline void SummaryAnalyzer::One(const format::Ev
     bytes_allocated_ += est.bytes;
   }
   if (e.CountsAsFree()) frees_ += c.released != 0 ? c.released_est.count : 1;
-  if (temporary_watch_.Step(c)) temporaries_ += c.released_est.count;
+  if (c.temporary) temporaries_ += c.released_est.count;
   if (c.live_bytes > peak_bytes_) {
     peak_bytes_ = c.live_bytes;
     peak_time_ns_ = e.time_ns;

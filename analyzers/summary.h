@@ -11,7 +11,6 @@
 #include <cstdint>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/temporaries.h"
 
 namespace heaprec::analyzers {
 
@@ -37,7 +36,6 @@ class SummaryAnalyzer : public Analyzer {
   uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0, events_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;
   uint64_t temporaries_ = 0, last_time_ns_ = 0;
-  TemporaryWatch temporary_watch_;
 };
 
 }  // namespace heaprec::analyzers

@@ -12,33 +12,37 @@
 // drops them), nor is free(NULL). One difference remains, and is documented
 // where temporaries are reported: realloc(p, 0) releases p here; heaptrack
 // records nothing for it (the block stays live for heaptrack).
+// LiveHeap runs one for every pass and says what it found in each event's
+// HeapChange::temporary, which the analyzers read (summary, hot sites, the
+// page's range profile).
 // Not thread-safe; constant memory.
 #ifndef HEAPREC_ANALYZERS_TEMPORARIES_H_
 #define HEAPREC_ANALYZERS_TEMPORARIES_H_
 
 #include <cstdint>
 
-#include "analyzers/live_heap.h"
-#include "format/records.h"
+#include "analyzers/block_map.h"
 
 namespace heaprec::analyzers {
 
 class TemporaryWatch {
  public:
-  // Feeds one event with what it did to the heap. True if it released a
-  // block as a temporary (c.released_block is that block: its stack is the
-  // site the temporary is counted at).
-  bool Step(const HeapChange& c) {
+  // Feeds one event with what it did to the heap: the block it released
+  // (released: its number, 0 = none) and the block it made (made: the
+  // same). True if it released a block as a temporary (released_block: its
+  // stack is the site the temporary is counted at).
+  bool Step(uint64_t released, const LiveBlock& released_block, uint64_t made,
+            const LiveBlock& made_block) {
     bool temporary = false;
-    if (c.released != 0) {  // the free part comes first, as heaptrack records a realloc
-      temporary = have_last_ && c.released_block.stack == last_stack_ &&
-                  c.released_block.size == last_size_;
+    if (released != 0) {  // the free part comes first, as heaptrack records a realloc
+      temporary = have_last_ && released_block.stack == last_stack_ &&
+                  released_block.size == last_size_;
       have_last_ = false;
     }
-    if (c.made != 0) {
+    if (made != 0) {
       have_last_ = true;
-      last_stack_ = c.made_block.stack;
-      last_size_ = c.made_block.size;
+      last_stack_ = made_block.stack;
+      last_size_ = made_block.size;
     }
     return temporary;
   }
