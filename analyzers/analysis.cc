@@ -63,8 +63,11 @@ void Analysis::Step(const format::EventSpan& run) {
     }
     return;
   }
-  heap_.Apply(events, c);
-  for (size_t i = 0; i < n; ++i) Account(events.At(i), c[i]);
+  for (size_t i = 0; i < n; ++i) {
+    const format::Event e = events.At(i);
+    heap_.Apply(e, &c[i]);
+    Account(e, c[i]);
+  }
   if (n == 0) return;
   for (Analyzer* a : analyzers_) a->OnEvents(events, c, heap_);
 }

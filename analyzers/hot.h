@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/estimate.h"
 #include "analyzers/stack_totals.h"
 
 namespace heaprec::analyzers {
@@ -30,7 +31,17 @@ class HotAnalyzer : public Analyzer {
 
  private:
   friend class AnalysisState;  // analysis_state.h
-  void One(const format::Event& e, const HeapChange& c);
+  friend class CorePass;       // core_pass.h
+  __attribute__((always_inline)) void One(const format::Event& e, const HeapChange& c) {
+    if (e.CountsAsAllocation()) {
+      const Estimate est = EstimateOf(e.size, e.weight, e.block);
+      allocated_.Add(e.stack, est.bytes, est.count);
+    }
+    if (c.temporary) {
+      temporary_.Add(c.released_block.stack, c.released_est.bytes, c.released_est.count);
+      temporaries_ += c.released_est.count;
+    }
+  }
   StackTotals allocated_, temporary_;
   uint64_t temporaries_ = 0;
 };

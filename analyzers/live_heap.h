@@ -30,7 +30,6 @@
 #include "analyzers/block_map.h"
 #include "analyzers/estimate.h"
 #include "analyzers/temporaries.h"
-#include "format/event_batch.h"
 #include "format/records.h"
 #include "format/switch_markers.h"
 
@@ -73,10 +72,10 @@ class LiveHeap {
     ApplyTo(e, &c);
     return c;
   }
-  // Applies every event of the span, in order: changes[i] is what event i
-  // did.
-  void Apply(const format::EventSpan& events, HeapChange* changes) {
-    for (size_t i = 0; i < events.count; ++i) ApplyTo(events.At(i), &changes[i]);
+  // The same into *c (every field written; a caller that keeps the changes
+  // of a run in an array writes them in place).
+  __attribute__((always_inline)) void Apply(const format::Event& e, HeapChange* c) {
+    ApplyTo(e, c);
   }
 
   // The trace's ProcessInfo::sample_rate (0: exact), before any event.

@@ -269,9 +269,13 @@ Moment LabelMoment(const std::string& label) {
 
 AllAnalyzers::AllAnalyzers(const Moment& stop, Feed feed)
     : analysis(stop), at_time(TimeMoment(3000000000)), at_marker(LabelMoment("middle")) {
-  for (Analyzer* a :
-       std::initializer_list<Analyzer*>{&summary, &peak, &hot, &histogram, &timeline, &lifetimes,
-                                        &mismatches, &range, &at_time, &at_marker}) {
+  if (feed == Feed::kOneAtATime) {
+    for (Analyzer* a : std::initializer_list<Analyzer*>{&summary, &peak, &hot}) analysis.Add(a);
+  } else {
+    analysis.Add(&core);
+  }
+  for (Analyzer* a : std::initializer_list<Analyzer*>{&histogram, &timeline, &lifetimes,
+                                                      &mismatches, &range, &at_time, &at_marker}) {
     analysis.Add(a);
   }
   if (feed == Feed::kOneAtATime) {

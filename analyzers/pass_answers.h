@@ -9,7 +9,9 @@
 // event by event as it did), with two references beside the analyzers:
 // OldLifetimes (LifetimeAnalyzer as it was, a hash table of births) and
 // MapHeap (a std::map of live blocks, which checks every HeapChange).
-// kInRuns is the new path: only batched analyzers, fed in runs.
+// kInRuns is the new path: only batched analyzers, fed in runs, the
+// summary, peak and hot sites through one CorePass as heapreplay adds them
+// (the old path adds the three one by one).
 // Not thread-safe; allocates.
 #ifndef HEAPREC_ANALYZERS_PASS_ANSWERS_H_
 #define HEAPREC_ANALYZERS_PASS_ANSWERS_H_
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "analyzers/analysis.h"
+#include "analyzers/core_pass.h"
 #include "analyzers/diff.h"
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
@@ -111,6 +114,7 @@ struct AllAnalyzers {
   SummaryAnalyzer summary;
   PeakAnalyzer peak;
   HotAnalyzer hot;
+  CorePass core{&summary, &peak, &hot};  // the new path's summary, peak and hot
   HistogramAnalyzer histogram;
   TimelineAnalyzer timeline{100};
   LifetimeAnalyzer lifetimes;

@@ -15,14 +15,6 @@ void PeakAnalyzer::NewPeak(uint64_t time_ns, uint64_t seq, const HeapChange& c) 
   touched_list_.clear();
 }
 
-__attribute__((always_inline)) inline void PeakAnalyzer::One(const format::Event& e,
-                                                             const HeapChange& c) {
-  live_.Apply(c);
-  if (c.released != 0) Touch(c.released_block.stack);
-  if (c.made != 0) Touch(c.made_block.stack);
-  if (__builtin_expect(c.live_bytes > peak_bytes_, 0)) NewPeak(e.time_ns, e.seq, c);
-}
-
 void PeakAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
                             const LiveHeap&) {
   for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);

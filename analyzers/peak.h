@@ -34,7 +34,13 @@ class PeakAnalyzer : public Analyzer {
 
  private:
   friend class AnalysisState;  // analysis_state.h
-  void One(const format::Event& e, const HeapChange& c);
+  friend class CorePass;       // core_pass.h
+  __attribute__((always_inline)) void One(const format::Event& e, const HeapChange& c) {
+    live_.Apply(c);
+    if (c.released != 0) Touch(c.released_block.stack);
+    if (c.made != 0) Touch(c.made_block.stack);
+    if (__builtin_expect(c.live_bytes > peak_bytes_, 0)) NewPeak(e.time_ns, e.seq, c);
+  }
   // Stack changed since the latest peak.
   __attribute__((always_inline)) void Touch(uint32_t stack) {
     if (__builtin_expect(stack >= touched_.size(), 0)) touched_.resize(stack + 1 + stack / 2, 0);

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/estimate.h"
 
 namespace heaprec::analyzers {
 
@@ -32,7 +33,23 @@ class SummaryAnalyzer : public Analyzer {
 
  private:
   friend class AnalysisState;  // analysis_state.h
-  void One(const format::Event& e, const HeapChange& c);
+  friend class CorePass;       // core_pass.h
+  __attribute__((always_inline)) void One(const format::Event& e, const HeapChange& c) {
+    ++events_;
+    if (e.time_ns > last_time_ns_) last_time_ns_ = e.time_ns;
+    if (e.CountsAsAllocation()) {
+      const Estimate est = EstimateOf(e.size, e.weight, e.block);
+      allocations_ += est.count;
+      bytes_allocated_ += est.bytes;
+    }
+    if (e.CountsAsFree()) frees_ += c.released != 0 ? c.released_est.count : 1;
+    if (c.temporary) temporaries_ += c.released_est.count;
+    if (c.live_bytes > peak_bytes_) {
+      peak_bytes_ = c.live_bytes;
+      peak_time_ns_ = e.time_ns;
+      peak_seq_ = e.seq;
+    }
+  }
   uint64_t allocations_ = 0, frees_ = 0, bytes_allocated_ = 0, events_ = 0;
   uint64_t peak_bytes_ = 0, peak_time_ns_ = 0, peak_seq_ = 0;
   uint64_t temporaries_ = 0, last_time_ns_ = 0;

@@ -52,9 +52,8 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
   // Lifetimes show only in the JSON's hot and temporaries sites and on the
   // page; the text report has none, so it does not pay for them.
   lifetimes_run = (o.json && (want.hot || want.temporaries)) || !o.html.empty();
-  analysis.Add(&summary);
-  if (peak_run) analysis.Add(&peak);
-  if (hot_run) analysis.Add(&hot);
+  core = analyzers::CorePass(&summary, peak_run ? &peak : nullptr, hot_run ? &hot : nullptr);
+  analysis.Add(&core);
   if (want.histogram) analysis.Add(&histogram);
   if (want.timeline) analysis.Add(&timeline);
   if (lifetimes_run) analysis.Add(&lifetimes);
@@ -75,9 +74,7 @@ AnalysisPlan::AnalysisPlan(const Options& o, const Moment& at, const Moment& fro
     analysis.Add(after.get());
   }
   if (!o.html.empty()) {
-    base.Add(&base_summary);
-    base.Add(&base_peak);
-    base.Add(&base_hot);
+    base.Add(&base_core);
   }
 }
 

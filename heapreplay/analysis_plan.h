@@ -11,6 +11,7 @@
 #include <string>
 
 #include "analyzers/analysis.h"
+#include "analyzers/core_pass.h"
 #include "analyzers/diff.h"
 #include "analyzers/heaptrack_export.h"
 #include "analyzers/histogram.h"
@@ -54,6 +55,8 @@ struct AnalysisPlan {
   analyzers::SummaryAnalyzer summary;
   analyzers::PeakAnalyzer peak;
   analyzers::HotAnalyzer hot;
+  // summary, peak (if peak_run) and hot (if hot_run), added as one.
+  analyzers::CorePass core{&summary, nullptr, nullptr};
   analyzers::HistogramAnalyzer histogram;
   analyzers::TimelineAnalyzer timeline;
   analyzers::LifetimeAnalyzer lifetimes;  // --json with hot or temporaries sites, or --html
@@ -71,6 +74,7 @@ struct AnalysisPlan {
   analyzers::SummaryAnalyzer base_summary;
   analyzers::PeakAnalyzer base_peak;
   analyzers::HotAnalyzer base_hot;
+  analyzers::CorePass base_core{&base_summary, &base_peak, &base_hot};
 };
 
 }  // namespace heaprec::heapreplay

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzers/analysis_state.h"
+#include "analyzers/core_pass.h"
 #include "format/heaptrack_reader.h"
 #include "format/read_ahead.h"
 #include "heapreplay/progress_meter.h"
@@ -45,9 +46,8 @@ bool BuildIndex(const std::string& trace, const IndexKey& key) {
   analyzers::SummaryAnalyzer s;
   analyzers::PeakAnalyzer peak;
   analyzers::HotAnalyzer hot;
-  a.Add(&s);
-  a.Add(&peak);
-  a.Add(&hot);
+  analyzers::CorePass core(&s, &peak, &hot);
+  a.Add(&core);
   IndexWriter writer(trace, key);
   if (!writer.ok()) {
     Say("cannot write index " + writer.path() + ": " + writer.error() +

@@ -279,6 +279,13 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
   uint64_t thread = 0;
   uint64_t m = direct->made;  // blocks made so far
+  // What the loop counts, in locals rather than in *k: a store to an event
+  // column (uint64_t) may alias a size_t of *k, so the compiler would load
+  // and store those around every event. Written back at the end.
+  ThreadBlocks* const thread_blocks = direct->threads;
+  size_t first_bad = n, aligned = 0, reallocs = 0;
+  uint64_t bad_stack = 0;
+  bool resolving = true;  // no ref has named no block yet
   for (size_t piece = 0; piece < direct->p; ++piece) {
     EventBatch& o = (*direct->pieces)[piece];
     for (size_t j = 0; j < o.count(); ++j) {
@@ -311,9 +318,9 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       }
       if ((kind == EventKind::kInvalid || s > max_stack ||
            ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) &&
-          k->first_bad == n) {
-        k->first_bad = i;
-        k->bad_stack = s;
+          first_bad == n) {
+        first_bad = i;
+        bad_stack = s;
       }
       Ref ref;
       const bool has_ref = kind == EventKind::kFree || kind == EventKind::kRealloc;
@@ -322,10 +329,10 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       }
       uint64_t alignment = 0;
       if (HasAlignment(api)) {
-        if (k->aligned < n_aligned) {
-          alignment = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(k->aligned));
+        if (aligned < n_aligned) {
+          alignment = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(aligned));
         }
-        ++k->aligned;
+        ++aligned;
       }
       uint64_t old_address = 0;
       if (kept) {
@@ -334,16 +341,16 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
           return false;
         }
         address = ApplyZigzagDelta(address, x);
-        if (HasOldAddress(api) && k->reallocs < n_old) {
-          old_address = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(k->reallocs));
+        if (HasOldAddress(api) && reallocs < n_old) {
+          old_address = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(reallocs));
         }
       }
-      k->reallocs += HasOldAddress(api);
+      reallocs += HasOldAddress(api);
       const auto thread32 = static_cast<uint32_t>(t);
       Resolved r;
-      if (k->resolve_error.empty()) {  // after a bad ref the chunk fails: nothing more to resolve
-        Resolve(i, kind, b, thread32, has_ref, ref.form, ref.d, ref.maker, ref.passed,
-                direct->threads, &m, &r, &k->resolve_error);
+      if (resolving) {  // after a bad ref the chunk fails: nothing more to resolve
+        resolving = Resolve(i, kind, b, thread32, has_ref, ref.form, ref.d, ref.maker, ref.passed,
+                            thread_blocks, &m, &r, &k->resolve_error);
       }
       o.api[j] = static_cast<Api>(b & kApiMask);
       o.seq[j] = seq;
@@ -370,6 +377,10 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
     k->last_seq = seq;
   }
   direct->made = m;
+  k->first_bad = first_bad;
+  k->bad_stack = bad_stack;
+  k->aligned = aligned;
+  k->reallocs = reallocs;
   if (!seqs.done() || !times.done() || !threads.done() || !sizes.done() || !stacks.done() ||
       !addresses.done()) {
     *error = kLengths;
