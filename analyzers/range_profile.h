@@ -97,7 +97,7 @@ class RangeProfile : public Analyzer {
   uint64_t span_ = 1;     // events per bucket
   uint64_t in_last_ = 0;  // events in the last bucket so far
   uint64_t last_made_ = 0;
-  bool marker_pending_ = false;     // the next event starts a bucket
+  bool marker_pending_ = false;  // the next event starts a bucket
   std::vector<RangeBucket> buckets_;
   std::vector<RangeCell> cells_;
   std::vector<uint32_t> current_;    // stack -> index + 1 of its latest cell; 0 = none

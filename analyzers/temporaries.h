@@ -35,8 +35,8 @@ class TemporaryWatch {
             const LiveBlock& made_block) {
     bool temporary = false;
     if (released != 0) {  // the free part comes first, as heaptrack records a realloc
-      temporary = have_last_ && released_block.stack == last_stack_ &&
-                  released_block.size == last_size_;
+      temporary =
+          have_last_ && released_block.stack == last_stack_ && released_block.size == last_size_;
       have_last_ = false;
     }
     if (made != 0) {
