@@ -18,6 +18,7 @@
 #include "analyzers/diff.h"
 #include "analyzers/histogram.h"
 #include "analyzers/hot.h"
+#include "analyzers/json_text.h"
 #include "analyzers/leak_report.h"
 #include "analyzers/lifetimes.h"
 #include "analyzers/mismatches.h"
@@ -93,10 +94,19 @@ nlohmann::json SummaryJson(const Analysis& a, const SummaryAnalyzer& s);
 // leaks.kinds of the JSON report (docs/DESIGN.md): bytes and blocks per kind,
 // suppressed and unknown, also the HTML page's.
 nlohmann::json LeakKindsJson(const LeakReport& l);
-// The JSON report as an object, for a caller that adds keys ("bench") before
-// printing it once with JsonReportText (indent 2, a final newline).
-nlohmann::json JsonReportValue(const Report& r, const ReportOptions& options);
-std::string JsonReportText(const nlohmann::json& report);
+// The JSON report: an object whose lists of sites (and mismatches) are
+// placeholders, and what writes them one element at a time (json_text.h),
+// so that a report of many sites is never built whole. For a caller that
+// adds keys ("bench") before writing it once. Refers to r: valid while r is.
+struct JsonReportDoc {
+  nlohmann::json value;
+  JsonText::Fills fills;
+};
+JsonReportDoc JsonReportValue(const Report& r, const ReportOptions& options);
+// Writes doc as nlohmann's dump(2) writes the whole value, and a final
+// newline, then flushes.
+void WriteJsonReport(const JsonReportDoc& doc, JsonText* out);
+std::string JsonReportText(const JsonReportDoc& doc);
 // JsonReportText(JsonReportValue(r, options)).
 std::string JsonReport(const Report& r, const ReportOptions& options);
 

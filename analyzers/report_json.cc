@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/human_bytes.h"
+#include "analyzers/json_text.h"
 #include "analyzers/process_end.h"
 #include "analyzers/recording_losses.h"
 #include "analyzers/report.h"
@@ -13,15 +14,49 @@ namespace {
 
 using nlohmann::json;
 
-json FrameJson(const Frame& f) {
-  return {{"function", f.function},
-          {"file", f.file.empty() ? json(nullptr) : json(f.file)},
-          {"line", f.line == 0 ? json(nullptr) : json(f.line)},
-          {"module", f.module},
-          {"address", Hex(f.address)},
-          {"offset", f.module.empty() ? json(nullptr) : json(Hex(f.offset))},
-          {"inlined", f.inlined},
-          {"allocator", f.allocator}};
+// A FRAME object, its keys in the order dump writes a json object's.
+void WriteFrame(JsonText& out, const Frame& f, int indent) {
+  const int in = indent + 2;
+  out.Raw("{");
+  out.Key(in, "address");
+  out.String(Hex(f.address));
+  out.Raw(",");
+  out.Key(in, "allocator");
+  out.Raw(f.allocator ? "true," : "false,");
+  out.Key(in, "file");
+  if (f.file.empty()) {
+    out.Raw("null");
+  } else {
+    out.String(f.file);
+  }
+  out.Raw(",");
+  out.Key(in, "function");
+  out.String(f.function);
+  out.Raw(",");
+  out.Key(in, "inlined");
+  out.Raw(f.inlined ? "true," : "false,");
+  out.Key(in, "line");
+  out.Raw(f.line == 0 ? "null" : std::to_string(f.line));
+  out.Raw(",");
+  out.Key(in, "module");
+  out.String(f.module);
+  out.Raw(",");
+  out.Key(in, "offset");
+  if (f.module.empty()) {
+    out.Raw("null");
+  } else {
+    out.String(Hex(f.offset));
+  }
+  out.Raw("\n");
+  out.Raw(std::string(static_cast<size_t>(indent), ' '));
+  out.Raw("}");
+}
+
+// Fills a "stack" placeholder with frames, as an array of FRAME objects.
+JsonText::Fill StackFill(const std::vector<Frame>* frames) {
+  return [frames](JsonText& out, int indent) {
+    out.Array(frames->size(), indent, [&](size_t i, int in) { WriteFrame(out, (*frames)[i], in); });
+  };
 }
 
 // A site's "via": its first frame outside the allocator and its wrappers
@@ -30,30 +65,23 @@ json ViaJson(const std::vector<Frame>& frames) {
   return frames.empty() ? json(nullptr) : json(FrameName(frames[ViaIndex(frames)]));
 }
 
-json StackJson(const std::vector<Frame>& frames) {
-  json stack = json::array();
-  for (const Frame& f : frames) stack.push_back(FrameJson(f));
-  return stack;
-}
-
-json SitesJson(const std::vector<Site>& sites, const SymbolTable& symbols) {
-  json list = json::array();
-  for (const Site& s : sites) {
-    const std::vector<Frame> frames = symbols.Frames(s.stack);
-    list.push_back({{"bytes", s.bytes},
-                    {"count", s.count},
-                    {"via", ViaJson(frames)},
-                    {"stack", StackJson(frames)}});
-  }
-  return list;
-}
-
-// Each site's "lifetimes" (lifetimes.h), beside the SITE objects of list.
-void AddLifetimes(const LifetimeAnalyzer* l, const std::vector<Site>& sites, json* list) {
-  if (l == nullptr) return;
-  for (size_t i = 0; i < sites.size() && i < list->size(); ++i) {
-    (*list)[i]["lifetimes"] = LifetimesJson(l->Of(sites[i].stack));
-  }
+// The SITE objects of sites, each with its "lifetimes" (lifetimes.h) when
+// lifetimes is set. Each site is built, written and dropped in turn.
+JsonText::Fill SitesFill(std::vector<Site> list, const SymbolTable* symbols,
+                         const LifetimeAnalyzer* lifetimes) {
+  auto sites = std::make_shared<const std::vector<Site>>(std::move(list));
+  return [sites, symbols, lifetimes](JsonText& out, int indent) {
+    out.Array(sites->size(), indent, [&](size_t i, int in) {
+      const Site& s = (*sites)[i];
+      const std::vector<Frame> frames = symbols->Frames(s.stack);
+      json site = {{"bytes", s.bytes},
+                   {"count", s.count},
+                   {"via", ViaJson(frames)},
+                   {"stack", JsonText::Later(0)}};
+      if (lifetimes != nullptr) site["lifetimes"] = LifetimesJson(lifetimes->Of(s.stack));
+      out.Value(site, in, {StackFill(&frames)});
+    });
+  };
 }
 
 json TotalsJson(const KindTotals& t) { return {{"bytes", t.bytes}, {"blocks", t.blocks}}; }
@@ -61,23 +89,31 @@ json TotalsJson(const KindTotals& t) { return {{"bytes", t.bytes}, {"blocks", t.
 // "leaks": the contract's bytes, blocks (every block live) and sites (those
 // of the kinds shown), each site with its kind and, if still reachable, what
 // holds it; the totals by kind as memcheck's LEAK SUMMARY has them.
-json LeaksJson(const LeakReport& l, LeakKindSet shown, const SymbolTable& symbols) {
-  json sites = json::array();
+json LeaksJson(const LeakReport& l, LeakKindSet shown, const SymbolTable& symbols,
+               JsonText::Fills* fills) {
+  std::vector<const LeakSite*> listed;
   for (const LeakSite& s : l.sites) {
-    if (!Shown(s, shown)) continue;
-    json site = {{"bytes", s.site.bytes},
-                 {"count", s.site.count},
-                 {"kind", LeakKindKey(s.kind)},
-                 {"via", ViaJson(symbols.Frames(s.site.stack))},
-                 {"stack", StackJson(symbols.Frames(s.site.stack))}};
-    if (s.kind == format::LeakKind::kDefinite) site["indirect_bytes"] = s.indirect_bytes;
-    if (s.kind == format::LeakKind::kReachable) {
-      json held = json::array();
-      for (const HeldBy& h : s.held_by) held.push_back({{"root", h.root}, {"bytes", h.bytes}});
-      site["held_by"] = held;
-    }
-    sites.push_back(std::move(site));
+    if (Shown(s, shown)) listed.push_back(&s);
   }
+  const json sites = JsonText::Later(fills->size());
+  fills->push_back([listed = std::move(listed), &symbols](JsonText& out, int indent) {
+    out.Array(listed.size(), indent, [&](size_t i, int in) {
+      const LeakSite& s = *listed[i];
+      const std::vector<Frame> frames = symbols.Frames(s.site.stack);
+      json site = {{"bytes", s.site.bytes},
+                   {"count", s.site.count},
+                   {"kind", LeakKindKey(s.kind)},
+                   {"via", ViaJson(frames)},
+                   {"stack", JsonText::Later(0)}};
+      if (s.kind == format::LeakKind::kDefinite) site["indirect_bytes"] = s.indirect_bytes;
+      if (s.kind == format::LeakKind::kReachable) {
+        json held = json::array();
+        for (const HeldBy& h : s.held_by) held.push_back({{"root", h.root}, {"bytes", h.bytes}});
+        site["held_by"] = held;
+      }
+      out.Value(site, in, {StackFill(&frames)});
+    });
+  });
   json j = {{"bytes", l.in_use.bytes}, {"blocks", l.in_use.blocks}, {"sites", sites}};
   j["kinds"] = LeakKindsJson(l);
   j["shown_kinds"] = shown.ToString();
@@ -112,27 +148,37 @@ json LeakKindsJson(const LeakReport& l) {
 
 namespace {
 
-json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols) {
-  json items = json::array();
-  for (const Mismatch& x : m.Mismatches()) {
-    json item = {{"kind", MismatchKindName(x.kind)},
-                 {"free_function", format::ApiName(x.free_api)},
-                 {"count", x.count},
-                 {"bytes", x.bytes},
-                 {"first_seq", x.first_seq},
-                 {"free_stack", StackJson(symbols.Frames(x.free_stack))}};
-    if (x.kind != MismatchKind::kUnknown) {
-      item["alloc_function"] = format::ApiName(x.alloc_api);
-      item["alloc_stack"] = StackJson(symbols.Frames(x.alloc_stack));
-    } else {
-      item["address"] = Hex(x.address);
-    }
-    if (x.kind == MismatchKind::kSize) item["freed_size"] = x.freed_size;
-    if (x.kind == MismatchKind::kDoubleFree) {
-      item["first_free_stack"] = StackJson(symbols.Frames(x.first_free_stack));
-    }
-    items.push_back(std::move(item));
-  }
+json MismatchesJson(const MismatchAnalyzer& m, const SymbolTable& symbols, JsonText::Fills* fills) {
+  const json items = JsonText::Later(fills->size());
+  fills->push_back([&m, &symbols](JsonText& out, int indent) {
+    const auto& list = m.Mismatches();
+    out.Array(list.size(), indent, [&](size_t i, int in) {
+      const Mismatch& x = list[i];
+      std::vector<std::vector<Frame>> stacks;  // free, alloc, first free
+      stacks.push_back(symbols.Frames(x.free_stack));
+      json item = {{"kind", MismatchKindName(x.kind)},
+                   {"free_function", format::ApiName(x.free_api)},
+                   {"count", x.count},
+                   {"bytes", x.bytes},
+                   {"first_seq", x.first_seq},
+                   {"free_stack", JsonText::Later(0)}};
+      if (x.kind != MismatchKind::kUnknown) {
+        item["alloc_function"] = format::ApiName(x.alloc_api);
+        item["alloc_stack"] = JsonText::Later(stacks.size());
+        stacks.push_back(symbols.Frames(x.alloc_stack));
+      } else {
+        item["address"] = Hex(x.address);
+      }
+      if (x.kind == MismatchKind::kSize) item["freed_size"] = x.freed_size;
+      if (x.kind == MismatchKind::kDoubleFree) {
+        item["first_free_stack"] = JsonText::Later(stacks.size());
+        stacks.push_back(symbols.Frames(x.first_free_stack));
+      }
+      JsonText::Fills stack_fills;
+      for (const std::vector<Frame>& frames : stacks) stack_fills.push_back(StackFill(&frames));
+      out.Value(item, in, stack_fills);
+    });
+  });
   return {{"count", m.total()}, {"items", items}};
 }
 
@@ -155,11 +201,18 @@ json SummaryJson(const Analysis& a, const SummaryAnalyzer& s) {
   return j;
 }
 
-json JsonReportValue(const Report& r, const ReportOptions& o) {
+JsonReportDoc JsonReportValue(const Report& r, const ReportOptions& o) {
   const Analysis& a = *r.analysis;
   const SummaryAnalyzer& s = *r.summary;
   const SymbolTable& sym = a.symbols();
-  json j;
+  JsonReportDoc doc;
+  json& j = doc.value;
+  JsonText::Fills* fills = &doc.fills;
+  // The placeholder of a list of sites.
+  const auto sites_of = [&](std::vector<Site> sites, const LifetimeAnalyzer* lifetimes) {
+    fills->push_back(SitesFill(std::move(sites), &sym, lifetimes));
+    return JsonText::Later(fills->size() - 1);
+  };
   j["trace"] = {
       {"path", r.trace.path},
       {"program", a.process() ? a.process()->program : ""},
@@ -198,7 +251,7 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                {"live_blocks", a.heap().live_blocks()}};
   }
   if (o.leaks && r.leak_report) {
-    j["leaks"] = LeaksJson(*r.leak_report, o.leak_kinds, sym);
+    j["leaks"] = LeaksJson(*r.leak_report, o.leak_kinds, sym, fills);
     // What bytes and blocks count: blocks live at --at's moment are not leaks.
     j["leaks"]["live_at"] = a.stopped() ? a.stop()->moment().text : "end";
   }
@@ -207,17 +260,14 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
                  {"blocks", r.peak->peak_blocks()},
                  {"time_ns", r.peak->peak_time_ns()},
                  {"seq", r.peak->peak_seq()},
-                 {"sites", SitesJson(r.peak->Sites(), sym)}};
+                 {"sites", sites_of(r.peak->Sites(), nullptr)}};
   }
   if (o.temporaries && r.hot) {
-    const std::vector<Site> sites = r.hot->TemporarySites();
-    j["temporaries"] = {{"count", r.hot->temporaries()}, {"sites", SitesJson(sites, sym)}};
-    AddLifetimes(r.lifetimes, sites, &j["temporaries"]["sites"]);
+    j["temporaries"] = {{"count", r.hot->temporaries()},
+                        {"sites", sites_of(r.hot->TemporarySites(), r.lifetimes)}};
   }
   if (o.hot && r.hot) {
-    const std::vector<Site> sites = r.hot->HotSites();
-    j["hot"] = {{"sites", SitesJson(sites, sym)}};
-    AddLifetimes(r.lifetimes, sites, &j["hot"]["sites"]);
+    j["hot"] = {{"sites", sites_of(r.hot->HotSites(), r.lifetimes)}};
   }
   if (r.lifetimes && (o.hot || o.temporaries)) j["lifetimes"] = LifetimesJson(&r.lifetimes->all());
   if (o.histogram && r.histogram) {
@@ -244,30 +294,43 @@ json JsonReportValue(const Report& r, const ReportOptions& o) {
     j["timeline"] = {{"events_per_point", r.timeline->events_per_point()}, {"points", points}};
   }
   if (r.diff) {
-    json sites = json::array();
     int64_t grown = 0;
-    for (const DiffSite& d : r.diff->sites) {
-      grown += d.bytes;
-      sites.push_back({{"bytes", d.bytes},
-                       {"count", d.count},
-                       {"before_bytes", d.before_bytes},
-                       {"after_bytes", d.after_bytes},
-                       {"via", ViaJson(d.stack)},
-                       {"stack", StackJson(d.stack)}});
-    }
+    for (const DiffSite& d : r.diff->sites) grown += d.bytes;
+    fills->push_back([&list = r.diff->sites](JsonText& out, int indent) {
+      out.Array(list.size(), indent, [&](size_t i, int in) {
+        const DiffSite& d = list[i];
+        const json site = {{"bytes", d.bytes},
+                           {"count", d.count},
+                           {"before_bytes", d.before_bytes},
+                           {"after_bytes", d.after_bytes},
+                           {"via", ViaJson(d.stack)},
+                           {"stack", JsonText::Later(0)}};
+        out.Value(site, in, {StackFill(&d.stack)});
+      });
+    });
     j["diff"] = {{r.diff->across_traces ? "base" : "from", r.diff->from},
                  {"to", r.diff->to},
                  {"bytes", grown},
-                 {"sites", sites}};
+                 {"sites", JsonText::Later(fills->size() - 1)}};
     if (r.diff->base_sample_rate != 0) {
       j["diff"]["base_sampling"] = {{"rate", r.diff->base_sample_rate}};
     }
   }
-  if (o.mismatches && r.mismatches) j["mismatches"] = MismatchesJson(*r.mismatches, sym);
-  return j;
+  if (o.mismatches && r.mismatches) j["mismatches"] = MismatchesJson(*r.mismatches, sym, fills);
+  return doc;
 }
 
-std::string JsonReportText(const json& report) { return report.dump(2) + "\n"; }
+void WriteJsonReport(const JsonReportDoc& doc, JsonText* out) {
+  out->Value(doc.value, 0, doc.fills);
+  out->Raw("\n");
+  out->Flush();
+}
+
+std::string JsonReportText(const JsonReportDoc& doc) {
+  JsonText out;
+  WriteJsonReport(doc, &out);
+  return out.text();
+}
 
 std::string JsonReport(const Report& r, const ReportOptions& o) {
   return JsonReportText(JsonReportValue(r, o));

@@ -178,10 +178,11 @@ static int Bench(const Options& o, std::string* text, nlohmann::json* json) {
   report.trace = {o.trace, read.version, truncated};
   report.analysis = &analysis;
   report.summary = &summary;
-  nlohmann::json j = analyzers::JsonReportValue(report, o.report);
-  j["bench"] = BenchJson(result);
-  AddCurvesJson(result, compiled.live_curve, &j["bench"]);
-  std::fputs(analyzers::JsonReportText(j).c_str(), stdout);
+  analyzers::JsonReportDoc doc = analyzers::JsonReportValue(report, o.report);
+  doc.value["bench"] = BenchJson(result);
+  AddCurvesJson(result, compiled.live_curve, &doc.value["bench"]);
+  analyzers::JsonText out(stdout);
+  analyzers::WriteJsonReport(doc, &out);
   return 0;
 }
 

@@ -12,11 +12,22 @@
 
 namespace heaprec::heapreplay {
 
+namespace {
+
+void WriteJson(const Options& o, const analyzers::Report& report, const BenchShown& bench,
+               analyzers::JsonText* out) {
+  analyzers::JsonReportDoc doc = analyzers::JsonReportValue(report, o.report);
+  if (!bench.json.is_null()) doc.value["bench"] = bench.json;
+  analyzers::WriteJsonReport(doc, out);
+}
+
+}  // namespace
+
 std::string StdoutText(const Options& o, const analyzers::Report& report, const BenchShown& bench) {
   if (o.json) {
-    nlohmann::json j = analyzers::JsonReportValue(report, o.report);
-    if (!bench.json.is_null()) j["bench"] = bench.json;
-    return analyzers::JsonReportText(j);
+    analyzers::JsonText out;
+    WriteJson(o, report, bench, &out);
+    return out.text();
   }
   if (o.folded) return Folded(o, report);
   if (o.report.timeline)
@@ -46,7 +57,12 @@ bool WriteOutputs(const Options& o, const analyzers::Report& report, const Analy
       return false;
     }
   }
-  if (o.report_to_stdout) std::fputs(StdoutText(o, report, bench).c_str(), stdout);
+  if (o.report_to_stdout && o.json) {
+    analyzers::JsonText out(stdout);  // written as it goes: never whole in memory
+    WriteJson(o, report, bench, &out);
+  } else if (o.report_to_stdout) {
+    std::fputs(StdoutText(o, report, bench).c_str(), stdout);
+  }
   // Folded stacks and the timeline's CSV have no room for it on stdout.
   const analyzers::LiveHeap& heap = report.analysis->heap();
   if (o.report_to_stdout && !o.json && (o.folded || o.report.timeline) && heap.sampled()) {
