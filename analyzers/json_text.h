@@ -41,6 +41,8 @@ class JsonText {
   void Value(const nlohmann::json& v, int indent, const Fills& fills = {});
   void String(std::string_view s);  // quoted, escaped
   void Raw(std::string_view s) { text_.append(s); }
+  // A new line indented by `indent` (where the text may go to the file).
+  void Line(int indent);
   // A new line indented by `indent`, then "KEY": (a member of an object).
   void Key(int indent, std::string_view key);
   // "[", then element(i, indent + 2) for each of n elements on lines of
@@ -53,8 +55,6 @@ class JsonText {
   const std::string& text() const { return text_; }
 
  private:
-  void Line(int indent);
-
   std::FILE* file_;
   std::string text_;
 };

@@ -47,8 +47,7 @@ void WriteFrame(JsonText& out, const Frame& f, int indent) {
   } else {
     out.String(Hex(f.offset));
   }
-  out.Raw("\n");
-  out.Raw(std::string(static_cast<size_t>(indent), ' '));
+  out.Line(indent);
   out.Raw("}");
 }
 
