@@ -288,7 +288,31 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   bool resolving = true;  // no ref has named no block yet
   for (size_t piece = 0; piece < direct->p; ++piece) {
     EventBatch& o = (*direct->pieces)[piece];
-    for (size_t j = 0; j < o.count(); ++j) {
+    // The piece's columns, in locals: a store through an Api (one byte, as
+    // char) may alias anything, so o's own pointers would be loaded again
+    // after every event's store. A rare column is null until it holds values.
+    const size_t count = o.count();
+    Api* const out_api = o.api.data();
+    uint64_t* const out_seq = o.seq.data();
+    uint64_t* const out_time = o.time_ns.data();
+    uint32_t* const out_thread = o.thread.data();
+    uint64_t* const out_size = o.size.data();
+    uint32_t* const out_stack = o.stack.data();
+    uint64_t* const out_block = o.block.data();
+    uint64_t* const out_old_block = o.old_block.data();
+    uint64_t* out_address = o.has(EventBatch::kAddress) ? o.address.data() : nullptr;
+    uint64_t* out_old_address = o.has(EventBatch::kOldAddress) ? o.old_address.data() : nullptr;
+    uint64_t* out_alignment = o.has(EventBatch::kAlignment) ? o.alignment.data() : nullptr;
+    // EventBatch::SetRare on the local pointer.
+    const auto set_rare = [&o](EventBatch::Rare c, uint64_t*& column, size_t j, uint64_t v) {
+      if (column != nullptr) {
+        column[j] = v;
+      } else if (v != 0) {
+        column = o.Hold(c, j);
+        column[j] = v;
+      }
+    };
+    for (size_t j = 0; j < count; ++j) {
       const size_t i = piece * kDeliveryPiece + j;
       const uint8_t b = apis[i];
       const Api api = ApiOf(b, layout);
@@ -352,22 +376,23 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
         resolving = Resolve(i, kind, b, thread32, has_ref, ref.form, ref.d, ref.maker, ref.passed,
                             thread_blocks, &m, &r, &k->resolve_error);
       }
-      o.api[j] = static_cast<Api>(b & kApiMask);
-      o.seq[j] = seq;
-      o.time_ns[j] = units * unit;
-      o.thread[j] = thread32;
-      o.size[j] = size;
-      o.stack[j] = static_cast<uint32_t>(s);
-      o.block[j] = r.block;
-      o.old_block[j] = r.old_block;
+      out_api[j] = static_cast<Api>(b & kApiMask);
+      out_seq[j] = seq;
+      out_time[j] = units * unit;
+      out_thread[j] = thread32;
+      out_size[j] = size;
+      out_stack[j] = static_cast<uint32_t>(s);
+      out_block[j] = r.block;
+      out_old_block[j] = r.old_block;
       // Mostly 0: the columns are written only once a value is not.
-      o.SetRare(EventBatch::kAlignment, j, alignment);
+      set_rare(EventBatch::kAlignment, out_alignment, j, alignment);
       if (kept) {
-        o.SetRare(EventBatch::kAddress, j, address);
-        o.SetRare(EventBatch::kOldAddress, j, old_address);
+        set_rare(EventBatch::kAddress, out_address, j, address);
+        set_rare(EventBatch::kOldAddress, out_old_address, j, old_address);
       } else {
-        o.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
-        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
+        set_rare(EventBatch::kAddress, out_address, j, kind == EventKind::kFree ? r.passed : 0);
+        set_rare(EventBatch::kOldAddress, out_old_address, j,
+                 kind == EventKind::kRealloc ? r.passed : 0);
       }
     }
     if (k->sample_rate != 0) WeighPiece(k->sample_rate, &o);
