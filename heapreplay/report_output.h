@@ -27,7 +27,8 @@ struct BenchShown {
 std::string StdoutText(const Options& o, const analyzers::Report& report, const BenchShown& bench);
 
 // Writes the files, then prints StdoutText if the options ask for a report
-// on stdout (Options::report_to_stdout). False + one line in *error when a
+// on stdout (Options::report_to_stdout); the JSON report goes out as it is
+// written, never whole in memory (analyzers/json_text.h). False + one line in *error when a
 // file cannot be written (then nothing is printed).
 bool WriteOutputs(const Options& o, const analyzers::Report& report, const AnalysisPlan& plan,
                   const BenchShown& bench, std::string* error);
