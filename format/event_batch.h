@@ -124,6 +124,54 @@ class EventBatch {
     }
   }
 
+  // The columns as pointers, for a loop that writes every event of the batch
+  // (sized by Resize). Held in a local, they are not loaded again after
+  // each store through api: a one-byte type, which may alias anything, so
+  // the batch's own pointers would be. A rare column's pointer is null until
+  // a value needs it (as SetRare).
+  class Writer {
+   public:
+    __attribute__((always_inline)) explicit Writer(EventBatch* b)
+        : api(b->api.data()),
+          seq(b->seq.data()),
+          time_ns(b->time_ns.data()),
+          thread(b->thread.data()),
+          size(b->size.data()),
+          stack(b->stack.data()),
+          block(b->block.data()),
+          old_block(b->old_block.data()),
+          batch_(b) {
+      for (int c = 0; c < 3; ++c) {
+        rare_[c] = b->has_[c] ? b->RareColumn(static_cast<Rare>(c)).data() : nullptr;
+      }
+    }
+    // Inline, and the writer never passed on: a writer in memory could be
+    // aliased by the api stores too.
+    __attribute__((always_inline)) void SetRare(Rare c, size_t i, uint64_t v) {
+      if (rare_[c] != nullptr) {
+        rare_[c][i] = v;
+      } else if (__builtin_expect(v != 0, 0)) {
+        rare_[c] = HoldFor(batch_, c, i);
+        rare_[c][i] = v;
+      }
+    }
+    Api* const api;
+    uint64_t* const seq;
+    uint64_t* const time_ns;
+    uint32_t* const thread;
+    uint64_t* const size;
+    uint32_t* const stack;
+    uint64_t* const block;
+    uint64_t* const old_block;
+
+   private:
+    __attribute__((noinline)) static uint64_t* HoldFor(EventBatch* b, Rare c, size_t zeros) {
+      return b->Hold(c, zeros);
+    }
+    EventBatch* batch_;
+    uint64_t* rare_[3];
+  };
+
   // count events, new ones unwritten (the caller writes every column; the
   // rare ones with SetRare, or Hold); weights: a weight column (a sampled
   // trace's).

@@ -288,30 +288,8 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   bool resolving = true;  // no ref has named no block yet
   for (size_t piece = 0; piece < direct->p; ++piece) {
     EventBatch& o = (*direct->pieces)[piece];
-    // The piece's columns, in locals: a store through an Api (one byte, as
-    // char) may alias anything, so o's own pointers would be loaded again
-    // after every event's store. A rare column is null until it holds values.
     const size_t count = o.count();
-    Api* const out_api = o.api.data();
-    uint64_t* const out_seq = o.seq.data();
-    uint64_t* const out_time = o.time_ns.data();
-    uint32_t* const out_thread = o.thread.data();
-    uint64_t* const out_size = o.size.data();
-    uint32_t* const out_stack = o.stack.data();
-    uint64_t* const out_block = o.block.data();
-    uint64_t* const out_old_block = o.old_block.data();
-    uint64_t* out_address = o.has(EventBatch::kAddress) ? o.address.data() : nullptr;
-    uint64_t* out_old_address = o.has(EventBatch::kOldAddress) ? o.old_address.data() : nullptr;
-    uint64_t* out_alignment = o.has(EventBatch::kAlignment) ? o.alignment.data() : nullptr;
-    // EventBatch::SetRare on the local pointer.
-    const auto set_rare = [&o](EventBatch::Rare c, uint64_t*& column, size_t j, uint64_t v) {
-      if (column != nullptr) {
-        column[j] = v;
-      } else if (v != 0) {
-        column = o.Hold(c, j);
-        column[j] = v;
-      }
-    };
+    EventBatch::Writer w(&o);  // the columns in a local (no reloads per event)
     for (size_t j = 0; j < count; ++j) {
       const size_t i = piece * kDeliveryPiece + j;
       const uint8_t b = apis[i];
@@ -376,23 +354,22 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
         resolving = Resolve(i, kind, b, thread32, has_ref, ref.form, ref.d, ref.maker, ref.passed,
                             thread_blocks, &m, &r, &k->resolve_error);
       }
-      out_api[j] = static_cast<Api>(b & kApiMask);
-      out_seq[j] = seq;
-      out_time[j] = units * unit;
-      out_thread[j] = thread32;
-      out_size[j] = size;
-      out_stack[j] = static_cast<uint32_t>(s);
-      out_block[j] = r.block;
-      out_old_block[j] = r.old_block;
+      w.api[j] = static_cast<Api>(b & kApiMask);
+      w.seq[j] = seq;
+      w.time_ns[j] = units * unit;
+      w.thread[j] = thread32;
+      w.size[j] = size;
+      w.stack[j] = static_cast<uint32_t>(s);
+      w.block[j] = r.block;
+      w.old_block[j] = r.old_block;
       // Mostly 0: the columns are written only once a value is not.
-      set_rare(EventBatch::kAlignment, out_alignment, j, alignment);
+      w.SetRare(EventBatch::kAlignment, j, alignment);
       if (kept) {
-        set_rare(EventBatch::kAddress, out_address, j, address);
-        set_rare(EventBatch::kOldAddress, out_old_address, j, old_address);
+        w.SetRare(EventBatch::kAddress, j, address);
+        w.SetRare(EventBatch::kOldAddress, j, old_address);
       } else {
-        set_rare(EventBatch::kAddress, out_address, j, kind == EventKind::kFree ? r.passed : 0);
-        set_rare(EventBatch::kOldAddress, out_old_address, j,
-                 kind == EventKind::kRealloc ? r.passed : 0);
+        w.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
+        w.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
       }
     }
     if (k->sample_rate != 0) WeighPiece(k->sample_rate, &o);

@@ -38,42 +38,58 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
   const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
   *p = SizePieces(n, weighted, pieces);
   uint64_t m = *made;
+  // k's columns in locals, as the pieces' (EventBatch::Writer): a store
+  // through Api would make the compiler load them again per event.
+  const uint32_t* const k_thread = k->thread.data();
+  const BlockRefForm* const k_form = k->form.data();
+  const uint64_t* const k_d = k->d.data();
+  const uint32_t* const k_maker = k->maker.data();
+  const uint64_t* const k_passed = k->passed.data();
+  const uint64_t* const k_seq = k->seq.data();
+  const uint64_t* const k_units = k->units.data();
+  const uint64_t* const k_size = k->size.data();
+  const uint32_t* const k_stack = k->stack.data();
+  const uint64_t* const k_alignment = k->alignment.data();
+  const uint64_t* const k_address = k->address.data();
+  const uint64_t* const k_old_address = k->old_address.data();
   for (size_t piece = 0; piece < *p; ++piece) {
     EventBatch& o = (*pieces)[piece];
     const uint32_t* order = k->order.data() + piece * kDeliveryPiece;
-    for (size_t j = 0; j < o.count(); ++j) {
+    const size_t count = o.count();
+    EventBatch::Writer w(&o);
+    for (size_t j = 0; j < count; ++j) {
       const uint32_t i = order[j];
       const uint8_t b = apis[i];
       const Api api = static_cast<Api>(b & kApiMask);
       const EventKind kind = KindOf(api);
-      const uint32_t thread = k->thread[i];
+      const uint32_t thread = k_thread[i];
       const bool has_ref = kind != EventKind::kAlloc;  // a free or a realloc
-      const BlockRefForm form = has_ref ? k->form[i] : BlockRefForm::kAnyThread;
-      const uint64_t d = has_ref ? k->d[i] : 0;
+      const BlockRefForm form = has_ref ? k_form[i] : BlockRefForm::kAnyThread;
+      const uint64_t d = has_ref ? k_d[i] : 0;
       // Entries the ref does not have were never written.
-      const uint32_t maker = form == BlockRefForm::kOtherThread ? k->maker[i] : 0;
+      const uint32_t maker = form == BlockRefForm::kOtherThread ? k_maker[i] : 0;
       const uint64_t passed =
-          has_ref && form == BlockRefForm::kAnyThread && d == 0 ? k->passed[i] : 0;
+          has_ref && form == BlockRefForm::kAnyThread && d == 0 ? k_passed[i] : 0;
       Resolved r;
       if (!Resolve(i, kind, b, thread, has_ref, form, d, maker, passed, threads, &m, &r, error)) {
         return false;
       }
-      o.api[j] = api;
-      o.seq[j] = k->seq[i];
-      o.time_ns[j] = k->units[i] * unit;
-      o.thread[j] = thread;
-      o.size[j] = k->size[i];
-      o.stack[j] = k->stack[i];
-      o.block[j] = r.block;
-      o.old_block[j] = r.old_block;
+      w.api[j] = api;
+      w.seq[j] = k_seq[i];
+      w.time_ns[j] = k_units[i] * unit;
+      w.thread[j] = thread;
+      w.size[j] = k_size[i];
+      w.stack[j] = k_stack[i];
+      w.block[j] = r.block;
+      w.old_block[j] = r.old_block;
       // Mostly 0: the columns are written only once a value is not.
-      o.SetRare(EventBatch::kAlignment, j, HasAlignment(api) ? k->alignment[i] : 0);
+      w.SetRare(EventBatch::kAlignment, j, HasAlignment(api) ? k_alignment[i] : 0);
       if (kept) {
-        o.SetRare(EventBatch::kAddress, j, k->address[i]);
-        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? k->old_address[i] : 0);
+        w.SetRare(EventBatch::kAddress, j, k_address[i]);
+        w.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? k_old_address[i] : 0);
       } else {
-        o.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
-        o.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
+        w.SetRare(EventBatch::kAddress, j, kind == EventKind::kFree ? r.passed : 0);
+        w.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? r.passed : 0);
       }
     }
     if (weighted) WeighPiece(k->sample_rate, &o);
