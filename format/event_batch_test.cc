@@ -120,5 +120,53 @@ TEST(EventBatchTest, RareColumnsAreHeldOnlyOnceAValueIsNotZero) {
   EXPECT_FALSE(c.has(EventBatch::kAddress));
 }
 
+// EventBatch::Writer writes a piece as Set does, rare columns held only
+// once a value is not zero, also when the batch held one already.
+TEST(EventBatchTest, AWriterWritesWhatSetWrites) {
+  std::vector<Event> want;
+  for (uint64_t s = 1; s <= 30; ++s) {
+    Event e = Made(s);
+    e.address = s >= 9 ? e.address : 0;  // held from event 8 on
+    e.old_address = 0;                   // never held
+    e.alignment = s == 29 ? 64 : 0;      // held near the end (index 28)
+    want.push_back(e);
+  }
+  EventBatch set, written;
+  set.Resize(want.size(), false);
+  written.Resize(want.size(), false);
+  for (size_t i = 0; i < want.size(); ++i) set.Set(i, want[i]);
+  EventBatch::Writer w(&written);
+  for (size_t i = 0; i < want.size(); ++i) {
+    const Event& e = want[i];
+    w.api[i] = e.api;
+    w.seq[i] = e.seq;
+    w.time_ns[i] = e.time_ns;
+    w.thread[i] = e.thread;
+    w.size[i] = e.size;
+    w.stack[i] = e.stack;
+    w.block[i] = e.block;
+    w.old_block[i] = e.old_block;
+    w.SetRare(EventBatch::kAddress, i, e.address);
+    w.SetRare(EventBatch::kOldAddress, i, e.old_address);
+    w.SetRare(EventBatch::kAlignment, i, e.alignment);
+  }
+  for (EventBatch::Rare c :
+       {EventBatch::kAddress, EventBatch::kOldAddress, EventBatch::kAlignment}) {
+    EXPECT_EQ(written.has(c), set.has(c)) << c;
+  }
+  EXPECT_FALSE(written.has(EventBatch::kOldAddress));
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(written.Span().At(i), want[i]) << i;
+    EXPECT_EQ(written.Span().At(i), set.Span().At(i)) << i;
+  }
+  // A writer made after a column is held writes into it.
+  EventBatch::Writer again(&written);
+  again.SetRare(EventBatch::kAlignment, 3, 128);
+  again.SetRare(EventBatch::kAddress, 0, 0);
+  EXPECT_EQ(written.Span().At(3).alignment, 128u);
+  EXPECT_EQ(written.Span().At(0).address, 0u);
+  EXPECT_EQ(written.Span().At(28).alignment, 64u);  // seq 29
+}
+
 }  // namespace
 }  // namespace heaprec::format
