@@ -306,6 +306,34 @@ TEST(FrameNameTest, FunctionElseModuleAndOffsetElseAddress) {
   EXPECT_EQ(FrameName(nowhere), "0x7f00dead");
 }
 
+// The table keeps each address's frames once worked out; whatever would
+// change them (a later symbol, module or allocator list) is seen at once.
+TEST(SymbolTableTest, KeptFramesFollowLaterSymbolsModulesAndAllocatorList) {
+  SymbolTable t;
+  t.AddStackNode({1, 0, 0x5000});
+  t.AddStackNode({2, 1, 0x6000});
+  EXPECT_EQ(FrameName(t.Frames(2)[0]), "0x6000");
+  EXPECT_EQ(FrameName(t.Frames(1)[0]), "0x5000");
+  t.AddModule({.id = 1, .path = "/opt/app", .load_address = 0, .ranges = {{0x1000, 0x9000, 0}}});
+  EXPECT_EQ(FrameName(t.Frames(2)[0]), "app+0x6000");
+  t.AddSymbol({0x6000, 1, {{"xmalloc", "x.c", 3, 0}}});
+  std::vector<Frame> frames = t.Frames(2);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].function, "xmalloc");
+  EXPECT_FALSE(frames[0].allocator);
+  EXPECT_EQ(FrameName(frames[1]), "app+0x5000");
+  AllocFunctions alloc;
+  ASSERT_TRUE(alloc.Add("xmalloc"));
+  t.SetAllocFunctions(alloc);
+  frames = t.Frames(2);
+  EXPECT_TRUE(frames[0].allocator);
+  EXPECT_EQ(ViaIndex(frames), 1u);
+  // The same answers however often asked, by stack or by address.
+  EXPECT_EQ(t.FramesOf(0x6000).size(), 1u);
+  EXPECT_TRUE(t.FramesOf(0x6000)[0].allocator);
+  EXPECT_EQ(t.Frames(2)[1].offset, 0x5000u);
+}
+
 TEST(FrameKeyTest, UnnamedFramesByBuildIdOrModuleAndOffsetNeverAddress) {
   const SymbolTable one = StrippedRun(0x560000000000), two = StrippedRun(0x7a0000000000);
   for (uint32_t stack = 1; stack <= 4; ++stack) {

@@ -37,7 +37,10 @@ size_t ViaIndex(const std::vector<Frame>& frames) {
   return 0;
 }
 
-void SymbolTable::AddModule(const format::Module& m) { modules_.push_back(m); }
+void SymbolTable::AddModule(const format::Module& m) {
+  modules_.push_back(m);
+  Forget();
+}
 
 const format::Module* SymbolTable::ModuleOf(uint64_t address, uint32_t module_id) const {
   for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
@@ -52,7 +55,15 @@ const format::Module* SymbolTable::ModuleOf(uint64_t address, uint32_t module_id
   return nullptr;
 }
 
-std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
+std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const { return Kept(address); }
+
+const std::vector<Frame>& SymbolTable::Kept(uint64_t address) const {
+  const auto [it, fresh] = kept_.try_emplace(address);
+  if (fresh) it->second = Work(address);
+  return it->second;
+}
+
+std::vector<Frame> SymbolTable::Work(uint64_t address) const {
   std::vector<Frame> out;
   if (address == format::kTruncatedFrameAddress) {  // the root of a stack cut at --depth
     Frame f;
@@ -89,7 +100,8 @@ std::vector<Frame> SymbolTable::FramesOf(uint64_t address) const {
 std::vector<Frame> SymbolTable::Frames(uint32_t stack) const {
   std::vector<Frame> out;
   for (uint64_t address : stacks_.Frames(stack)) {
-    for (Frame& f : FramesOf(address)) out.push_back(std::move(f));
+    const std::vector<Frame>& frames = Kept(address);
+    out.insert(out.end(), frames.begin(), frames.end());
   }
   return out;
 }
