@@ -30,23 +30,30 @@ class ThreadBlocks {
   // Block() then answers 0).
   explicit ThreadBlocks(bool keep_blocks = true) : keep_blocks_(keep_blocks) {}
 
-  // Thread t made block b (its count goes up by one).
-  void Made(uint32_t t, uint64_t b) {
-    Blocks& o = t < dense_.size() ? dense_[t] : Of(t);
-    if (keep_blocks_) {
-      if (o.count == o.ring.size() && o.ring.size() < kWindow) Grow(&o);
-      o.ring[o.count & (o.ring.size() - 1)] = b;
+  // Thread t made block b (its count goes up by one). Inline: once a
+  // thread's ring is whole, a store and an increment.
+  __attribute__((always_inline)) void Made(uint32_t t, uint64_t b) {
+    if (__builtin_expect(t < dense_.size(), 1)) {
+      Blocks& o = dense_[t];
+      if (!keep_blocks_) {
+        ++o.count;
+        return;
+      }
+      if (__builtin_expect(o.ring.size() == kWindow, 1)) {
+        o.ring[o.count++ & (kWindow - 1)] = b;
+        return;
+      }
     }
-    ++o.count;
+    MadeSlow(t, b);
   }
   // Blocks thread t made so far.
-  uint64_t count(uint32_t t) const {
+  __attribute__((always_inline)) uint64_t count(uint32_t t) const {
     const Blocks* o = Find(t);
     return o == nullptr ? 0 : o->count;
   }
   // The block number of thread t's idx-th block (from 1), or 0 if t made
   // fewer or it is no longer among t's last kWindow.
-  uint64_t Block(uint32_t t, uint64_t idx) const {
+  __attribute__((always_inline)) uint64_t Block(uint32_t t, uint64_t idx) const {
     const Blocks* o = Find(t);
     if (o == nullptr || o->ring.empty() || idx == 0 || idx > o->count ||
         o->count - idx >= kWindow) {
@@ -96,6 +103,15 @@ class ThreadBlocks {
   };
   static constexpr uint32_t kDense = 1u << 16;  // thread indexes kept in a vector
   static void Grow(Blocks* o) { o->ring.resize(o->ring.empty() ? 8 : o->ring.size() * 2); }
+  // Made for a thread beyond the dense ones, or whose ring still grows.
+  __attribute__((noinline)) void MadeSlow(uint32_t t, uint64_t b) {
+    Blocks& o = Of(t);
+    if (keep_blocks_) {
+      if (o.count == o.ring.size() && o.ring.size() < kWindow) Grow(&o);
+      o.ring[o.count & (o.ring.size() - 1)] = b;
+    }
+    ++o.count;
+  }
   Blocks& Of(uint32_t t) {
     if (t < kDense) {
       if (t >= dense_.size()) dense_.resize(static_cast<size_t>(t) + 1 + t / 2);
@@ -103,7 +119,7 @@ class ThreadBlocks {
     }
     return sparse_[t];
   }
-  const Blocks* Find(uint32_t t) const {
+  __attribute__((always_inline)) const Blocks* Find(uint32_t t) const {
     if (t < kDense) return t < dense_.size() ? &dense_[t] : nullptr;
     const auto it = sparse_.find(t);
     return it == sparse_.end() ? nullptr : &it->second;
