@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,56 @@ TEST_F(FoldedTest, InlinedFramesAreMarkedOutermostFirst) {
   EXPECT_EQ(FoldedStacks(sites, Metric::kBytes, s_.table()),
             "main;build(std::map<int, char>&);Grow<int>_[i];"
             "std::vector<int, std::allocator<int> >::push_back_[i] 64\n");
+}
+
+// FoldPaths names each return address once; what it gives must be what
+// naming every site's whole stack gives (PathOf), merged by joined names,
+// locations kept only where merged frames agree.
+TEST_F(FoldedTest, SameAsNamingEachStackWhole) {
+  const std::vector<uint64_t> addresses = {kMain,    kParseAt20,      kParseAt22, kInlinedChain,
+                                           kOddName, kNamelessSymbol, kInLibFoo,  kNowhere};
+  uint64_t rng = 12345;
+  auto below = [&rng](uint64_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (rng >> 33) % n;
+  };
+  std::vector<Site> sites;
+  for (int i = 0; i < 400; ++i) {
+    std::vector<uint64_t> stack(1 + below(5));
+    for (uint64_t& a : stack) a = addresses[below(addresses.size())];
+    const uint32_t id = below(20) == 0 ? 0 : below(30) == 0 ? 99999 : s_.Stack(stack);
+    sites.push_back({id, below(4) * 10, below(3)});
+  }
+  for (const Metric metric : {Metric::kBytes, Metric::kCount}) {
+    std::map<std::string, FoldedPath> want;
+    for (const Site& site : sites) {
+      if (ValueOf(site, metric) == 0) continue;
+      const std::vector<PathFrame> path = PathOf(site.stack, s_.table());
+      std::string key;
+      for (const PathFrame& f : path) key += (key.empty() ? "" : ";") + f.name;
+      auto [it, added] = want.try_emplace(key);
+      if (added) {
+        it->second.frames = path;
+      } else {
+        for (size_t i = 0; i < path.size(); ++i) MergeLocation(path[i], &it->second.frames[i]);
+      }
+      it->second.value += ValueOf(site, metric);
+    }
+    const std::vector<FoldedPath> got = FoldPaths(sites, metric, s_.table());
+    ASSERT_EQ(got.size(), want.size());
+    size_t k = 0;
+    for (const auto& [key, path] : want) {
+      const FoldedPath& g = got[k++];
+      EXPECT_EQ(g.value, path.value) << key;
+      ASSERT_EQ(g.frames.size(), path.frames.size()) << key;
+      for (size_t i = 0; i < path.frames.size(); ++i) {
+        EXPECT_EQ(g.frames[i].name, path.frames[i].name) << key;
+        EXPECT_EQ(g.frames[i].file, path.frames[i].file) << key;
+        EXPECT_EQ(g.frames[i].line, path.frames[i].line) << key;
+        EXPECT_EQ(g.frames[i].inlined, path.frames[i].inlined) << key;
+      }
+    }
+  }
 }
 
 TEST(FoldedNameTest, NeverSplitsAPathOrALine) {

@@ -75,6 +75,9 @@ class SymbolTable {
   std::vector<Frame> Frames(uint32_t stack) const;
   // Frames of one return address (more than one when calls were inlined).
   std::vector<Frame> FramesOf(uint64_t address) const;
+  // The same, as kept: valid until the table next changes (AddModule,
+  // AddSymbol, SetAllocFunctions).
+  const std::vector<Frame>& KeptFramesOf(uint64_t address) const { return Kept(address); }
   const format::StackTable& stacks() const { return stacks_; }
   const std::vector<format::Module>& modules() const { return modules_; }
   // The trace's Symbol for a return address, or nullptr.
