@@ -8,13 +8,10 @@ namespace heaprec::analyzers {
 std::string FoldedStacks(const std::vector<Site>& sites, Metric metric,
                          const SymbolTable& symbols) {
   std::string out;
-  for (const FoldedPath& path : FoldPaths(sites, metric, symbols)) {
-    for (size_t i = 0; i < path.frames.size(); ++i) {
-      if (i != 0) out += ';';
-      out += path.frames[i].name;
-    }
+  for (const auto& [names, value] : FoldNames(sites, metric, symbols)) {
+    out += names;
     out += ' ';
-    out += std::to_string(path.value);
+    out += std::to_string(value);
     out += '\n';
   }
   return out;

@@ -17,15 +17,6 @@ std::string Sanitized(std::string name) {
   return name;
 }
 
-std::string JoinedNames(const std::vector<PathFrame>& frames) {
-  std::string key;
-  for (const PathFrame& f : frames) {
-    if (!key.empty()) key += ';';
-    key += f.name;
-  }
-  return key;
-}
-
 }  // namespace
 
 std::string FoldedName(const Frame& f) {
@@ -55,50 +46,70 @@ void MergeLocation(const PathFrame& from, PathFrame* into) {
   }
 }
 
-std::vector<FoldedPath> FoldPaths(const std::vector<Site>& sites, Metric metric,
-                                  const SymbolTable& symbols) {
-  // PathOf, a return address at a time: sites share most of their frames, so
-  // each address's frames are named once (outermost first, as in a path).
-  std::unordered_map<uint64_t, std::vector<PathFrame>> named;
-  auto frames_at = [&](uint64_t address) -> const std::vector<PathFrame>& {
-    auto [it, fresh] = named.try_emplace(address);
+namespace {
+
+// A site's path, a return address at a time: sites share most of their
+// frames, so each address's frames are named once (outermost first, as in a
+// path). Parts(site) gives the site's path as pieces and its joined names;
+// a site without addresses (stack 0, or one the trace never defined) gets
+// PathOf's one frame, held in `lone`.
+class PathNamer {
+ public:
+  explicit PathNamer(const SymbolTable& symbols) : symbols_(symbols) {}
+
+  // The pieces (outermost first) and joined names of stack's path, valid
+  // until the next call.
+  const std::vector<const std::vector<PathFrame>*>& Parts(uint32_t stack) {
+    parts_.clear();
+    key_.clear();
+    const std::vector<uint64_t> addresses =
+        stack == 0 ? std::vector<uint64_t>() : symbols_.stacks().Frames(stack);
+    if (addresses.empty()) {
+      lone_ = PathOf(stack, symbols_);
+      Add(&lone_);
+    }
+    for (auto a = addresses.rbegin(); a != addresses.rend(); ++a) Add(&FramesAt(*a));
+    return parts_;
+  }
+  const std::string& key() const { return key_; }
+
+ private:
+  const std::vector<PathFrame>& FramesAt(uint64_t address) {
+    auto [it, fresh] = named_.try_emplace(address);
     if (fresh) {
-      const std::vector<Frame>& frames = symbols.KeptFramesOf(address);
+      const std::vector<Frame>& frames = symbols_.KeptFramesOf(address);
       for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
         it->second.push_back({FoldedName(*f), f->file, f->line, f->inlined});
       }
     }
     return it->second;
-  };
+  }
+  void Add(const std::vector<PathFrame>* part) {
+    parts_.push_back(part);
+    for (const PathFrame& f : *part) {
+      if (!key_.empty()) key_ += ';';
+      key_ += f.name;
+    }
+  }
+
+  const SymbolTable& symbols_;
+  std::unordered_map<uint64_t, std::vector<PathFrame>> named_;
+  std::vector<PathFrame> lone_;
+  std::vector<const std::vector<PathFrame>*> parts_;
+  std::string key_;
+};
+
+}  // namespace
+
+std::vector<FoldedPath> FoldPaths(const std::vector<Site>& sites, Metric metric,
+                                  const SymbolTable& symbols) {
+  PathNamer namer(symbols);
   std::map<std::string, FoldedPath> by_names;
-  std::vector<const std::vector<PathFrame>*> parts;  // a site's, outermost first
-  std::string key;
   for (const Site& site : sites) {
     const uint64_t value = ValueOf(site, metric);
     if (value == 0) continue;
-    const std::vector<uint64_t> addresses =
-        site.stack == 0 ? std::vector<uint64_t>() : symbols.stacks().Frames(site.stack);
-    if (addresses.empty()) {  // no stack, or one the trace never defined
-      std::vector<PathFrame> path = PathOf(site.stack, symbols);
-      auto [it, added] = by_names.try_emplace(JoinedNames(path));
-      if (added) {
-        it->second.frames = std::move(path);
-      } else {
-        for (size_t i = 0; i < path.size(); ++i) MergeLocation(path[i], &it->second.frames[i]);
-      }
-      it->second.value += value;
-      continue;
-    }
-    parts.clear();
-    key.clear();
-    for (auto a = addresses.rbegin(); a != addresses.rend(); ++a) {
-      parts.push_back(&frames_at(*a));
-      for (const PathFrame& f : *parts.back()) {
-        if (!key.empty()) key += ';';
-        key += f.name;
-      }
-    }
-    auto [it, added] = by_names.try_emplace(key);
+    const std::vector<const std::vector<PathFrame>*>& parts = namer.Parts(site.stack);
+    auto [it, added] = by_names.try_emplace(namer.key());
     FoldedPath& merged = it->second;
     size_t i = 0;
     for (const std::vector<PathFrame>* part : parts) {
@@ -117,6 +128,19 @@ std::vector<FoldedPath> FoldPaths(const std::vector<Site>& sites, Metric metric,
   out.reserve(by_names.size());
   for (auto& [key, path] : by_names) out.push_back(std::move(path));
   return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>> FoldNames(const std::vector<Site>& sites,
+                                                        Metric metric, const SymbolTable& symbols) {
+  PathNamer namer(symbols);
+  std::map<std::string, uint64_t> by_names;
+  for (const Site& site : sites) {
+    const uint64_t value = ValueOf(site, metric);
+    if (value == 0) continue;
+    namer.Parts(site.stack);
+    by_names[namer.key()] += value;
+  }
+  return {std::make_move_iterator(by_names.begin()), std::make_move_iterator(by_names.end())};
 }
 
 }  // namespace heaprec::analyzers

@@ -1,8 +1,9 @@
 // FoldPaths: a profile's call stacks as flame graphs see them — outermost
 // frame first, each frame named as the collapsed-stack format wants it, and
 // stacks that name the same path merged. FoldedStacks (folded.h) prints these
-// paths and FlameGraphSvg (flamegraph.h) draws them, so the text and the
-// picture always agree.
+// paths (FoldNames: their names and values alone, built by the same code)
+// and FlameGraphSvg (flamegraph.h) draws them, so the text and the picture
+// always agree.
 //
 // Names (FoldedName):
 //  - a known function keeps its name; ';' becomes ':' and control characters
@@ -24,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzers/site.h"
@@ -60,6 +62,12 @@ void MergeLocation(const PathFrame& from, PathFrame* into);
 // sorted by the path joined with ';' (bytewise), so output is deterministic.
 std::vector<FoldedPath> FoldPaths(const std::vector<Site>& sites, Metric metric,
                                   const SymbolTable& symbols);
+
+// FoldPaths' paths as their joined names (frames joined by ';') and values,
+// in the same order, without the frames: what the collapsed-stack text needs,
+// in a fraction of the memory.
+std::vector<std::pair<std::string, uint64_t>> FoldNames(const std::vector<Site>& sites,
+                                                        Metric metric, const SymbolTable& symbols);
 
 }  // namespace heaprec::analyzers
 

@@ -12,6 +12,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzers/folded_paths.h"
@@ -124,9 +125,9 @@ TEST_F(FoldedTest, InlinedFramesAreMarkedOutermostFirst) {
             "std::vector<int, std::allocator<int> >::push_back_[i] 64\n");
 }
 
-// FoldPaths names each return address once; what it gives must be what
-// naming every site's whole stack gives (PathOf), merged by joined names,
-// locations kept only where merged frames agree.
+// FoldPaths and FoldNames name each return address once; what they give
+// must be what naming every site's whole stack gives (PathOf), merged by
+// joined names, locations kept only where merged frames agree.
 TEST_F(FoldedTest, SameAsNamingEachStackWhole) {
   const std::vector<uint64_t> addresses = {kMain,    kParseAt20,      kParseAt22, kInlinedChain,
                                            kOddName, kNamelessSymbol, kInLibFoo,  kNowhere};
@@ -159,6 +160,16 @@ TEST_F(FoldedTest, SameAsNamingEachStackWhole) {
     }
     const std::vector<FoldedPath> got = FoldPaths(sites, metric, s_.table());
     ASSERT_EQ(got.size(), want.size());
+    // FoldNames: the same paths, as joined names and values, in the same order.
+    const std::vector<std::pair<std::string, uint64_t>> names =
+        FoldNames(sites, metric, s_.table());
+    ASSERT_EQ(names.size(), want.size());
+    size_t n = 0;
+    for (const auto& [key, path] : want) {
+      EXPECT_EQ(names[n].first, key);
+      EXPECT_EQ(names[n].second, path.value) << key;
+      ++n;
+    }
     size_t k = 0;
     for (const auto& [key, path] : want) {
       const FoldedPath& g = got[k++];
