@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "analyzers/flame_tree.h"
 #include "analyzers/svg_test_reader.h"
 #include "analyzers/test_symbols.h"
 
@@ -50,6 +53,78 @@ class FlameGraphTest : public testing::Test {
 
   TestSymbols s_;
 };
+
+// BuildFlameTree orders and groups paths by their frames' names as ranks;
+// the tree must be the one comparing the names themselves builds, with names
+// where bytewise order and order by frames differ ("a" < "a(" < "a:b" <
+// "ab" while "a(;" < "a:" < "a;").
+void Build(std::vector<const FoldedPath*>& paths, size_t begin, size_t end, size_t depth,
+           FlameNode* node) {
+  for (size_t i = begin; i < end; ++i) node->value += paths[i]->value;
+  for (size_t i = begin; i < end;) {
+    if (paths[i]->frames.size() == depth) {
+      ++i;
+      continue;
+    }
+    FlameNode child;
+    child.frame = paths[i]->frames[depth];
+    size_t j = i + 1;
+    for (; j < end && paths[j]->frames.size() > depth &&
+           paths[j]->frames[depth].name == child.frame.name;
+         ++j) {
+      MergeLocation(paths[j]->frames[depth], &child.frame);
+    }
+    Build(paths, i, j, depth + 1, &child);
+    node->children.push_back(std::move(child));
+    i = j;
+  }
+}
+
+void ExpectSameTree(const FlameNode& got, const FlameNode& want, const std::string& where) {
+  EXPECT_EQ(got.frame.name, want.frame.name) << where;
+  EXPECT_EQ(got.frame.file, want.frame.file) << where;
+  EXPECT_EQ(got.frame.line, want.frame.line) << where;
+  EXPECT_EQ(got.frame.inlined, want.frame.inlined) << where;
+  EXPECT_EQ(got.value, want.value) << where;
+  ASSERT_EQ(got.children.size(), want.children.size()) << where;
+  for (size_t i = 0; i < got.children.size(); ++i) {
+    ExpectSameTree(got.children[i], want.children[i], where + ";" + want.children[i].frame.name);
+  }
+}
+
+TEST(FlameTreeTest, SameAsComparingTheNames) {
+  const std::vector<std::string> names = {"a", "a(", "a:b", "ab", "a b", "b", "Z", "main"};
+  uint64_t rng = 99;
+  auto below = [&rng](uint64_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (rng >> 33) % n;
+  };
+  std::vector<FoldedPath> paths;
+  std::set<std::vector<std::string>> seen;  // FoldPaths gives each path of names once
+  for (int i = 0; i < 300; ++i) {
+    FoldedPath p;
+    std::vector<std::string> key;
+    const size_t depth = 1 + below(5);
+    for (size_t d = 0; d < depth; ++d) {
+      const std::string& name = names[below(names.size())];
+      key.push_back(name);
+      p.frames.push_back({name, below(2) == 0 ? "x.cc" : "y.cc", uint32_t(below(3)), false});
+    }
+    p.value = 1 + below(1000);
+    if (seen.insert(key).second) paths.push_back(p);
+  }
+  std::vector<const FoldedPath*> sorted;
+  for (const FoldedPath& p : paths) sorted.push_back(&p);
+  std::sort(sorted.begin(), sorted.end(), [](const FoldedPath* a, const FoldedPath* b) {
+    return std::lexicographical_compare(
+        a->frames.begin(), a->frames.end(), b->frames.begin(), b->frames.end(),
+        [](const PathFrame& x, const PathFrame& y) { return x.name < y.name; });
+  });
+  FlameNode want;
+  want.frame.name = "all";
+  Build(sorted, 0, sorted.size(), 0, &want);
+  ExpectSameTree(BuildFlameTree(paths), want, "all");
+}
 
 TEST_F(FlameGraphTest, IsWellFormed) {
   FlameGraphOptions o;
