@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "analyzers/html/page_leak_kinds.h"
@@ -78,16 +79,26 @@ const std::pair<const char*, CellField> kCellFields[] = {
 
 // Cells by node: stacks that name the same frames add up.
 json CellsJson(const RangeProfile& r, StackNodes* nodes) {
-  std::map<std::pair<int32_t, uint32_t>, RangeCell> by_node;
-  for (const RangeCell& c : r.cells()) {
-    RangeCell& into = by_node[{nodes->NodeOf(c.stack), c.bucket}];
-    for (const auto& [name, field] : kCellFields) into.*field += c.*field;
+  // (node, bucket, cell index), sorted: cells of one key come together and
+  // add up (a sorted vector rather than a map of cells: a tenth of --html's
+  // time on cppcheck's trace went to the map).
+  const std::vector<RangeCell>& all = r.cells();
+  std::vector<std::tuple<int32_t, uint32_t, uint32_t>> keys;
+  keys.reserve(all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    keys.emplace_back(nodes->NodeOf(all[i].stack), all[i].bucket, static_cast<uint32_t>(i));
   }
+  std::sort(keys.begin(), keys.end());
   json node = json::array(), bucket = json::array();
   std::vector<json> columns(std::size(kCellFields), json::array());
-  for (const auto& [key, c] : by_node) {
-    node.push_back(key.first);
-    bucket.push_back(key.second);
+  for (size_t k = 0; k < keys.size();) {
+    const auto [n, b, first] = keys[k];
+    RangeCell c = all[first];
+    for (++k; k < keys.size() && std::get<0>(keys[k]) == n && std::get<1>(keys[k]) == b; ++k) {
+      for (const auto& [name, field] : kCellFields) c.*field += all[std::get<2>(keys[k])].*field;
+    }
+    node.push_back(n);
+    bucket.push_back(b);
     for (size_t i = 0; i < columns.size(); ++i) columns[i].push_back(c.*kCellFields[i].second);
   }
   json cells = {{"node", node}, {"bucket", bucket}};
