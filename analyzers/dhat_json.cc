@@ -18,16 +18,31 @@ std::string DhatJson(const DhatHeader& header, const std::vector<DhatSite>& site
                      const SymbolTable& symbols) {
   std::vector<std::string> ftbl = {"[root]"};
   std::unordered_map<std::string, int> frame_index;
+  // A return address's frames as ftbl indexes, worked out once: sites share
+  // most of their frames (symbols.Frames per site, each frame's text made
+  // again, was most of this function on cppcheck's trace). Frame texts
+  // enter ftbl in the order first met, as before.
+  std::unordered_map<uint64_t, std::vector<int>> indexes_of;
+  auto indexes_at = [&](uint64_t address) -> const std::vector<int>& {
+    auto [at, fresh] = indexes_of.try_emplace(address);
+    if (fresh) {
+      for (const Frame& f : symbols.KeptFramesOf(address)) {
+        std::string text = ValgrindFrameText(f);
+        auto [it, added] = frame_index.try_emplace(text, static_cast<int>(ftbl.size()));
+        if (added) ftbl.push_back(std::move(text));
+        at->second.push_back(it->second);
+      }
+    }
+    return at->second;
+  };
   // One program point per frame sequence, in the order first met.
   std::map<std::vector<int>, size_t> point_of;
   std::vector<std::pair<std::vector<int>, DhatSite>> points;
   for (const DhatSite& s : sites) {
     std::vector<int> fs;
-    for (const Frame& f : symbols.Frames(s.stack)) {
-      const std::string text = ValgrindFrameText(f);
-      auto [it, added] = frame_index.try_emplace(text, static_cast<int>(ftbl.size()));
-      if (added) ftbl.push_back(text);
-      fs.push_back(it->second);
+    for (const uint64_t address : symbols.stacks().Frames(s.stack)) {
+      const std::vector<int>& indexes = indexes_at(address);
+      fs.insert(fs.end(), indexes.begin(), indexes.end());
     }
     auto [it, added] = point_of.try_emplace(fs, points.size());
     if (added) {

@@ -5,11 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "analyzers/analysis.h"
 #include "analyzers/dhat_json.h"
 #include "analyzers/test_events.h"
+#include "analyzers/test_symbols.h"
+#include "analyzers/valgrind_frames.h"
 
 namespace heaprec::analyzers {
 namespace {
@@ -69,6 +75,57 @@ TEST(DhatTest, PerSiteNumbers) {
   EXPECT_EQ(j["pps"][0]["tl"], 7000);
   EXPECT_EQ(j["pps"][0]["gb"], 600);
   EXPECT_FALSE(j["pps"][0].contains("rb"));
+}
+
+// DhatJson names each return address's frames once; its frame table and
+// program points must be those naming every site's frames (symbols.Frames)
+// gives: texts in the order first met, sites whose frames read the same
+// merged into one point.
+TEST(DhatTest, FrameTableAndPointsAsNamingEachSiteWhole) {
+  TestSymbols s;
+  s.AddModule(1, "/opt/app", 0x400000, 0x500000);
+  const std::vector<uint64_t> addresses = {0x400100, 0x400200, 0x400300, 0x400400, 0x400500};
+  s.AddSymbol(0x400100, 1, {{"main", "app.cc", 10}});
+  s.AddSymbol(0x400200, 1, {{"parse", "app.cc", 20}});
+  s.AddSymbol(0x400300, 1, {{"push", "vec.h", 5}, {"grow", "app.cc", 30}});  // inlined
+  s.AddSymbol(0x400400, 1, {});                                              // no name
+  uint64_t rng = 7;
+  auto below = [&rng](uint64_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (rng >> 33) % n;
+  };
+  std::vector<DhatSite> sites;
+  for (int i = 0; i < 200; ++i) {
+    std::vector<uint64_t> stack(1 + below(4));
+    for (uint64_t& a : stack) a = addresses[below(addresses.size())];
+    DhatSite site;
+    site.stack = below(15) == 0 ? 0 : s.Stack(stack);
+    site.total_bytes = 1 + below(100);
+    site.total_blocks = 1;
+    sites.push_back(site);
+  }
+  std::vector<std::string> ftbl = {"[root]"};
+  std::map<std::vector<int>, size_t> point_of;
+  std::vector<std::pair<std::vector<int>, uint64_t>> points;  // frames, total bytes
+  for (const DhatSite& site : sites) {
+    std::vector<int> fs;
+    for (const Frame& f : s.table().Frames(site.stack)) {
+      const std::string text = ValgrindFrameText(f);
+      const auto at = std::find(ftbl.begin(), ftbl.end(), text);
+      fs.push_back(static_cast<int>(at - ftbl.begin()));
+      if (at == ftbl.end()) ftbl.push_back(text);
+    }
+    const auto [it, added] = point_of.try_emplace(fs, points.size());
+    if (added) points.push_back({fs, 0});
+    points[it->second].second += site.total_bytes;
+  }
+  const nlohmann::json j = nlohmann::json::parse(DhatJson({"prog", 7, 10, 5}, sites, s.table()));
+  EXPECT_EQ(j["ftbl"], nlohmann::json(ftbl));
+  ASSERT_EQ(j["pps"].size(), points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(j["pps"][i]["fs"], nlohmann::json(points[i].first)) << i;
+    EXPECT_EQ(j["pps"][i]["tb"], points[i].second) << i;
+  }
 }
 
 }  // namespace
