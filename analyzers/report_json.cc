@@ -70,8 +70,9 @@ json ViaJson(const std::vector<Frame>& frames) {
 }
 
 // A site's frames, innermost first, as the symbol table keeps them: they stay
-// where they are while the report is written (nothing is added to the table
-// then), so each frame's text is made once however many sites show it.
+// where they are while the report is written (no module, symbol or allocator
+// list is added then; kept frames are only added to, and do not move), so
+// each frame's text is made once however many sites show it.
 std::vector<const Frame*> KeptFrames(const SymbolTable& symbols, uint32_t stack) {
   std::vector<const Frame*> out;
   for (const uint64_t address : symbols.stacks().Frames(stack)) {
