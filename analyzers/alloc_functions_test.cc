@@ -55,7 +55,13 @@ TEST(AllocFunctionsTest, ViaIndexIsTheFirstFrameOutside) {
   EXPECT_EQ(ViaIndex(frames), 2u);
   frames[2].allocator = true;
   EXPECT_EQ(ViaIndex(frames), 0u);  // every frame inside: the innermost
-  EXPECT_EQ(ViaIndex({}), 0u);
+  EXPECT_EQ(ViaIndex(std::vector<Frame>{}), 0u);
+  // The same rule for frames as the table keeps them (pointers).
+  const std::vector<const Frame*> kept = {&frames[0], &frames[1], &frames[2]};
+  EXPECT_EQ(ViaIndex(kept), 0u);
+  frames[1].allocator = false;
+  EXPECT_EQ(ViaIndex(kept), 1u);
+  EXPECT_EQ(ViaIndex(std::vector<const Frame*>{}), 0u);
 }
 
 }  // namespace

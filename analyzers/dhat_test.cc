@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -89,18 +90,12 @@ TEST(DhatTest, FrameTableAndPointsAsNamingEachSiteWhole) {
   s.AddSymbol(0x400200, 1, {{"parse", "app.cc", 20}});
   s.AddSymbol(0x400300, 1, {{"push", "vec.h", 5}, {"grow", "app.cc", 30}});  // inlined
   s.AddSymbol(0x400400, 1, {});                                              // no name
-  uint64_t rng = 7;
-  auto below = [&rng](uint64_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (rng >> 33) % n;
-  };
+  std::mt19937_64 rng(7);
   std::vector<DhatSite> sites;
   for (int i = 0; i < 200; ++i) {
-    std::vector<uint64_t> stack(1 + below(4));
-    for (uint64_t& a : stack) a = addresses[below(addresses.size())];
     DhatSite site;
-    site.stack = below(15) == 0 ? 0 : s.Stack(stack);
-    site.total_bytes = 1 + below(100);
+    site.stack = rng() % 15 == 0 ? 0 : s.RandomStack(rng, addresses, 4);
+    site.total_bytes = 1 + rng() % 100;
     site.total_blocks = 1;
     sites.push_back(site);
   }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,11 +95,8 @@ void ExpectSameTree(const FlameNode& got, const FlameNode& want, const std::stri
 
 TEST(FlameTreeTest, SameAsComparingTheNames) {
   const std::vector<std::string> names = {"a", "a(", "a:b", "ab", "a b", "b", "Z", "main"};
-  uint64_t rng = 99;
-  auto below = [&rng](uint64_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (rng >> 33) % n;
-  };
+  std::mt19937_64 rng(99);
+  auto below = [&rng](uint64_t n) { return rng() % n; };
   std::vector<FoldedPath> paths;
   std::set<std::vector<std::string>> seen;  // FoldPaths gives each path of names once
   for (int i = 0; i < 300; ++i) {

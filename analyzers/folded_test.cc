@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,17 +132,13 @@ TEST_F(FoldedTest, InlinedFramesAreMarkedOutermostFirst) {
 TEST_F(FoldedTest, SameAsNamingEachStackWhole) {
   const std::vector<uint64_t> addresses = {kMain,    kParseAt20,      kParseAt22, kInlinedChain,
                                            kOddName, kNamelessSymbol, kInLibFoo,  kNowhere};
-  uint64_t rng = 12345;
-  auto below = [&rng](uint64_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (rng >> 33) % n;
-  };
+  std::mt19937_64 rng(12345);
   std::vector<Site> sites;
   for (int i = 0; i < 400; ++i) {
-    std::vector<uint64_t> stack(1 + below(5));
-    for (uint64_t& a : stack) a = addresses[below(addresses.size())];
-    const uint32_t id = below(20) == 0 ? 0 : below(30) == 0 ? 99999 : s_.Stack(stack);
-    sites.push_back({id, below(4) * 10, below(3)});
+    const uint32_t id = rng() % 20 == 0   ? 0
+                        : rng() % 30 == 0 ? 99999
+                                          : s_.RandomStack(rng, addresses, 5);
+    sites.push_back({id, rng() % 4 * 10, rng() % 3});
   }
   for (const Metric metric : {Metric::kBytes, Metric::kCount}) {
     std::map<std::string, FoldedPath> want;

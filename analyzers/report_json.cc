@@ -83,11 +83,7 @@ std::vector<const Frame*> KeptFrames(const SymbolTable& symbols, uint32_t stack)
 
 // ViaJson of kept frames.
 json ViaJson(const std::vector<const Frame*>& frames) {
-  if (frames.empty()) return nullptr;
-  for (const Frame* f : frames) {
-    if (!f->allocator) return FrameName(*f);
-  }
-  return FrameName(*frames[0]);  // every frame inside the allocator (ViaIndex)
+  return frames.empty() ? json(nullptr) : json(FrameName(*frames[ViaIndex(frames)]));
 }
 
 // WriteFrame's text per kept frame and indent, written once: escaping every

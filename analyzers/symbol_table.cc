@@ -30,11 +30,25 @@ std::string FrameName(const Frame& f) {
   return name;
 }
 
-size_t ViaIndex(const std::vector<Frame>& frames) {
-  for (size_t i = 0; i < frames.size(); ++i) {
-    if (!frames[i].allocator) return i;
+namespace {
+
+// ViaIndex's rule, for frames or pointers to them (frame(i) gives the i-th).
+template <typename At>
+size_t FirstOutsideAllocator(size_t n, At frame) {
+  for (size_t i = 0; i < n; ++i) {
+    if (!frame(i).allocator) return i;
   }
   return 0;
+}
+
+}  // namespace
+
+size_t ViaIndex(const std::vector<Frame>& frames) {
+  return FirstOutsideAllocator(frames.size(), [&](size_t i) -> const Frame& { return frames[i]; });
+}
+
+size_t ViaIndex(const std::vector<const Frame*>& frames) {
+  return FirstOutsideAllocator(frames.size(), [&](size_t i) -> const Frame& { return *frames[i]; });
 }
 
 void SymbolTable::AddModule(const format::Module& m) {

@@ -55,6 +55,8 @@ inline bool HasFunction(const Frame& f) { return f.function != "??"; }
 // outside the allocator and its wrappers; 0 when every frame is inside (or
 // there is none).
 size_t ViaIndex(const std::vector<Frame>& frames);
+// The same for frames as the table keeps them (SymbolTable::KeptFramesOf).
+size_t ViaIndex(const std::vector<const Frame*>& frames);
 
 class SymbolTable {
  public:

@@ -30,4 +30,11 @@ uint32_t TestSymbols::Stack(const std::vector<uint64_t>& outermost_first) {
   return id;
 }
 
+uint32_t TestSymbols::RandomStack(std::mt19937_64& rng, const std::vector<uint64_t>& addresses,
+                                  size_t max_depth) {
+  std::vector<uint64_t> stack(1 + rng() % max_depth);
+  for (uint64_t& a : stack) a = addresses[rng() % addresses.size()];
+  return Stack(stack);
+}
+
 }  // namespace heaprec::analyzers

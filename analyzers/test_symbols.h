@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,9 @@ class TestSymbols {
   // The id of the stack with these return addresses (outermost first), adding
   // the stack nodes it lacks; the same addresses always give the same id.
   uint32_t Stack(const std::vector<uint64_t>& outermost_first);
+  // A random stack of 1 to max_depth of these addresses (Stack's id).
+  uint32_t RandomStack(std::mt19937_64& rng, const std::vector<uint64_t>& addresses,
+                       size_t max_depth);
 
   const SymbolTable& table() const { return table_; }
 
