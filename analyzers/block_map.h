@@ -12,6 +12,11 @@
 // block is still live, that block moves to a hash table (base::OpenTable)
 // for the long-lived. Lookups try the ring slot, then the table. Any order
 // of numbers is handled; sequential ones are the fast case.
+// The table keeps 16 consecutive numbers in one group of slots (OpenTable's
+// kGroupedBits 0): blocks leave the ring in number order, and survivors born
+// together share lines. Hashing each number alone made a miss of nearly
+// every move and take once the table outgrew the caches (python3.11-dbg's
+// trace, 130,000 live blocks: 477 -> 366 ms CPU).
 // Memory: the ring (kNursery slots of a number and a V) plus the table for
 // older live blocks. Not thread-safe.
 #ifndef HEAPREC_ANALYZERS_BLOCK_MAP_H_
@@ -131,7 +136,7 @@ class BlockMap {
 
   std::vector<Slot> ring_;
   size_t in_ring_ = 0;
-  base::OpenTable<V> old_;
+  base::OpenTable<V, 0> old_;   // numbers grouped by 16 (above)
   uint64_t newest_in_old_ = 0;  // the highest number ever moved to old_
 };
 

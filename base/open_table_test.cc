@@ -95,6 +95,10 @@ TEST(OpenTableTest, AddressLayoutsInBothPlacements) {
 TEST(OpenTableTest, ConsecutiveNumbers) {
   CheckAgainstMap<-1>(Spaced(1, 30000), 5);
   CheckAgainstMap<0>(Spaced(1, 30000), 6);
+  // Numbers grouped by 16 (BlockMap's long-lived blocks) whose survivors are
+  // spaced out: one per group, or all on one group offset.
+  CheckAgainstMap<0>(Spaced(16, 20000), 7);
+  CheckAgainstMap<0>(Spaced(1 << 16, 5000), 8);
 }
 
 TEST(OpenTableTest, ARunOfNearbyAddressesSharesLines) {
