@@ -15,13 +15,6 @@
 
 namespace heaprec::base {
 
-// kGroupedBits >= 0 places keys that differ only in bits kGroupedBits ..
-// kGroupedBits+3 in one group of 16 slots (4 cache lines), at the slot those
-// bits name, and the groups by the Fibonacci hash of the bits above: blocks
-// allocated one after another (nearby addresses) then share lines, so a run
-// of them costs one miss per line instead of one per block (10M live 1-byte
-// blocks: the table outgrows every cache). For 16-byte-aligned addresses,
-// kGroupedBits = 4. -1: every key hashed alone.
 // Asks for the cache line at p. Not __builtin_prefetch: GCC 12 (-O2) counts
 // a function whose only effect is that builtin as having none, and drops
 // calls of it that it has not inlined by then (a prefetch behind a test in a
@@ -35,6 +28,15 @@ inline void PrefetchLine(const void* p) {
 #endif
 }
 
+// kGroupedBits >= 0 places keys that differ only in bits kGroupedBits ..
+// kGroupedBits+3 in one group of 16 slots (4 cache lines of 16-byte slots),
+// at the slot those bits name, and the groups by the Fibonacci hash of the
+// bits above: blocks allocated one after another (nearby addresses) then
+// share lines, so a run of them costs one miss per line instead of one per
+// block (10M live 1-byte blocks: the table outgrows every cache). For
+// 16-byte-aligned addresses, kGroupedBits = 4; for block numbers, 0
+// (BlockMap: survivors born together share lines). -1: every key hashed
+// alone.
 template <typename V, int kGroupedBits = -1>
 class OpenTable {
  public:
