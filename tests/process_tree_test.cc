@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -248,6 +249,39 @@ TEST(ProcessTreeTest, NoFollowShellTracesItsChildrenOnly) {
   EXPECT_EQ(t.objects.at(t.child.at("exit11"))["exit_code"], 11);
   EXPECT_EQ(t.objects.at(t.child.at("segv"))["signal"], "SIGSEGV");
   EXPECT_EQ(t.objects.at(t.child.at("ok"))["exit_code"], 0);
+}
+
+// One -o name for every process: the shell's trace takes it, its children
+// the lowest free alternatives (t.1.zst, ...), in turn; a file already there
+// is skipped and left as it was, and no name is skipped otherwise (the
+// launcher resumes each search where the last one ended).
+TEST(ProcessTreeTest, OneNameForAllTakesTheFreeAlternativesInTurn) {
+  const std::string dir = MakeTempDir("one_name");
+  { std::ofstream(dir + "/t.2.zst") << "not a trace"; }
+  const std::string child = Runfile("tests/tree_child");
+  std::string script;
+  for (int i = 0; i < 5; ++i) script += child + " ok 1; ";
+  script += "exit 0";
+  const ProcessResult run = RunProgram(
+      {Runfile("recorder/heaprec"), "-q", "-o", dir + "/t.zst", "/bin/sh", "-c", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> files = ListFiles(dir, ".zst");
+  // The shell and its five children (dash may exec the last command: 5 or 6).
+  ASSERT_GE(files.size(), 6u) << Join(files);
+  std::vector<std::string> want = {dir + "/t.zst"};
+  for (size_t n = 1; want.size() < files.size(); ++n)
+    want.push_back(dir + "/t." + std::to_string(n) + ".zst");
+  std::vector<std::string> got = files;
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+  std::ifstream kept(dir + "/t.2.zst");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "not a trace");
+  for (const std::string& f : files) {
+    if (f == dir + "/t.2.zst") continue;
+    const ProcessResult r = RunProgram({Runfile("replay/heapreplay"), f});
+    EXPECT_EQ(r.exit_code, 0) << f << ": " << r.err;
+  }
 }
 
 // gcc starts cc1 and as (vfork and exec): each has a trace whose parent

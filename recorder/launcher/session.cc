@@ -121,12 +121,21 @@ std::string Session::TracePath(const RegionReader& reader, const std::string& pa
   const RegionHeader& h = reader.header();
   const std::string path = ExpandPattern(options_.output, h.pid, ProgramName(h));
   std::string error;
-  for (int n = 0; n < 10000; ++n) {
-    const std::string candidate = Alternative(path, n);
+  // The search for a free name goes on from where the last one for the same
+  // path ended (the names before it were taken then, and stay taken): the
+  // processes of a session that share one -o name probe each name once
+  // instead of all earlier ones again (1,000 shell children: ~500,000
+  // access() calls, 1.4 s of the launcher's time).
+  int& next = next_name_[path];
+  for (int tries = 0; tries < 10000; ++tries, ++next) {
+    const std::string candidate = Alternative(path, next);
     if (access(candidate.c_str(), F_OK) == 0) continue;
     *builder = TraceBuilder::Create(const_cast<RegionReader*>(&reader), candidate,
                                     options_.addresses, parent, &error);
-    if (*builder != nullptr) return candidate;
+    if (*builder != nullptr) {
+      ++next;
+      return candidate;
+    }
     if (error.find("File exists") == std::string::npos) break;
   }
   errors_.push_back("heaprec: " + error);

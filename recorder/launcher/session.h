@@ -131,6 +131,8 @@ class Session {
   std::map<pid_t, int> exit_status_;
   std::vector<TraceResult> results_;
   std::vector<std::string> errors_;
+  // Per expanded -o path: the first Alternative() not known taken (TracePath).
+  std::map<std::string, int> next_name_;
   CompressionGovernor governor_;
   uint64_t slept_ns_ = 0;  // since the last Step
 };
