@@ -5,6 +5,7 @@
 #include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -43,12 +44,29 @@ std::string ProgramName(const RegionHeader& h) {
 }  // namespace
 
 Session::Session(std::string dir, const Options& options)
-    : dir_(std::move(dir)), options_(options) {}
+    : dir_(std::move(dir)), options_(options) {
+  inotify_fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (inotify_fd_ >= 0 &&
+      inotify_add_watch(inotify_fd_, dir_.c_str(), IN_CREATE | IN_MOVED_TO) < 0) {
+    close(inotify_fd_);
+    inotify_fd_ = -1;
+  }
+}
 
 Session::~Session() {
   for (auto& e : entries_) {
     if (e->pidfd >= 0) close(e->pidfd);
   }
+  if (inotify_fd_ >= 0) close(inotify_fd_);
+}
+
+bool Session::RegionsMayHaveAppeared() {
+  bool appeared = !waiting_.empty();
+  if (inotify_fd_ >= 0) {
+    alignas(inotify_event) char events[4096];
+    while (read(inotify_fd_, events, sizeof(events)) > 0) appeared = true;
+  }
+  return appeared;
 }
 
 void Session::SetExitStatus(pid_t pid, int status) { exit_status_[pid] = status; }
