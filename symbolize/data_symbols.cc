@@ -106,4 +106,10 @@ ModuleData ReadModuleData(const std::string& path, uint64_t load_bias,
   return m;
 }
 
+ModuleData Rebased(const ModuleData& data, uint64_t load_bias) {
+  ModuleData m = data;
+  for (DataSymbol& s : m.symbols) s.start += load_bias;
+  return m;
+}
+
 }  // namespace heaprec::symbolize

@@ -34,6 +34,12 @@ struct ModuleData {
 // build_id (raw bytes; may be empty). Empty on any error.
 ModuleData ReadModuleData(const std::string& path, uint64_t load_bias, const std::string& build_id);
 
+// data (read at load bias 0) as ReadModuleData gives it at load_bias: every
+// symbol's start moved by load_bias (the order and the overlaps it drops do
+// not depend on the bias). Lets a caller read a file once for the processes
+// that load it at other addresses.
+ModuleData Rebased(const ModuleData& data, uint64_t load_bias);
+
 }  // namespace heaprec::symbolize
 
 #endif  // HEAPREC_SYMBOLIZE_DATA_SYMBOLS_H_

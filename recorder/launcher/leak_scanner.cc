@@ -143,11 +143,19 @@ void FillScan(const std::vector<Live>& live, const leakscan::LeakScanResult& res
 const symbolize::ModuleData& LeakScanner::DataOf(const format::Module& m) {
   const std::string key = m.path + "@" + std::to_string(m.load_address);
   auto it = module_data_.find(key);
-  if (it == module_data_.end()) {
-    it = module_data_.emplace(key, symbolize::ReadModuleData(m.path, m.load_address, m.build_id))
-             .first;
+  if (it != module_data_.end()) return it->second;
+  // A file without a build-id may be another one at its next load (a build
+  // that relinks and runs its programs): read each time.
+  if (m.build_id.empty()) {
+    return module_data_.emplace(key, symbolize::ReadModuleData(m.path, m.load_address, m.build_id))
+        .first->second;
   }
-  return it->second;
+  const std::string file_key = m.path + '\n' + m.build_id;
+  auto f = file_data_.find(file_key);
+  if (f == file_data_.end()) {
+    f = file_data_.emplace(file_key, symbolize::ReadModuleData(m.path, 0, m.build_id)).first;
+  }
+  return module_data_.emplace(key, symbolize::Rebased(f->second, m.load_address)).first->second;
 }
 
 void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& reader,

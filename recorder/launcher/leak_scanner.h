@@ -41,6 +41,11 @@ class LeakScanner {
 
   std::vector<std::string> excluded_;
   std::map<std::string, symbolize::ModuleData> module_data_;  // by path and bias
+  // Files with a build-id, read once at bias 0, by path and build-id: the
+  // processes of a session load the same libraries at other addresses, and
+  // reading libc's symbols (its debug file's) again for each took ~1 ms while
+  // the process stood stopped.
+  std::map<std::string, symbolize::ModuleData> file_data_;
 };
 
 }  // namespace heaprec::recorder::launcher
