@@ -266,7 +266,7 @@ int RunAttach(const Options& o) {
   uint64_t last_scan = 0, last_check = 0;
   for (;;) {
     const uint64_t now = NowNs();
-    const bool scan = now - last_scan > 5000000 || session.RegionsMayHaveAppeared();
+    const bool scan = now - last_scan > 5000000 || session.RegionsMayHaveAppeared(now);
     if (scan) last_scan = now;
     const bool moved = session.Step(now, scan);
     for (const std::string& e : session.TakeErrors()) std::fprintf(stderr, "%s\n", e.c_str());

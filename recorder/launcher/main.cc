@@ -259,7 +259,8 @@ int Run(const Options& options) {
       }
     }
     const uint64_t now = NowNs();
-    const bool scan = child_done || now - last_scan > 5000000 || session.RegionsMayHaveAppeared();
+    const bool scan =
+        child_done || now - last_scan > 5000000 || session.RegionsMayHaveAppeared(now);
     if (scan) last_scan = now;
     const bool moved = session.Step(now, scan);
     for (const std::string& e : session.TakeErrors()) std::fprintf(stderr, "%s\n", e.c_str());

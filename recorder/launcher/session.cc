@@ -60,7 +60,9 @@ Session::~Session() {
   if (inotify_fd_ >= 0) close(inotify_fd_);
 }
 
-bool Session::RegionsMayHaveAppeared() {
+bool Session::RegionsMayHaveAppeared(uint64_t now_ns) {
+  if (now_ns - last_look_ns_ < kLookNs) return false;
+  last_look_ns_ = now_ns;
   bool appeared = !waiting_.empty();
   if (inotify_fd_ >= 0) {
     alignas(inotify_event) char events[4096];

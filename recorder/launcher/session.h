@@ -54,14 +54,16 @@ class Session {
   Session(std::string dir, const Options& options);
   ~Session();
 
-  // Whether a region file may have appeared since the last call, so that
+  // Whether a region file may have appeared since the last look, so that
   // the next Step should look (its scan argument): the folder's inotify
   // watch saw a file created or moved in, or a file seen earlier is not
-  // ready yet. Without inotify, false: the caller's periodic look covers it.
-  // A short-lived process (a shell's /bin/true) asks for its final leak scan
-  // before the launcher knows it; looking only every 5 ms made each wait
-  // ~2.5 ms on average.
-  bool RegionsMayHaveAppeared();
+  // ready yet. Looks at most every kLookNs (false in between; a busy
+  // launcher steps ~10,000 times a second). Without inotify, false: the
+  // caller's periodic look covers it. A short-lived process (a shell's
+  // /bin/true) asks for its final leak scan before the launcher knows it;
+  // looking only every 5 ms made each wait ~2.5 ms on average.
+  bool RegionsMayHaveAppeared(uint64_t now_ns);
+  static constexpr uint64_t kLookNs = 500 * 1000;
 
   // The exit status of a process this launcher reaped (its child or an
   // orphan it inherited as subreaper).
@@ -143,8 +145,9 @@ class Session {
   // Per expanded -o path: the first Alternative() not known taken (TracePath).
   std::map<std::string, int> next_name_;
   CompressionGovernor governor_;
-  uint64_t slept_ns_ = 0;  // since the last Step
-  int inotify_fd_ = -1;    // watches dir_ for new files; -1 without inotify
+  uint64_t slept_ns_ = 0;      // since the last Step
+  int inotify_fd_ = -1;        // watches dir_ for new files; -1 without inotify
+  uint64_t last_look_ns_ = 0;  // RegionsMayHaveAppeared
 };
 
 }  // namespace heaprec::recorder::launcher
