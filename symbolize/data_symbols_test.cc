@@ -21,9 +21,8 @@ struct Loaded {
   uint64_t bias = 0;
 };
 
-// The main program's and libc's load biases.
+// The loaded module whose name contains name_part ("": the main program).
 Loaded Find(const std::string& name_part) {
-  Loaded found;
   auto visit = [](dl_phdr_info* info, size_t, void* data) -> int {
     auto* want = static_cast<std::pair<std::string, Loaded>*>(data);
     const std::string name = info->dlpi_name;
