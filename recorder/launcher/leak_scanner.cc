@@ -160,6 +160,11 @@ const symbolize::ModuleData& LeakScanner::DataOf(const format::Module& m) {
 
 void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& reader,
                          TraceBuilder& builder) {
+  // One entry per module and load address: a session of many processes
+  // would keep each one's copies for good (~90 KB a process). Emptied
+  // between scans (DataOf's references live within one), refilled from
+  // file_data_ by a copy.
+  if (module_data_.size() > kKeptModuleData) module_data_.clear();
   RegionHeader& h = *reader.view().header();
   const uint64_t start = MonotonicNs();
   ProcessStop stop;

@@ -41,6 +41,7 @@ class LeakScanner {
 
   std::vector<std::string> excluded_;
   std::map<std::string, symbolize::ModuleData> module_data_;  // by path and bias
+  static constexpr size_t kKeptModuleData = 256;              // entries, then emptied
   // Files with a build-id, read once at bias 0, by path and build-id: the
   // processes of a session load the same libraries at other addresses, and
   // reading libc's symbols (its debug file's) again for each took ~1 ms while
