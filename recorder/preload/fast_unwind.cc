@@ -138,8 +138,13 @@ int Verify(const UnwindState& t, int from, int n) {
 
 // The rule walk from FastBacktrace's frame at fp. Returns the frame count,
 // or -1 (then *missed is the IP without a rule, or 0) for libunwind to redo.
+// *repeat: whether the frames are exactly the previous capture's (see
+// CaptureInfo): the match came at the walk's first frame, every frame after
+// it was reused, none cut. Then, with skip_repeat (the caller keeps what
+// it made of them), ips holds only the first frame.
 int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
-             uintptr_t* missed_sp, uintptr_t* missed_rbp) {
+             uintptr_t* missed_sp, uintptr_t* missed_rbp, bool skip_repeat, bool* repeat) {
+  *repeat = false;
   // This capture's frames, kept for the next one.
   uintptr_t* const sps = t.walk_sp;
   uintptr_t* const rbps = t.walk_rbp;
@@ -189,8 +194,11 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
         const int rest = pn - k - 1;
         if (bad == pn && (t.prev_complete != 0 || n + rest >= max)) {
           reuse_count = rest < max - n ? rest : max - n;
-          for (int i = 0; i < reuse_count; ++i) {
-            ips[n + i] = reinterpret_cast<void*>(t.prev_ip[k + 1 + i]);
+          *repeat = k == 0 && n == 1 && reuse_count == rest;
+          if (!(*repeat && skip_repeat)) {
+            for (int i = 0; i < reuse_count; ++i) {
+              ips[n + i] = reinterpret_cast<void*>(t.prev_ip[k + 1 + i]);
+            }
           }
           reuse_from = k + 1;
           reuse_at = n;
@@ -326,7 +334,10 @@ void OnSpareStack(ThreadBlock& block, void (*fn)(void*), void* arg) {
 // interrupted a capture, libunwind answers in place, learning nothing.
 __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr_t start_fp,
                                                     uintptr_t first_ip, uintptr_t own_fp,
-                                                    ThreadBlock* block) {
+                                                    ThreadBlock* block, CaptureInfo* info) {
+  const uint64_t kept_serial = info->kept_serial;
+  info->serial = 0;
+  info->repeat = false;
   if (max <= 0) return 0;
   const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
   SlowCall slow = {ips, max, start_fp, first_ip, false, 0, 0, {}, 0};
@@ -338,12 +349,17 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   }
   UnwindState& t = UnwindOf(*block);
   t.busy = 1;
-  ++t.stats.captures;
+  // The caller keeps what it made of the previous capture's frames.
+  const bool skip_repeat = kept_serial != 0 && kept_serial == t.stats.captures;
+  info->serial = ++t.stats.captures;
   const uint32_t gen = UnwindGeneration();
+  bool repeat = false;
   int n = -1;
   uintptr_t missed = 0, missed_sp = 0, missed_rbp = 0;
   const bool in_range = t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
-  if (in_range) n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp);
+  if (in_range) {
+    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat);
+  }
   // An IP without a rule on a stack already walked: learn that frame's rule
   // alone and walk again (a few times at most), rather than the whole stack.
   for (int i = 0; n < 0 && missed != 0 && i < kLearnAtMost && !UnwindRulesFull(); ++i) {
@@ -352,9 +368,10 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
     if (!learn.learned) break;
     ++t.stats.frames_learned;
     missed = 0;
-    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp);
+    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat);
   }
   if (n >= 0) {
+    info->repeat = repeat;
     ++t.stats.fast;
   } else {
     t.prev_n = 0;
@@ -376,13 +393,22 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
 }  // namespace
 
 int FastBacktrace(void** ips, int max) {
+  CaptureInfo info;
   return Backtrace(ips, max, 0, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), ThisThreadBlock());
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), ThisThreadBlock(),
+                   &info);
 }
 
 int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* block) {
+  CaptureInfo info;
   return Backtrace(ips, max, start_fp, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block);
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block, &info);
+}
+
+int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* block,
+                      CaptureInfo* info) {
+  return Backtrace(ips, max, start_fp, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                   reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block, info);
 }
 
 void BlockFastUnwindForFork() { BlockUnwindForFork(); }

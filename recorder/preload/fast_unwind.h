@@ -54,6 +54,25 @@ __attribute__((noinline)) int FastBacktrace(void** ips, int max);
 __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp,
                                                 ThreadBlock* block);
 
+// What a capture of FastBacktraceFrom was, for a caller that keeps what it
+// made of the previous one (CaptureStack's stack cache, recorder.cc).
+// Out: serial numbers the captures made with the block's state, 1, 2, ...
+// (0: a capture that did not use it: no block, or nested in a handler that
+// interrupted a capture); repeat: the frames are exactly those of capture
+// serial - 1, the same count and the same return addresses (the prefix
+// reuse matched the first frame and checked every cell the rule walk would
+// read), so what the caller made of those frames holds for these.
+// In: kept_serial, the serial of the capture whose result the caller keeps
+// (0: none). When it is serial - 1 and repeat is set, only ips[0] is written
+// (the rest would be a copy of what the caller already made its result of).
+struct CaptureInfo {
+  uint64_t kept_serial = 0;
+  uint64_t serial = 0;
+  bool repeat = false;
+};
+__attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp,
+                                                ThreadBlock* block, CaptureInfo* info);
+
 // Fork handlers: BlockFastUnwindForFork() in the prepare handler (waits
 // until no other thread is inside libunwind, whose locks would stay held in
 // the child, and keeps them out; the calling thread must not capture until

@@ -210,6 +210,89 @@ TEST(FastUnwindTest, AlternatingChainsRejectStalePrefix) {
   EXPECT_GT(after.reused - before.reused, 20u);
 }
 
+// CaptureInfo: consecutive serials, repeat only for the previous capture's
+// very frames, and with kept_serial the repeated frames left unwritten.
+struct RepeatProbe {
+  int which = 0;             // FpChainF's chain
+  uint64_t kept_serial = 0;  // in
+  CaptureInfo info;          // out
+  void* ips[kMax];
+  int n = 0;
+};
+
+void* const kUnwritten = reinterpret_cast<void*>(uintptr_t{1});
+
+__attribute__((noinline)) void CaptureWithInfo(void* arg) {
+  auto* r = static_cast<RepeatProbe*>(arg);
+  for (void*& ip : r->ips) ip = kUnwritten;
+  r->info = CaptureInfo{};
+  r->info.kept_serial = r->kept_serial;
+  r->n = FastBacktraceFrom(r->ips, kMax, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)),
+                           ThisThreadBlock(), &r->info);
+  asm volatile("" ::: "memory");
+}
+
+void ChainWithInfo(void* arg) {
+  FpChainF(static_cast<RepeatProbe*>(arg)->which, CaptureWithInfo, arg);
+}
+
+RepeatProbe CaptureAt(int which, int depth, uint64_t kept_serial) {
+  RepeatProbe r;
+  r.which = which;
+  r.kept_serial = kept_serial;
+  FpRecurse(depth, ChainWithInfo, &r);
+  return r;
+}
+
+TEST(FastUnwindTest, RepeatOnlyForThePreviousFrames) {
+  std::vector<void*> prev;
+  uint64_t prev_serial = 0;
+  int repeats = 0, same = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int which : {0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1}) {
+      for (int depth : {2, 2, 5, 2}) {
+        const RepeatProbe r = CaptureAt(which, depth, 0);
+        ASSERT_GT(r.n, 3);
+        const std::vector<void*> now(r.ips, r.ips + r.n);
+        for (void* ip : now) ASSERT_NE(ip, kUnwritten);
+        if (prev_serial != 0) {
+          EXPECT_EQ(r.info.serial, prev_serial + 1);
+          if (r.info.repeat) {
+            ASSERT_EQ(now, prev) << "which " << which << " depth " << depth;
+            ++repeats;
+          }
+          same += now == prev;
+        }
+        prev = now;
+        prev_serial = r.info.serial;
+      }
+    }
+  }
+  EXPECT_GT(repeats, 30);  // not vacuous: most of the same frames again are seen so
+  EXPECT_LE(repeats, same);
+
+  // With the serial of the capture before: a repeat writes the first frame
+  // only. (Captures from one call site: a, b, then c, d from chain 1.)
+  RepeatProbe r[4];
+  for (int i = 0; i < 4; ++i) {
+    // b keeps a; c keeps b (other frames); d keeps b, not c (the one before).
+    const uint64_t keep = i == 0 ? 0 : r[i == 3 ? 1 : i - 1].info.serial;
+    r[i] = CaptureAt(i < 2 ? 0 : 1, 3, keep);
+  }
+  const RepeatProbe &a = r[0], &b = r[1], &c = r[2], &d = r[3];
+  ASSERT_TRUE(b.info.repeat);
+  EXPECT_EQ(b.n, a.n);
+  EXPECT_EQ(b.ips[0], a.ips[0]);
+  EXPECT_EQ(b.ips[1], kUnwritten);
+  // Other frames: all written, whatever the caller keeps.
+  EXPECT_FALSE(c.info.repeat);
+  for (int i = 0; i < c.n; ++i) EXPECT_NE(c.ips[i], kUnwritten) << i;
+  // The same frames again, but the caller keeps an older capture's: all written.
+  EXPECT_TRUE(d.info.repeat);
+  ASSERT_EQ(d.n, c.n);
+  for (int i = 0; i < d.n; ++i) EXPECT_EQ(d.ips[i], c.ips[i]) << i;
+}
+
 TEST(FastUnwindTest, FailsWithoutPrefixCheck) {
   // The check that the differential test relies on: with Verify() off, a
   // stale prefix is copied and the comparison catches it.

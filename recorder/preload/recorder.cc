@@ -271,7 +271,20 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
   const int want = static_cast<int>(max_depth) + 8;
   // The same frames as unw_backtrace(ips, want) from the hook's caller on,
   // mostly without libunwind.
-  const int n = FastBacktraceFrom(ips, want, hook_frame, block);
+  // The stack cache holds what the thread's last capture became, if it
+  // was kept in this region (generation 0 when it was not).
+  StackCache* const sc = cache != nullptr ? &StackCacheOf(*cache) : nullptr;
+  CaptureInfo info;
+  if (sc != nullptr && sc->generation == t_thread_state.generation) info.kept_serial = sc->serial;
+  const int n = FastBacktraceFrom(ips, want, hook_frame, block, &info);
+  // Those frames again (the same frames make the same trimmed stack, the
+  // same id): the kept id, without copying, trimming, comparing or hashing
+  // them again (and ips holds only the first: fast_unwind.h).
+  if (info.repeat && info.kept_serial != 0 && info.kept_serial + 1 == info.serial) {
+    sc->serial = info.serial;
+    if (sc->truncated != 0) Count().truncated_stacks.fetch_add(1, std::memory_order_relaxed);
+    return sc->id;
+  }
   int skip = 0;
   while (skip < n && reinterpret_cast<uintptr_t>(ips[skip]) >= g_recorder.own_start &&
          reinterpret_cast<uintptr_t>(ips[skip]) < g_recorder.own_end) {
@@ -291,7 +304,8 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
     Count().unwind_failures.fetch_add(1, std::memory_order_relaxed);
     return 0;
   }
-  if (depth > max_depth || n == want) {
+  const bool truncated = depth > max_depth || n == want;
+  if (truncated) {
     if (depth > max_depth) depth = max_depth;
     Count().truncated_stacks.fetch_add(1, std::memory_order_relaxed);
     // The cut stacks share one root, the mark (skip + depth <= n < want + 1).
@@ -304,6 +318,10 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
                           ? InternStackCached(StackCacheOf(*cache), t_thread_state.generation,
                                               g_recorder.region, frames, depth, &inserted)
                           : InternStack(g_recorder.region, frames, depth, &inserted);
+  if (sc != nullptr) {  // what the next capture may use again (generation 0: nothing)
+    sc->serial = info.serial;
+    sc->truncated = truncated ? 1 : 0;
+  }
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.
   if (inserted) ScanModulesIfChanged(g_recorder.region);

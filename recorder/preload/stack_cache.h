@@ -49,7 +49,12 @@ struct StackCache {
   uint32_t generation;  // region generation of id; 0 = empty
   uint32_t depth;       // frames kept
   uint32_t id;          // the previous stack's id (never 0 when kept)
-  uint32_t pad;
+  // Left to the caller (recorder.cc's CaptureStack; InternStackCached does
+  // not touch them): the unwinder's serial number of the capture the kept
+  // stack came from (fast_unwind.h's CaptureInfo; 0 = none), and whether
+  // that stack was cut at the depth limit.
+  uint32_t truncated;
+  uint64_t serial;
   uint64_t frames[kStackCacheFrames];          // outermost first
   uint64_t states[kStackCacheFrames];          // hash state after frames[0..i]
   RecentStack recent[1u << kRecentStackBits];  // by the hash's top bits
