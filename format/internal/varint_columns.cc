@@ -2,6 +2,10 @@
 // (varint_columns.h).
 #include "format/internal/varint_columns.h"
 
+#include <emmintrin.h>
+
+#include <algorithm>
+
 #include "format/internal/chunk_delivery.h"
 #include "format/internal/seq_order.h"
 #include "format/internal/varint_events.h"
@@ -28,6 +32,52 @@ class VarintCursor {
   }
   bool done() const { return p_ == end_; }
 
+  // 16 bytes as 16 values (SSE2 has no zero-extension of bytes to 64 bits
+  // in one step: bytes to words to doublewords to quadwords).
+  static void Widen16(__m128i bytes, uint64_t* out) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i words[2] = {_mm_unpacklo_epi8(bytes, zero), _mm_unpackhi_epi8(bytes, zero)};
+    for (int w = 0; w < 2; ++w) {
+      const __m128i dwords[2] = {_mm_unpacklo_epi16(words[w], zero),
+                                 _mm_unpackhi_epi16(words[w], zero)};
+      for (int d = 0; d < 2; ++d) {
+        auto* q = reinterpret_cast<__m128i*>(out + 8 * w + 4 * d);
+        _mm_storeu_si128(q, _mm_unpacklo_epi32(dwords[d], zero));
+        _mm_storeu_si128(q + 1, _mm_unpackhi_epi32(dwords[d], zero));
+      }
+    }
+  }
+
+  // The next count values into out, as Next() would read them one by one;
+  // returns how many were read (fewer: the column ended or a value is
+  // malformed, and the cursor stays at it). The one-byte values before the
+  // first longer one among the next 16 bytes are copied at once (SSE2, in
+  // every x86-64): most values of most columns take one byte.
+  size_t Take(uint64_t* out, size_t count) {
+    size_t i = 0;
+    while (i < count) {
+      if (end_ - p_ >= 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
+        const auto high = static_cast<unsigned>(_mm_movemask_epi8(bytes));
+        const size_t ones = high == 0 ? 16 : static_cast<size_t>(__builtin_ctz(high));
+        if (high == 0 && count - i >= 16) {  // 16 one-byte values
+          Widen16(bytes, out + i);
+          p_ += 16;
+          i += 16;
+          continue;
+        }
+        const size_t run = std::min(ones, count - i);
+        for (size_t j = 0; j < run; ++j) out[i + j] = p_[j];
+        p_ += run;
+        i += run;
+        if (run < ones || i == count || high == 0) continue;
+      }
+      if (!Next(&out[i])) return i;  // a longer value, or the column's last 15 bytes
+      ++i;
+    }
+    return i;
+  }
+
  private:
   bool Long(uint64_t* v) {
     uint64_t x = 0;
@@ -44,6 +94,51 @@ class VarintCursor {
 
   const uint8_t* p_;
   const uint8_t* end_;
+};
+
+// The five columns every event has (thread, seq, time, stack, size), read
+// a block of events ahead (VarintCursor::Take) instead of a value at a time.
+class EventVarints {
+ public:
+  static constexpr size_t kBlock = 512;
+
+  explicit EventVarints(const fb::Chunk& c)
+      : threads_(c.thread_v()),
+        seqs_(c.seq_delta_v()),
+        times_(c.time_delta_v()),
+        stacks_(c.stack_v()),
+        sizes_(c.size_v()) {}
+
+  // Event i's values (events are asked for in order from 0, each once):
+  // *j is its place in the block. False if a column has no value for it
+  // (it ended, or its value is malformed), as reading the five with
+  // VarintCursor::Next would find at event i.
+  __attribute__((always_inline)) bool At(size_t i, size_t n, size_t* j) {
+    if (i == end_) Fill(i, n);
+    *j = i - start_;
+    return *j < ok_;
+  }
+  uint64_t thread(size_t j) const { return t_[j]; }
+  uint64_t seq(size_t j) const { return x_[j]; }
+  uint64_t time(size_t j) const { return y_[j]; }
+  uint64_t stack(size_t j) const { return s_[j]; }
+  uint64_t size(size_t j) const { return z_[j]; }
+  bool done() const {
+    return threads_.done() && seqs_.done() && times_.done() && stacks_.done() && sizes_.done();
+  }
+
+ private:
+  void Fill(size_t i, size_t n) {
+    const size_t count = std::min(kBlock, n - i);
+    start_ = i;
+    end_ = i + count;
+    ok_ = std::min({threads_.Take(t_, count), seqs_.Take(x_, count), times_.Take(y_, count),
+                    stacks_.Take(s_, count), sizes_.Take(z_, count)});
+  }
+
+  VarintCursor threads_, seqs_, times_, stacks_, sizes_;
+  size_t start_ = 0, end_ = 0, ok_ = 0;  // the block: events [start_, end_), ok_ of them whole
+  uint64_t t_[kBlock], x_[kBlock], y_[kBlock], s_[kBlock], z_[kBlock];
 };
 
 // Stack nodes: parent ids from id - parent, addresses from zigzag deltas.
@@ -174,8 +269,8 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   k->aligned = k->reallocs = 0;
   uint64_t* sizes_of = size_by_stack->data();
   const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
-  VarintCursor seqs(c.seq_delta_v()), times(c.time_delta_v()), threads(c.thread_v()),
-      sizes(c.size_v()), stacks(c.stack_v()), addresses(c.address_delta_v());
+  EventVarints ev(c);
+  VarintCursor addresses(c.address_delta_v());
   RefReader refs(c);
   const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
   uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
@@ -184,12 +279,13 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
     const uint8_t b = apis[i];
     const Api api = ApiOf(b, layout);
     const EventKind kind = KindOf(api);
-    uint64_t t, s, x, y, z;
-    if (!threads.Next(&t) || !seqs.Next(&x) || !times.Next(&y) || !stacks.Next(&s) ||
-        !sizes.Next(&z)) {
+    size_t e;
+    if (!ev.At(i, n, &e)) {
       *error = kLengths;
       return false;
     }
+    const uint64_t t = ev.thread(e), s = ev.stack(e), y = ev.time(e), z = ev.size(e);
+    uint64_t x = ev.seq(e);
     if (i == 0 || t != thread) {
       k->groups.push_back(static_cast<uint32_t>(i));
       refs.NewThread();
@@ -233,8 +329,7 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
     }
     k->reallocs += HasOldAddress(api);
   }
-  if (!seqs.done() || !times.done() || !threads.done() || !sizes.done() || !stacks.done() ||
-      !addresses.done()) {
+  if (!ev.done() || !addresses.done()) {
     *error = kLengths;
     return false;
   }
@@ -272,8 +367,8 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   k->resolve_error.clear();
   uint64_t* sizes_of = size_by_stack->data();
   const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
-  VarintCursor seqs(c.seq_delta_v()), times(c.time_delta_v()), threads(c.thread_v()),
-      sizes(c.size_v()), stacks(c.stack_v()), addresses(c.address_delta_v());
+  EventVarints ev(c);
+  VarintCursor addresses(c.address_delta_v());
   RefReader refs(c);
   const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
   uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
@@ -295,12 +390,13 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       const uint8_t b = apis[i];
       const Api api = ApiOf(b, layout);
       const EventKind kind = KindOf(api);
-      uint64_t t, s, x, y, z;
-      if (!threads.Next(&t) || !seqs.Next(&x) || !times.Next(&y) || !stacks.Next(&s) ||
-          !sizes.Next(&z)) {
+      size_t e;
+      if (!ev.At(i, n, &e)) {
         *error = kLengths;
         return false;
       }
+      const uint64_t t = ev.thread(e), s = ev.stack(e), y = ev.time(e), z = ev.size(e);
+      uint64_t x = ev.seq(e);
       if (i == 0 || t != thread) {
         refs.NewThread();
         thread = t;
@@ -383,8 +479,7 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   k->bad_stack = bad_stack;
   k->aligned = aligned;
   k->reallocs = reallocs;
-  if (!seqs.done() || !times.done() || !threads.done() || !sizes.done() || !stacks.done() ||
-      !addresses.done()) {
+  if (!ev.done() || !addresses.done()) {
     *error = kLengths;
     return false;
   }
