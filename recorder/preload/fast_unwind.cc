@@ -340,9 +340,9 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   info->repeat = false;
   if (max <= 0) return 0;
   const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
-  SlowCall slow = {ips, max, start_fp, first_ip, false, 0, 0, {}, 0};
   if (__builtin_expect(block == nullptr, 0) || UnwindOf(*block).busy != 0 ||
       max > kFastUnwindMaxFrames) {
+    SlowCall slow = {ips, max, start_fp, first_ip, false, 0, 0, {}, 0};
     Slow(&slow);
     asm volatile("" ::: "memory");  // keep the call out of tail position
     return slow.n;
@@ -375,6 +375,8 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
     ++t.stats.fast;
   } else {
     t.prev_n = 0;
+    // Filled only here: the fast path does not pay for it.
+    SlowCall slow = {ips, max, start_fp, first_ip, false, 0, 0, {}, 0};
     slow.learn = (!in_range || missed != 0) && !UnwindRulesFull();
     slow.gen = gen;
     slow.missed = missed;
