@@ -2,8 +2,6 @@
 // (varint_columns.h).
 #include "format/internal/varint_columns.h"
 
-#include <emmintrin.h>
-
 #include <algorithm>
 
 #include "format/internal/chunk_delivery.h"
@@ -15,7 +13,8 @@
 namespace heaprec::format::detail {
 namespace {
 
-// One varint column, read a value at a time in step with the others.
+// One varint column, read a value at a time in step with the others, or a
+// run of values at once (format/varint.h).
 class VarintCursor {
  public:
   explicit VarintCursor(const flatbuffers::Vector<uint8_t>* v)
@@ -23,75 +22,15 @@ class VarintCursor {
 
   // The next value; false if the column has none left or it is malformed
   // (longer than 10 bytes, over 64 bits).
-  __attribute__((always_inline)) bool Next(uint64_t* v) {
-    if (__builtin_expect(p_ < end_ && *p_ < 0x80, 1)) {  // most values take one byte
-      *v = *p_++;
-      return true;
-    }
-    return Long(v);
-  }
+  __attribute__((always_inline)) bool Next(uint64_t* v) { return ReadVarint(&p_, end_, v); }
   bool done() const { return p_ == end_; }
-
-  // 16 bytes as 16 values (SSE2 has no zero-extension of bytes to 64 bits
-  // in one step: bytes to words to doublewords to quadwords).
-  static void Widen16(__m128i bytes, uint64_t* out) {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i words[2] = {_mm_unpacklo_epi8(bytes, zero), _mm_unpackhi_epi8(bytes, zero)};
-    for (int w = 0; w < 2; ++w) {
-      const __m128i dwords[2] = {_mm_unpacklo_epi16(words[w], zero),
-                                 _mm_unpackhi_epi16(words[w], zero)};
-      for (int d = 0; d < 2; ++d) {
-        auto* q = reinterpret_cast<__m128i*>(out + 8 * w + 4 * d);
-        _mm_storeu_si128(q, _mm_unpacklo_epi32(dwords[d], zero));
-        _mm_storeu_si128(q + 1, _mm_unpackhi_epi32(dwords[d], zero));
-      }
-    }
-  }
 
   // The next count values into out, as Next() would read them one by one;
   // returns how many were read (fewer: the column ended or a value is
-  // malformed, and the cursor stays at it). The one-byte values before the
-  // first longer one among the next 16 bytes are copied at once (SSE2, in
-  // every x86-64): most values of most columns take one byte.
-  size_t Take(uint64_t* out, size_t count) {
-    size_t i = 0;
-    while (i < count) {
-      if (end_ - p_ >= 16) {
-        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
-        const auto high = static_cast<unsigned>(_mm_movemask_epi8(bytes));
-        const size_t ones = high == 0 ? 16 : static_cast<size_t>(__builtin_ctz(high));
-        if (high == 0 && count - i >= 16) {  // 16 one-byte values
-          Widen16(bytes, out + i);
-          p_ += 16;
-          i += 16;
-          continue;
-        }
-        const size_t run = std::min(ones, count - i);
-        for (size_t j = 0; j < run; ++j) out[i + j] = p_[j];
-        p_ += run;
-        i += run;
-        if (run < ones || i == count || high == 0) continue;
-      }
-      if (!Next(&out[i])) return i;  // a longer value, or the column's last 15 bytes
-      ++i;
-    }
-    return i;
-  }
+  // malformed).
+  size_t Take(uint64_t* out, size_t count) { return ReadVarintRun(&p_, end_, out, count); }
 
  private:
-  bool Long(uint64_t* v) {
-    uint64_t x = 0;
-    for (int shift = 0;; shift += 7) {
-      if (p_ == end_ || shift > 63) return false;
-      const uint8_t b = *p_++;
-      if (shift == 63 && b > 1) return false;
-      x |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) break;
-    }
-    *v = x;
-    return true;
-  }
-
   const uint8_t* p_;
   const uint8_t* end_;
 };
