@@ -143,7 +143,8 @@ int Verify(const UnwindState& t, int from, int n) {
 // it was reused, none cut. Then, with skip_repeat (the caller keeps what
 // it made of them), ips holds only the first frame.
 int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, uintptr_t* missed,
-             uintptr_t* missed_sp, uintptr_t* missed_rbp, bool skip_repeat, bool* repeat) {
+             uintptr_t* missed_sp, uintptr_t* missed_rbp, bool skip_repeat, bool* repeat,
+             CaptureInfo* info) {
   *repeat = false;
   // This capture's frames, kept for the next one.
   uintptr_t* const sps = t.walk_sp;
@@ -202,6 +203,11 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
           }
           reuse_from = k + 1;
           reuse_at = n;
+          if (reuse_count == rest) {  // to the previous capture's last frame
+            info->outer = static_cast<uint32_t>(reuse_count);
+            info->outer_at = static_cast<uint32_t>(n);
+            info->outer_from = static_cast<uint32_t>(reuse_from);
+          }
           n += reuse_count;
           complete = t.prev_complete != 0 && reuse_count == rest;
           break;
@@ -338,6 +344,7 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   const uint64_t kept_serial = info->kept_serial;
   info->serial = 0;
   info->repeat = false;
+  info->outer = 0;
   if (max <= 0) return 0;
   const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
   if (__builtin_expect(block == nullptr, 0) || UnwindOf(*block).busy != 0 ||
@@ -358,7 +365,8 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   uintptr_t missed = 0, missed_sp = 0, missed_rbp = 0;
   const bool in_range = t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
   if (in_range) {
-    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat);
+    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat,
+                 info);
   }
   // An IP without a rule on a stack already walked: learn that frame's rule
   // alone and walk again (a few times at most), rather than the whole stack.
@@ -368,13 +376,15 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
     if (!learn.learned) break;
     ++t.stats.frames_learned;
     missed = 0;
-    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat);
+    n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat,
+                 info);
   }
   if (n >= 0) {
     info->repeat = repeat;
     ++t.stats.fast;
   } else {
     t.prev_n = 0;
+    info->outer = 0;
     // Filled only here: the fast path does not pay for it.
     SlowCall slow = {ips, max, start_fp, first_ip, false, 0, 0, {}, 0};
     slow.learn = (!in_range || missed != 0) && !UnwindRulesFull();

@@ -65,10 +65,18 @@ __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t s
 // In: kept_serial, the serial of the capture whose result the caller keeps
 // (0: none). When it is serial - 1 and repeat is set, only ips[0] is written
 // (the rest would be a copy of what the caller already made its result of).
+// Out, besides: outer, the frames at the end of ips copied from capture
+// serial - 1, from its frame outer_from to its last (0: none so copied; the
+// prefix reuse proved them equal, as for a repeat); they start at ips[outer_at].
+// A caller that keeps what it made of that capture's outermost frames need not
+// compare those again (CaptureStack passes them on to InternStackCached).
 struct CaptureInfo {
   uint64_t kept_serial = 0;
   uint64_t serial = 0;
   bool repeat = false;
+  uint32_t outer = 0;
+  uint32_t outer_at = 0;
+  uint32_t outer_from = 0;
 };
 __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp,
                                                 ThreadBlock* block, CaptureInfo* info);

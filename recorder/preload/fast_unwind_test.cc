@@ -293,6 +293,36 @@ TEST(FastUnwindTest, RepeatOnlyForThePreviousFrames) {
   for (int i = 0; i < d.n; ++i) EXPECT_EQ(d.ips[i], c.ips[i]) << i;
 }
 
+TEST(FastUnwindTest, OuterFramesAreThePreviousCapturesLast) {
+  // info.outer frames at ips[outer_at..n) are capture serial - 1's frames
+  // outer_from.. to its last, one for one.
+  std::vector<void*> prev;
+  uint64_t prev_serial = 0;
+  int with_outer = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int which : {0, 1, 1, 0, 0, 1}) {
+      for (int depth : {2, 5, 3, 7, 2}) {
+        const RepeatProbe r = CaptureAt(which, depth, 0);
+        ASSERT_GT(r.n, 3);
+        const std::vector<void*> now(r.ips, r.ips + r.n);
+        if (prev_serial != 0 && r.info.outer != 0) {  // the first follows another test's
+          ASSERT_EQ(r.info.serial, prev_serial + 1);
+          ASSERT_EQ(r.info.outer_at + r.info.outer, static_cast<uint32_t>(r.n));
+          ASSERT_EQ(r.info.outer_from + r.info.outer, prev.size());
+          for (uint32_t i = 0; i < r.info.outer; ++i) {
+            ASSERT_EQ(now[r.info.outer_at + i], prev[r.info.outer_from + i])
+                << "which " << which << " depth " << depth << " frame " << i;
+          }
+          with_outer += !r.info.repeat;
+        }
+        prev = now;
+        prev_serial = r.info.serial;
+      }
+    }
+  }
+  EXPECT_GT(with_outer, 20);  // not vacuous: other inner frames, the outer ones copied
+}
+
 TEST(FastUnwindTest, FailsWithoutPrefixCheck) {
   // The check that the differential test relies on: with Verify() off, a
   // stale prefix is copied and the comparison catches it.

@@ -293,11 +293,13 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
   // The outermost frames of the main thread pass through heaprec's wrapper of
   // main (hooks_misc.cc, MainThenScrub): not a frame of the program's.
   int end = n;
+  int outer_cut = 0;  // of those, frames the unwinder copied (info.outer)
   for (int i = n - 1; i >= skip && i >= n - 4; --i) {
     const auto ip = reinterpret_cast<uintptr_t>(ips[i]);
     if (ip < g_recorder.own_start || ip >= g_recorder.own_end) continue;
     for (int j = i; j + 1 < end; ++j) ips[j] = ips[j + 1];
     --end;
+    if (i >= static_cast<int>(info.outer_at)) ++outer_cut;
   }
   uint32_t depth = end > skip ? static_cast<uint32_t>(end - skip) : 0;
   if (depth == 0) {
@@ -312,15 +314,29 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
     ips[skip + depth] = reinterpret_cast<void*>(format::kTruncatedFrameAddress);
     ++depth;
   }
+  // The frames the unwinder copied from the previous capture (info.outer)
+  // are that capture's outermost; where the kept stack is that capture's,
+  // neither stack cut, and neither capture's skipped frames among them, the
+  // same removals of the main wrapper hit both (the same frames, as many
+  // from the end): the kept stack's outermost outer - outer_cut frames are
+  // this stack's, and InternStackCached need not compare them.
+  uint32_t known_outer = 0;
+  if (info.outer != 0 && info.kept_serial != 0 && info.kept_serial + 1 == info.serial &&
+      !truncated && sc->truncated == 0 && skip <= static_cast<int>(info.outer_at) &&
+      sc->skipped <= info.outer_from) {
+    known_outer = info.outer - static_cast<uint32_t>(outer_cut);
+  }
   bool inserted = false;
   const auto* frames = reinterpret_cast<const uint64_t*>(ips + skip);
-  const uint32_t id = __builtin_expect(cache != nullptr, 1)
-                          ? InternStackCached(StackCacheOf(*cache), t_thread_state.generation,
-                                              g_recorder.region, frames, depth, &inserted)
-                          : InternStack(g_recorder.region, frames, depth, &inserted);
+  const uint32_t id =
+      __builtin_expect(cache != nullptr, 1)
+          ? InternStackCached(StackCacheOf(*cache), t_thread_state.generation, g_recorder.region,
+                              frames, depth, &inserted, known_outer)
+          : InternStack(g_recorder.region, frames, depth, &inserted);
   if (sc != nullptr) {  // what the next capture may use again (generation 0: nothing)
     sc->serial = info.serial;
     sc->truncated = truncated ? 1 : 0;
+    sc->skipped = static_cast<uint32_t>(skip);
   }
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.

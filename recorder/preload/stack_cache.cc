@@ -9,9 +9,11 @@ namespace heaprec::recorder::preload {
 namespace {
 
 // How many of kept[0..limit) equal inner[0], inner[-1], ... (the new stack
-// from its outermost frame inward); four at a time while they all match.
-uint32_t CommonOuter(const uint64_t* kept, const uint64_t* inner, uint32_t limit) {
-  uint32_t j = 0;
+// from its outermost frame inward), the first `known` of them known equal;
+// four at a time while they all match.
+uint32_t CommonOuter(const uint64_t* kept, const uint64_t* inner, uint32_t limit,
+                     uint32_t known) {
+  uint32_t j = known < limit ? known : limit;
   for (; j + 4 <= limit; j += 4) {
     const uint64_t diff = (kept[j] ^ inner[-static_cast<intptr_t>(j)]) |
                           (kept[j + 1] ^ inner[-static_cast<intptr_t>(j) - 1]) |
@@ -26,7 +28,8 @@ uint32_t CommonOuter(const uint64_t* kept, const uint64_t* inner, uint32_t limit
 }  // namespace
 
 uint32_t InternStackCached(StackCache& cache, uint32_t generation, const RegionView& region,
-                           const uint64_t* frames, uint32_t depth, bool* inserted) {
+                           const uint64_t* frames, uint32_t depth, bool* inserted,
+                           uint32_t known_outer) {
   if (depth == 0 || depth > kStackCacheFrames) {
     cache.generation = 0;
     return InternStack(region, frames, depth, inserted);
@@ -36,7 +39,7 @@ uint32_t InternStackCached(StackCache& cache, uint32_t generation, const RegionV
   uint32_t same = 0;
   if (cache.generation == generation) {
     const uint32_t limit = depth < cache.depth ? depth : cache.depth;
-    same = CommonOuter(cache.frames, frames + depth - 1, limit);
+    same = CommonOuter(cache.frames, frames + depth - 1, limit, known_outer);
     if (same == depth && depth == cache.depth) return cache.id;
   }
   uint64_t h = same > 0 ? cache.states[same - 1] : kStackHashSeed;

@@ -55,6 +55,9 @@ struct StackCache {
   // that stack was cut at the depth limit.
   uint32_t truncated;
   uint64_t serial;
+  // Also the caller's: the frames that capture skipped before the stack
+  // (the recorder's own).
+  uint32_t skipped;
   uint64_t frames[kStackCacheFrames];          // outermost first
   uint64_t states[kStackCacheFrames];          // hash state after frames[0..i]
   RecentStack recent[1u << kRecentStackBits];  // by the hash's top bits
@@ -62,8 +65,13 @@ struct StackCache {
 
 // InternStack(region, frames, depth, inserted) through the cache; generation
 // (never 0) names the region: a cache filled for another one is not used.
+// known_outer: how many of the outermost frames the caller knows to equal
+// the kept stack's outermost ones (the unwinder copied them from the capture
+// the kept stack was made of: CaptureStack); they are not compared again.
+// 0 if unknown; more than either stack's depth is taken as their depth.
 uint32_t InternStackCached(StackCache& cache, uint32_t generation, const RegionView& region,
-                           const uint64_t* frames, uint32_t depth, bool* inserted);
+                           const uint64_t* frames, uint32_t depth, bool* inserted,
+                           uint32_t known_outer = 0);
 
 }  // namespace heaprec::recorder::preload
 

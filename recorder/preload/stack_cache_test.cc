@@ -59,6 +59,35 @@ TEST(StackCacheTest, HashIsIncremental) {
   EXPECT_NE(HashFrames(f.data(), 20), HashFrames(f.data(), 19));
 }
 
+TEST(StackCacheTest, KnownOuterFramesGiveTheSameIds) {
+  // With known_outer up to the true count of shared outermost frames (what
+  // CaptureStack passes), the ids stay the table's.
+  Region r;
+  StackCache cache = {};
+  std::mt19937 rng(7);
+  std::vector<uint64_t> prev;
+  int hinted = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<uint64_t> s = MakeStack(rng() % 40, 4 + rng() % 30);
+    uint32_t common = 0;
+    while (common < s.size() && common < prev.size() &&
+           s[s.size() - 1 - common] == prev[prev.size() - 1 - common]) {
+      ++common;
+    }
+    const uint32_t known = common == 0 ? 0 : static_cast<uint32_t>(rng() % (common + 1));
+    hinted += known > 0;
+    bool inserted = false;
+    const auto depth = static_cast<uint32_t>(s.size());
+    const uint32_t cached =
+        InternStackCached(cache, 1, r.view(), s.data(), depth, &inserted, known);
+    inserted = false;
+    ASSERT_EQ(cached, InternStack(r.view(), s.data(), depth, &inserted)) << i;
+    ASSERT_FALSE(inserted);
+    prev = s;
+  }
+  EXPECT_GT(hinted, 1000);
+}
+
 TEST(StackCacheTest, AlternatingAndRelatedStacks) {
   Region r;
   StackCache cache = {};
