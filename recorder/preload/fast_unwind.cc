@@ -36,6 +36,8 @@
 // row's CFA rule correctly (see there).
 #include "recorder/preload/fast_unwind.h"
 
+#include <emmintrin.h>
+
 #include <cstring>
 
 #include "recorder/preload/signal_hold.h"
@@ -123,6 +125,17 @@ inline UnwindRule Rule(UnwindState& t, uintptr_t ip, uint32_t gen) {
   return r;
 }
 
+// to[0..count) = from[0..count), two at a time (a reused prefix is tens of
+// frames: Python's interpreter stacks, churn's recursion).
+inline void CopyFrames(void** __restrict to, const uintptr_t* __restrict from, int count) {
+  int i = 0;
+  for (; i + 2 <= count; i += 2) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), v);
+  }
+  if (i < count) to[i] = reinterpret_cast<void*>(from[i]);
+}
+
 // Checks the previous capture's frames [from, n): the cells the rule walk
 // would read to reach each of them still hold what they held. Returns n if
 // all do, else the first frame that differs.
@@ -197,9 +210,7 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
           reuse_count = rest < max - n ? rest : max - n;
           *repeat = k == 0 && n == 1 && reuse_count == rest;
           if (!(*repeat && skip_repeat)) {
-            for (int i = 0; i < reuse_count; ++i) {
-              ips[n + i] = reinterpret_cast<void*>(t.prev_ip[k + 1 + i]);
-            }
+            CopyFrames(ips + n, &t.prev_ip[k + 1], reuse_count);
           }
           reuse_from = k + 1;
           reuse_at = n;

@@ -11,8 +11,7 @@ namespace {
 // How many of kept[0..limit) equal inner[0], inner[-1], ... (the new stack
 // from its outermost frame inward), the first `known` of them known equal;
 // four at a time while they all match.
-uint32_t CommonOuter(const uint64_t* kept, const uint64_t* inner, uint32_t limit,
-                     uint32_t known) {
+uint32_t CommonOuter(const uint64_t* kept, const uint64_t* inner, uint32_t limit, uint32_t known) {
   uint32_t j = known < limit ? known : limit;
   for (; j + 4 <= limit; j += 4) {
     const uint64_t diff = (kept[j] ^ inner[-static_cast<intptr_t>(j)]) |
