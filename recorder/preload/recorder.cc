@@ -291,15 +291,19 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
     ++skip;
   }
   // The outermost frames of the main thread pass through heaprec's wrapper of
-  // main (hooks_misc.cc, MainThenScrub): not a frame of the program's.
-  int end = n;
-  int outer_cut = 0;  // of those, frames the unwinder copied (info.outer)
-  for (int i = n - 1; i >= skip && i >= n - 4; --i) {
-    const auto ip = reinterpret_cast<uintptr_t>(ips[i]);
-    if (ip < g_recorder.own_start || ip >= g_recorder.own_end) continue;
-    for (int j = i; j + 1 < end; ++j) ips[j] = ips[j + 1];
-    --end;
-    if (i >= static_cast<int>(info.outer_at)) ++outer_cut;
+  // main (hooks_misc.cc, MainThenScrub): not a frame of the program's. The
+  // own frames among the outermost four are dropped, the others kept in order
+  // (in place: at most three move).
+  const uintptr_t own_size = g_recorder.own_end - g_recorder.own_start;
+  int end = n - 4 > skip ? n - 4 : skip;
+  int outer_cut = 0;  // of those dropped, frames the unwinder copied (info.outer)
+  for (int i = end; i < n; ++i) {
+    void* const ip = ips[i];
+    if (reinterpret_cast<uintptr_t>(ip) - g_recorder.own_start < own_size) {
+      outer_cut += i >= static_cast<int>(info.outer_at);
+      continue;
+    }
+    ips[end++] = ip;
   }
   uint32_t depth = end > skip ? static_cast<uint32_t>(end - skip) : 0;
   if (depth == 0) {
