@@ -1,6 +1,8 @@
 // StackInterner: open addressing over the shared index, entries in the arena.
 #include "recorder/preload/stack_interner.h"
 
+#include <emmintrin.h>
+
 #include "recorder/preload/populate.h"
 
 namespace heaprec::recorder::preload {
@@ -11,19 +13,23 @@ constexpr uint32_t kMaxProbes = 256;
 // kPopulateWords maps the ones after in one call (populate.h).
 constexpr uint64_t kPopulateWords = 32768;  // 256 KiB
 
+// Called once the hashes are equal, when the frames almost always are too:
+// the differences of every four frames are or-ed together (SSE2) and looked
+// at once, at the end.
 bool SameStack(const uint64_t* entry, uint64_t hash, const uint64_t* frames, uint32_t depth) {
   if (entry[0] != hash || entry[1] != depth) return false;
   const uint64_t* kept = entry + kStackEntryHeaderWords;
   uint32_t i = 0;
-  for (; i + 4 <= depth; i += 4) {  // four at a time: no branch per frame
-    const uint64_t diff = (kept[i] ^ frames[i]) | (kept[i + 1] ^ frames[i + 1]) |
-                          (kept[i + 2] ^ frames[i + 2]) | (kept[i + 3] ^ frames[i + 3]);
-    if (diff != 0) return false;
+  __m128i diff = _mm_setzero_si128();
+  for (; i + 4 <= depth; i += 4) {
+    const auto* k = reinterpret_cast<const __m128i*>(kept + i);
+    const auto* f = reinterpret_cast<const __m128i*>(frames + i);
+    diff = _mm_or_si128(diff, _mm_xor_si128(_mm_loadu_si128(k), _mm_loadu_si128(f)));
+    diff = _mm_or_si128(diff, _mm_xor_si128(_mm_loadu_si128(k + 1), _mm_loadu_si128(f + 1)));
   }
-  for (; i < depth; ++i) {
-    if (kept[i] != frames[i]) return false;
-  }
-  return true;
+  uint64_t rest = 0;
+  for (; i < depth; ++i) rest |= kept[i] ^ frames[i];
+  return rest == 0 && _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
 }
 
 }  // namespace

@@ -36,6 +36,30 @@ TEST(StackInternerTest, SameStackSameIdDifferentStackDifferentId) {
   EXPECT_EQ(entry[kStackEntryHeaderWords + 2], 0x30u);
 }
 
+TEST(StackInternerTest, AnEntryWithTheSameHashIsComparedFrameByFrame) {
+  // As a hash collision would have it: the entry's hash and depth match, one
+  // frame differs, at every position of stacks 1 to 13 deep (the comparison
+  // goes four frames at a time, then one by one).
+  Region r;
+  for (uint32_t depth = 1; depth <= 13; ++depth) {
+    std::vector<uint64_t> s(depth);
+    for (uint32_t i = 0; i < depth; ++i) s[i] = 0x400000 + depth * 4096 + i * 16;
+    bool inserted = false;
+    const uint32_t id = InternStack(r.view(), s.data(), depth, &inserted);
+    ASSERT_NE(id, 0u);
+    const uint64_t hash = HashFrames(s.data(), depth);
+    EXPECT_TRUE(StackEntryEquals(r.view(), id, s.data(), depth, hash));
+    for (uint32_t i = 0; i < depth; ++i) {
+      for (const uint64_t bit : {uint64_t{1}, uint64_t{1} << 40}) {
+        std::vector<uint64_t> t = s;
+        t[i] ^= bit;
+        EXPECT_FALSE(StackEntryEquals(r.view(), id, t.data(), depth, hash))
+            << "depth " << depth << " frame " << i;
+      }
+    }
+  }
+}
+
 TEST(StackInternerTest, ConcurrentInsertsAgreeOnIds) {
   Region r;
   constexpr int kThreads = 4, kStacks = 2000;
