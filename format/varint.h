@@ -51,6 +51,19 @@ inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* v) {
     *p = q + 1;
     return true;
   }
+  if (end - q >= 3) {  // two or three bytes, unrolled (the first has its high bit set)
+    const uint64_t low = (q[0] & 0x7fu) | (static_cast<uint64_t>(q[1] & 0x7fu) << 7);
+    if (q[1] < 0x80) {
+      *v = low;
+      *p = q + 2;
+      return true;
+    }
+    if (q[2] < 0x80) {
+      *v = low | (static_cast<uint64_t>(q[2]) << 14);
+      *p = q + 3;
+      return true;
+    }
+  }
   uint64_t x = 0;
   for (int shift = 0;; shift += 7) {
     if (q == end || shift > 63) {
@@ -70,6 +83,23 @@ inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* v) {
   return true;
 }
 
+#if defined(__SSE2__)
+// out[0, 16) = the 16 bytes, each widened to 64 bits.
+inline void WidenBytes(__m128i bytes, uint64_t* out) {
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i words[2] = {_mm_unpacklo_epi8(bytes, zero), _mm_unpackhi_epi8(bytes, zero)};
+  for (int w = 0; w < 2; ++w) {
+    const __m128i dwords[2] = {_mm_unpacklo_epi16(words[w], zero),
+                               _mm_unpackhi_epi16(words[w], zero)};
+    for (int d = 0; d < 2; ++d) {
+      auto* o = reinterpret_cast<__m128i*>(out + 8 * w + 4 * d);
+      _mm_storeu_si128(o, _mm_unpacklo_epi32(dwords[d], zero));
+      _mm_storeu_si128(o + 1, _mm_unpackhi_epi32(dwords[d], zero));
+    }
+  }
+}
+#endif
+
 // Reads up to count varints from *p (before end) into out[0, count) and
 // moves *p past them; returns how many it read (fewer: the bytes ended, or
 // the next varint is malformed, and *p is not reliable then). The one-byte
@@ -85,17 +115,7 @@ inline size_t ReadVarintRun(const uint8_t** p, const uint8_t* end, uint64_t* out
       const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
       const auto high = static_cast<unsigned>(_mm_movemask_epi8(bytes));
       if (high == 0 && count - i >= 16) {  // 16 one-byte values: bytes to quadwords
-        const __m128i zero = _mm_setzero_si128();
-        const __m128i words[2] = {_mm_unpacklo_epi8(bytes, zero), _mm_unpackhi_epi8(bytes, zero)};
-        for (int w = 0; w < 2; ++w) {
-          const __m128i dwords[2] = {_mm_unpacklo_epi16(words[w], zero),
-                                     _mm_unpackhi_epi16(words[w], zero)};
-          for (int d = 0; d < 2; ++d) {
-            auto* o = reinterpret_cast<__m128i*>(out + i + 8 * w + 4 * d);
-            _mm_storeu_si128(o, _mm_unpacklo_epi32(dwords[d], zero));
-            _mm_storeu_si128(o + 1, _mm_unpackhi_epi32(dwords[d], zero));
-          }
-        }
+        WidenBytes(bytes, out + i);
         q += 16;
         i += 16;
         continue;

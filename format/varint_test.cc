@@ -34,6 +34,7 @@ void ExpectSameAsOneByOne(const std::vector<uint8_t>& bytes, size_t count) {
   const size_t got = ReadVarintRun(&p, bytes.data() + bytes.size(), run.data(), count);
   const std::vector<uint64_t> want = OneByOne(bytes, count);
   ASSERT_EQ(got, want.size());
+  EXPECT_EQ(run[count], 0xdeadu);  // nothing written past count
   run.resize(got);
   EXPECT_EQ(run, want);
 }
