@@ -76,6 +76,34 @@ TEST(VarintTest, RunReadsWhatSingleReadsRead) {
   }
 }
 
+TEST(VarintTest, EachLengthReadsItsValueAndNoShorterPrefix) {
+  // ReadVarint alone, against PutVarint: values of 1 to 10 bytes (its
+  // one-, two- and three-byte shortcuts and its loop), with bytes after
+  // them and without, and every cut before the value's last byte failing.
+  for (int bits = 0; bits <= 64; ++bits) {
+    for (const uint64_t v : {bits == 0 ? uint64_t{0} : uint64_t{1} << (bits - 1),
+                             bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1}) {
+      std::vector<uint8_t> bytes;
+      PutVarint(&bytes, v);
+      const size_t len = bytes.size();
+      for (const size_t tail : {size_t{0}, size_t{1}, size_t{5}}) {
+        std::vector<uint8_t> b = bytes;
+        b.insert(b.end(), tail, 0x05);
+        const uint8_t* p = b.data();
+        uint64_t got = 0;
+        ASSERT_TRUE(ReadVarint(&p, b.data() + b.size(), &got)) << v;
+        EXPECT_EQ(got, v);
+        EXPECT_EQ(p, b.data() + len);
+      }
+      for (size_t cut = 0; cut < len; ++cut) {
+        const uint8_t* p = bytes.data();
+        uint64_t got = 0;
+        EXPECT_FALSE(ReadVarint(&p, bytes.data() + cut, &got)) << v << " cut at " << cut;
+      }
+    }
+  }
+}
+
 TEST(VarintTest, OverlongAndOverflowingVarintsFail) {
   const std::vector<uint8_t> eleven(11, 0x80);
   ExpectSameAsOneByOne(eleven, 1);
