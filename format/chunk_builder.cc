@@ -158,29 +158,37 @@ void ChunkBuilder::SortByThread() {
 void ChunkBuilder::Encode() {
   if (pending_.empty()) return;
   // The varint columns are written through raw cursors into scratch space
-  // sized for the worst case (10 bytes a value), then appended to the
-  // columns: byte stores through a vector reload its end pointer each time.
+  // sized for the worst case (10 bytes a value, 20 a sparse pair), then
+  // appended to the columns: byte stores through a vector reload its end
+  // pointer each time.
   const size_t n = pending_.size();
-  constexpr size_t kColumns = 8;  // seq, time, thread, block ref, address, size, stack, ref form
-  if (scratch_size_ < n * 10 * kColumns) {
-    scratch_size_ = n * 10 * kColumns;
+  constexpr size_t kScratchPerEvent = 20 + 20 + 10 + 10 + 10 + 10 + 10 + 1;
+  if (scratch_size_ < n * kScratchPerEvent) {
+    scratch_size_ = n * kScratchPerEvent;
     scratch_.reset(new uint8_t[scratch_size_]);  // not zeroed: only what is written is read
   }
   uint8_t* const base = scratch_.get();
-  uint8_t* seq_p = base;
-  uint8_t* time_p = base + n * 10;
-  uint8_t* thread_p = base + n * 20;
-  uint8_t* ref_p = base + n * 30;
-  uint8_t* address_p = base + n * 40;
-  uint8_t* size_p = base + n * 50;
-  uint8_t* stack_p = base + n * 60;
-  uint8_t* form_p = base + n * 70;
+  uint8_t* const skip_at = base;                 // seq skips: pairs
+  uint8_t* const change_at = base + n * 20;      // time changes: pairs
+  uint8_t* const free_stack_at = base + n * 40;  // stacks of frees
+  uint8_t* const ref_at = base + n * 50;
+  uint8_t* const address_at = base + n * 60;
+  uint8_t* const size_at = base + n * 70;
+  uint8_t* const stack_at = base + n * 80;
+  uint8_t* const form_at = base + n * 90;
+  uint8_t *skip_p = skip_at, *change_p = change_at, *free_stack_p = free_stack_at;
+  uint8_t *ref_p = ref_at, *address_p = address_at, *size_p = size_at, *stack_p = stack_at;
+  uint8_t* form_p = form_at;
+  bool free_stacks = false;  // some free has a stack: free_stack_v is written
   const size_t api_at = api_.size();
   api_.resize(api_at + n);
   uint8_t* api_p = api_.data() + api_at;
   uint64_t prev_units = base_time_ / time_unit_, prev_d = 0;
   uint64_t prev_k = 0, prev_i = 0;  // kCallerThread, kOtherThread: from 0 where the thread changes
   uint64_t prev_address = base_address_;
+  // The column index of the next event, and the index after the last
+  // listed seq skip and time change (sparse pairs count the gap from there).
+  uint64_t col = 0, skip_from = 0, change_from = 0;
   // The columns of pending_[i], the next event in column order.
   auto put = [&](uint32_t i) __attribute__((always_inline)) {
     const Pending& p = pending_[i];
@@ -188,11 +196,21 @@ void ChunkBuilder::Encode() {
     const EventKind kind = KindOf(api);
     *api_p++ = p.api;
     // The seqs skipped since the previous event in seq order (pending_ is
-    // in seq order); the order itself goes into seq_run_ below.
-    seq_p = WriteVarint(seq_p, p.seq - (i == 0 ? base_seq_ : pending_[i - 1].seq) - 1);
-    time_p = WriteVarint(time_p, ZigzagDelta(prev_units, p.units));
-    prev_units = p.units;
-    thread_p = WriteVarint(thread_p, p.thread);
+    // in seq order), listed only where some were; the order itself goes
+    // into seq_run_ below.
+    const uint64_t skipped = p.seq - (i == 0 ? base_seq_ : pending_[i - 1].seq) - 1;
+    if (skipped != 0) {
+      skip_p = WriteVarint(skip_p, col - skip_from);
+      skip_p = WriteVarint(skip_p, skipped);
+      skip_from = col + 1;
+    }
+    // Times change rarely at a coarse unit: listed where they do.
+    if (p.units != prev_units) {
+      change_p = WriteVarint(change_p, col - change_from);
+      change_p = WriteVarint(change_p, ZigzagDelta(prev_units, p.units));
+      change_from = col + 1;
+      prev_units = p.units;
+    }
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
       // Stored as a change from the previous value of the same form: it
       // changes little.
@@ -221,28 +239,45 @@ void ChunkBuilder::Encode() {
     if (p.stack >= size_by_stack_.size()) size_by_stack_.resize(p.stack + 1 + p.stack / 2, 0);
     size_p = WriteVarint(size_p, ZigzagDelta(size_by_stack_[p.stack], p.size));
     size_by_stack_[p.stack] = p.size;
-    stack_p = WriteVarint(stack_p, p.stack);
+    if (kind == EventKind::kFree) {
+      free_stack_p = WriteVarint(free_stack_p, p.stack);
+      free_stacks |= p.stack != 0;
+    } else {
+      stack_p = WriteVarint(stack_p, p.stack);
+    }
     if (HasAlignment(api)) alignment_.push_back(p.alignment);
+    ++col;
   };
   if (one_thread_) {
-    // The columns are in seq order, no runs.
+    // The columns are in seq order, no runs: one group.
     for (uint32_t i = 0; i < n; ++i) put(i);
+    PutVarint(&group_, pending_.front().thread);
+    PutVarint(&group_, n);
   } else {
     SortByThread();
     uint32_t column_thread = 0, rank = 0;
+    uint64_t in_group = 0;
     bool first = true;
     rank_.resize(n);
     for (const uint32_t i : order_) {
       const uint32_t thread = pending_thread_[i];
       if (first || thread != column_thread) {
-        if (!first) ++rank;
+        if (!first) {
+          ++rank;
+          PutVarint(&group_, column_thread);
+          PutVarint(&group_, in_group);
+        }
         column_thread = thread;
+        in_group = 0;
         first = false;
         prev_k = prev_i = 0;
       }
+      ++in_group;
       rank_[i] = rank;
       put(i);
     }
+    PutVarint(&group_, column_thread);
+    PutVarint(&group_, in_group);
     // The seq order as runs of one thread's events: (rank of its group in
     // the columns, events).
     uint32_t run_rank = rank_[0];
@@ -259,14 +294,14 @@ void ChunkBuilder::Encode() {
     PutVarint(&seq_run_, run_rank);
     PutVarint(&seq_run_, run);
   }
-  ref_form_.insert(ref_form_.end(), base + n * 70, form_p);
-  seq_delta_.insert(seq_delta_.end(), base, seq_p);
-  time_delta_.insert(time_delta_.end(), base + n * 10, time_p);
-  thread_.insert(thread_.end(), base + n * 20, thread_p);
-  block_ref_.insert(block_ref_.end(), base + n * 30, ref_p);
-  address_delta_.insert(address_delta_.end(), base + n * 40, address_p);
-  size_.insert(size_.end(), base + n * 50, size_p);
-  stack_.insert(stack_.end(), base + n * 60, stack_p);
+  ref_form_.insert(ref_form_.end(), form_at, form_p);
+  seq_skip_.insert(seq_skip_.end(), skip_at, skip_p);
+  time_change_.insert(time_change_.end(), change_at, change_p);
+  if (free_stacks) free_stack_.insert(free_stack_.end(), free_stack_at, free_stack_p);
+  block_ref_.insert(block_ref_.end(), ref_at, ref_p);
+  address_delta_.insert(address_delta_.end(), address_at, address_p);
+  size_.insert(size_.end(), size_at, size_p);
+  stack_.insert(stack_.end(), stack_at, stack_p);
   last_address_ = prev_address;
   pending_.clear();
   pending_addresses_.clear();
@@ -360,9 +395,10 @@ void ChunkBuilder::ClearRecords() {
   pending_addresses_.clear();
   pending_thread_.clear();
   api_.clear();
-  seq_delta_.clear();
-  time_delta_.clear();
-  thread_.clear();
+  seq_skip_.clear();
+  time_change_.clear();
+  group_.clear();
+  free_stack_.clear();
   address_delta_.clear();
   block_ref_.clear();
   ref_form_.clear();
@@ -436,9 +472,10 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
 
   // Columns are always present (possibly empty) so readers can check lengths.
   const auto api = b.CreateVector(api_);
-  const auto seq_delta = b.CreateVector(seq_delta_);
-  const auto time_delta = b.CreateVector(time_delta_);
-  const auto thread = b.CreateVector(thread_);
+  const auto seq_skip = b.CreateVector(seq_skip_);
+  const auto time_change = b.CreateVector(time_change_);
+  const auto group = b.CreateVector(group_);
+  const auto free_stack = b.CreateVector(free_stack_);
   const auto address_delta = b.CreateVector(address_delta_);
   const auto block_ref = b.CreateVector(block_ref_);
   const auto ref_form = b.CreateVector(ref_form_);
@@ -465,9 +502,6 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_base_time_ns(base_time_);
   chunk.add_base_address(base_address_);
   chunk.add_api(api);
-  chunk.add_seq_delta_v(seq_delta);
-  chunk.add_time_delta_v(time_delta);
-  chunk.add_thread_v(thread);
   chunk.add_address_delta_v(address_delta);
   chunk.add_size_v(size);
   chunk.add_stack_v(stack);
@@ -483,6 +517,10 @@ void ChunkBuilder::Finish(flatbuffers::FlatBufferBuilder& b) {
   chunk.add_raw_address(raw_address);
   chunk.add_stack_parent_v(stack_parent);
   chunk.add_stack_address_v(stack_address);
+  chunk.add_group_v(group);
+  chunk.add_seq_skip_v(seq_skip);
+  chunk.add_time_change_v(time_change);
+  chunk.add_free_stack_v(free_stack);
   if (process_) chunk.add_process(process);
   chunk.add_modules(modules_v);
   chunk.add_module_unloads(unloads_v);

@@ -27,7 +27,7 @@ namespace heaprec::format {
 
 class ChunkBuilder {
  public:
-  // Builds chunk 0 of a format 3 trace; StartNext() moves on to the next.
+  // Builds chunk 0 of a format 4 trace; StartNext() moves on to the next.
   // time_unit_ns: resolution of event times; they are rounded down to it.
   // keep_addresses: also store every event's addresses (else only those of
   // frees and reallocs of blocks the trace never saw made).
@@ -163,14 +163,15 @@ class ChunkBuilder {
   size_t scratch_size_ = 0;
   bool one_thread_ = true;
   uint32_t max_thread_ = 0;  // of the pending events (while one_thread_, their thread)
-  // Event and stack columns as varint bytes (format 2; trace.fbs, *_v).
+  // Event and stack columns as varint bytes (format 4; trace.fbs, *_v).
   std::vector<uint8_t> api_;
-  std::vector<uint8_t> seq_delta_;
-  std::vector<uint8_t> time_delta_;
-  std::vector<uint8_t> thread_;
+  std::vector<uint8_t> seq_skip_;     // sparse: (index gap, seqs skipped)
+  std::vector<uint8_t> time_change_;  // sparse: (index gap, zigzag time delta)
+  std::vector<uint8_t> group_;        // per column group: thread, events
   std::vector<uint8_t> address_delta_;
   std::vector<uint8_t> size_;
-  std::vector<uint8_t> stack_;
+  std::vector<uint8_t> stack_;       // events other than frees
+  std::vector<uint8_t> free_stack_;  // frees, when any has a stack
   std::vector<uint64_t> alignment_;
   std::vector<uint64_t> old_address_;
   std::vector<uint8_t> block_ref_;

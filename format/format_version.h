@@ -24,9 +24,11 @@ namespace heaprec::format {
 // it (Chunk.ref_form, ref_thread_v). 3.1: leak scans (Chunk.leak_scans).
 // 3.2: Process.parent_trace, End.replaced_by_exec. 3.3: Process.sample_rate,
 // Process.from_start. 3.4: RSS samples (Chunk.rss_samples). 3.5: symbols as
-// columns (Chunk.symbol_columns).
-inline constexpr uint16_t kFormatMajor = 3;
-inline constexpr uint16_t kFormatMinor = 5;
+// columns (Chunk.symbol_columns). 4.0: threads per column group, seq skips and
+// time changes only where they occur, no stack entry for a free unless one has
+// a stack (Chunk.group_v, seq_skip_v, time_change_v, free_stack_v).
+inline constexpr uint16_t kFormatMajor = 4;
+inline constexpr uint16_t kFormatMinor = 0;
 
 // The tools' release (heaprec, heapreplay, and the recorder named in every
 // trace), stated once, here beside the trace format it writes and reads.

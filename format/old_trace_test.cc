@@ -7,7 +7,9 @@
 // and by format 3.1 (the same sample: refs by the thread that made a block;
 // no Process.parent_trace, no End.replaced_by_exec), and by heaprec writing
 // format 3.3 (a real recording of a C program: 11 mallocs, 10 frees; no RSS
-// samples, which 3.4 added).
+// samples, which 3.4 added), and by format 3.5 (the 200-event sample, and
+// heaprec --free-stacks recording tests/leak_demo: per-event thread, seq and
+// time columns and a stack entry for every free, which 4.0 dropped).
 // Never regenerate them; add a new file for a new version instead.
 #include <gtest/gtest.h>
 
@@ -115,6 +117,42 @@ TEST(OldTraceTest, Version3Dot3ReadsWithoutRssSamples) {
   }
   EXPECT_EQ(mallocs, 11u);
   EXPECT_EQ(frees, 10u);
+  ASSERT_EQ(v.r.ends.size(), 1u);
+  EXPECT_EQ(v.r.ends[0].exit_status, 0);
+}
+
+TEST(OldTraceTest, Version3Dot5ReadsAsWritten) {
+  testing::Records want;
+  testing::SampleTraceBytes(200, 7, 11, &want);
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceFile("format/testdata/trace_v3_5.zst", v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.major, 3);
+  EXPECT_EQ(r.version.minor, 5);
+  testing::ExpectSameRecords(want, v.r);
+}
+
+// heaprec's 3.5 trace with the stacks of frees: one thread, so its chunks
+// decode in seq order (the direct path).
+TEST(OldTraceTest, Version3Dot5KeepsTheStacksOfFrees) {
+  testing::RecordingVisitor v;
+  const ReadResult r = ReadTraceFile("format/testdata/trace_v3_5_heaprec.zst", v);
+  ASSERT_EQ(r.status, ReadResult::kComplete) << r.message;
+  EXPECT_EQ(r.version.major, 3);
+  EXPECT_EQ(r.version.minor, 5);
+  uint64_t mallocs = 0, frees = 0, frees_with_stacks = 0, last_seq = 0;
+  bool in_order = true;
+  for (const Event& e : v.r.events) {
+    mallocs += e.api == Api::kMalloc;
+    frees += e.api == Api::kFree;
+    frees_with_stacks += e.api == Api::kFree && e.stack != 0;
+    in_order &= e.seq > last_seq;
+    last_seq = e.seq;
+  }
+  EXPECT_TRUE(in_order);
+  EXPECT_EQ(mallocs, 110u);
+  EXPECT_EQ(frees, 101u);
+  EXPECT_EQ(frees_with_stacks, 101u);
   ASSERT_EQ(v.r.ends.size(), 1u);
   EXPECT_EQ(v.r.ends[0].exit_status, 0);
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "format/format_version.h"
@@ -248,7 +249,46 @@ struct Columns {
   std::vector<uint8_t> ref_form;
   std::vector<uint64_t> ref_thread;
   std::vector<uint64_t> seq_run;  // (group, count) pairs
+  // Format 4 (major >= 4): group_v, seq_skip_v, time_change_v and
+  // free_stack_v are made from thread, seq_delta, time_delta and stack
+  // unless given here (as values, stored as varints).
+  int major = kFormatMajor;
+  std::optional<std::vector<uint64_t>> group, seq_skip, time_change, free_stack;
 };
+
+// What a format 4 writer stores of c's per-event thread, seq, time and stack
+// columns: groups, sparse (index gap, value) pairs, stacks of non-frees and,
+// if any free has one, of frees.
+void Format4Columns(const Columns& c, std::vector<uint64_t>* group, std::vector<uint64_t>* skip,
+                    std::vector<uint64_t>* change, std::vector<uint64_t>* stack,
+                    std::vector<uint64_t>* free_stack) {
+  for (size_t i = 0; i < c.thread.size(); ++i) {
+    if (i == 0 || c.thread[i] != c.thread[i - 1]) {
+      group->push_back(c.thread[i]);
+      group->push_back(0);
+    }
+    ++group->back();
+  }
+  auto sparse = [](const std::vector<uint64_t>& values, std::vector<uint64_t>* out) {
+    uint64_t from = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i] == 0) continue;
+      out->push_back(i - from);
+      out->push_back(values[i]);
+      from = i + 1;
+    }
+  };
+  sparse(c.seq_delta, skip);
+  sparse(c.time_delta, change);
+  bool free_stacks = false;
+  for (size_t i = 0; i < c.stack.size(); ++i) {
+    const bool free =
+        i < c.api.size() && KindOf(static_cast<Api>(c.api[i] & kApiMask)) == EventKind::kFree;
+    (free ? free_stack : stack)->push_back(c.stack[i]);
+    free_stacks |= free && c.stack[i] != 0;
+  }
+  if (!free_stacks) free_stack->clear();
+}
 
 // One zstd frame holding one format 2 chunk record: size, CRC-32, bytes.
 std::string Frame(const std::string& chunk) {
@@ -272,7 +312,7 @@ std::vector<uint8_t> VarintBytes(const std::vector<uint64_t>& values) {
   return out;
 }
 
-// A format 3 chunk from logical column values (stored as varints; stack
+// A format 3 or 4 chunk (c.major) from logical column values (stored as varints; stack
 // parents as id - parent, stack addresses as zigzag deltas).
 std::string ChunkBytes(const Columns& c) {
   flatbuffers::FlatBufferBuilder b;
@@ -285,12 +325,26 @@ std::string ChunkBytes(const Columns& c) {
     previous = a;
   }
   const auto api = b.CreateVector(c.api);
+  const bool format4 = c.major >= 4;
+  std::vector<uint64_t> group, skip, change, stacks4, free_stack;
+  if (format4) {
+    Format4Columns(c, &group, &skip, &change, &stacks4, &free_stack);
+    if (c.group) group = *c.group;
+    if (c.seq_skip) skip = *c.seq_skip;
+    if (c.time_change) change = *c.time_change;
+    if (c.free_stack) free_stack = *c.free_stack;
+  }
   const auto seq = b.CreateVector(VarintBytes({c.seq_delta.begin(), c.seq_delta.end()}));
   const auto time = b.CreateVector(VarintBytes(c.time_delta));
   const auto thread = b.CreateVector(VarintBytes({c.thread.begin(), c.thread.end()}));
   const auto address = b.CreateVector(VarintBytes(c.address_delta));
   const auto size = b.CreateVector(VarintBytes(c.size));
-  const auto stack = b.CreateVector(VarintBytes({c.stack.begin(), c.stack.end()}));
+  const auto stack = b.CreateVector(format4 ? VarintBytes(stacks4)
+                                            : VarintBytes({c.stack.begin(), c.stack.end()}));
+  const auto group_v = b.CreateVector(VarintBytes(group));
+  const auto skip_v = b.CreateVector(VarintBytes(skip));
+  const auto change_v = b.CreateVector(VarintBytes(change));
+  const auto free_stack_v = b.CreateVector(VarintBytes(free_stack));
   const auto alignment = b.CreateVector(c.alignment);
   const auto old_address = b.CreateVector(c.old_address);
   const auto parent = b.CreateVector(VarintBytes(back));
@@ -310,9 +364,16 @@ std::string ChunkBytes(const Columns& c) {
   chunk.add_index(c.index);
   chunk.add_base_seq(c.base_seq);
   chunk.add_api(api);
-  chunk.add_seq_delta_v(seq);
-  chunk.add_time_delta_v(time);
-  chunk.add_thread_v(thread);
+  if (format4) {
+    chunk.add_group_v(group_v);
+    chunk.add_seq_skip_v(skip_v);
+    chunk.add_time_change_v(change_v);
+    chunk.add_free_stack_v(free_stack_v);
+  } else {
+    chunk.add_seq_delta_v(seq);
+    chunk.add_time_delta_v(time);
+    chunk.add_thread_v(thread);
+  }
   chunk.add_address_delta_v(address);
   chunk.add_size_v(size);
   chunk.add_stack_v(stack);
@@ -332,9 +393,14 @@ std::string ChunkBytes(const Columns& c) {
   return Frame(std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize()));
 }
 
-std::string Header() {
+// This build's header, or one of the given version (bytes 16-19).
+std::string Header(int major = kFormatMajor, int minor = kFormatMinor) {
   uint8_t h[kHeaderSize];
   EncodeHeader(h);
+  h[16] = static_cast<uint8_t>(major);
+  h[17] = 0;
+  h[18] = static_cast<uint8_t>(minor);
+  h[19] = 0;
   return std::string(reinterpret_cast<char*>(h), kHeaderSize);
 }
 
@@ -559,6 +625,129 @@ TEST(TraceDamageTest, EmptySparseColumnsRead) {
 
 namespace heaprec::format {
 namespace {
+
+// Format 4's columns: threads by group, seq skips and time changes listed
+// where they occur, a free's stack in free_stack_v.
+TEST(TraceDamageTest, Format4ColumnsReadAsTheirEvents) {
+  Columns c;
+  const auto free = static_cast<uint8_t>(Api::kFree);
+  c.api = {1, free, 1};  // in column order: thread 1's two events, thread 2's
+  c.thread = {1, 1, 2};
+  c.seq_delta = {0, 2, 0};   // seqs 1, 4 (2 skipped) and 5
+  c.time_delta = {0, 6, 0};  // zigzag(+3): 0, 3, 3 ns
+  c.address_delta = {0x10, 0, 0x10};
+  c.size = {16, 15, 32};  // zigzag deltas per stack: 8, 0, 16
+  c.stack = {1, 1, 0};    // the free has stack 1
+  c.stack_parent = {0};
+  c.stack_address = {0x1234};
+  c.block_ref = {2};  // d = 1: the block just made
+  c.seq_run = {0, 2, 1, 1};
+  RecordingVisitor v;
+  const ReadResult r = Read(Header() + ChunkBytes(c), &v);
+  ASSERT_EQ(r.status, ReadResult::kTruncated) << r.message;  // no end record
+  ASSERT_EQ(v.r.events.size(), 3u);
+  const std::vector<Event>& e = v.r.events;
+  EXPECT_EQ(e[0].thread, 1u);
+  EXPECT_EQ(e[0].seq, 1u);
+  EXPECT_EQ(e[0].time_ns, 0u);
+  EXPECT_EQ(e[0].stack, 1u);
+  EXPECT_EQ(e[0].size, 8u);
+  EXPECT_EQ(e[1].thread, 1u);
+  EXPECT_EQ(e[1].seq, 4u);
+  EXPECT_EQ(e[1].time_ns, 3u);
+  EXPECT_EQ(e[1].stack, 1u);
+  EXPECT_EQ(e[1].block, e[0].block);
+  EXPECT_EQ(e[2].thread, 2u);
+  EXPECT_EQ(e[2].seq, 5u);
+  EXPECT_EQ(e[2].time_ns, 3u);
+  EXPECT_EQ(e[2].stack, 0u);
+  EXPECT_EQ(e[2].size, 16u);
+  // Without free_stack_v every free's stack is 0.
+  c.stack = {1, 0, 0};
+  c.size = {16, 0, 32};  // the free's size now follows stack 0's
+  RecordingVisitor w;
+  ASSERT_EQ(Read(Header() + ChunkBytes(c), &w).status, ReadResult::kTruncated);
+  ASSERT_EQ(w.r.events.size(), 3u);
+  EXPECT_EQ(w.r.events[1].stack, 0u);
+  EXPECT_EQ(w.r.events[1].size, 0u);
+}
+
+TEST(TraceDamageTest, Format4ColumnsThatDisagreeWithTheEventsAreRejected) {
+  const std::string at = "t.zst: corrupt chunk at byte offset 24: ";
+  const std::string lengths = at + "event columns have different lengths";
+  const auto with = [](const std::function<void(Columns*)>& change) {
+    Columns c;
+    change(&c);
+    return ErrorOf(Header() + ChunkBytes(c));
+  };
+  EXPECT_EQ(with([](Columns*) {}), "no error");
+  EXPECT_EQ(with([](Columns* c) { c->group = std::vector<uint64_t>{1, 0, 1, 1}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) { c->group = std::vector<uint64_t>{1, 2}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) { c->group = std::vector<uint64_t>{1}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) { c->group = std::vector<uint64_t>{}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) { c->seq_skip = std::vector<uint64_t>{1, 5}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) { c->seq_skip = std::vector<uint64_t>{0}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) { c->time_change = std::vector<uint64_t>{1, 2}; }), lengths);
+  EXPECT_EQ(with([](Columns* c) {
+              c->time_change = std::vector<uint64_t>{UINT64_MAX, 2};
+            }),
+            lengths);
+  EXPECT_EQ(with([](Columns* c) { c->free_stack = std::vector<uint64_t>{3}; }), lengths);
+  // Two events of one thread in two groups.
+  EXPECT_EQ(with([](Columns* c) {
+              c->api = {1, 1};
+              c->seq_delta = {0, 0};
+              c->time_delta = {0, 0};
+              c->thread = {1, 1};
+              c->address_delta = {0x10, 0x10};
+              c->size = {8, 8};
+              c->stack = {0, 0};
+              c->group = std::vector<uint64_t>{1, 1, 1, 1};
+            }),
+            lengths);
+  // Two frees, one stack for them.
+  EXPECT_EQ(with([](Columns* c) {
+              const auto free = static_cast<uint8_t>(Api::kFree);
+              c->api = {1, free, free};
+              c->seq_delta = {0, 0, 0};
+              c->time_delta = {0, 0, 0};
+              c->thread = {1, 1, 1};
+              c->address_delta = {0x10, 0, 0};
+              c->size = {8, 0, 0};
+              c->stack = {0, 0, 0};
+              c->block_ref = {2, 0};  // the same block twice: a double free
+              c->free_stack = std::vector<uint64_t>{0};
+            }),
+            lengths);
+}
+
+// Chunks of format 3 (per-event thread, seq and time columns) still read
+// under a 3.x header, and the same damage is found in them.
+TEST(TraceDamageTest, Format3CraftedChunksStillRead) {
+  const std::string at = "t.zst: corrupt chunk at byte offset 24: ";
+  Columns c;
+  c.major = 3;
+  RecordingVisitor v;
+  const ReadResult r = Read(Header(3, 5) + ChunkBytes(c), &v);
+  EXPECT_EQ(r.status, ReadResult::kTruncated) << r.message;
+  ASSERT_EQ(v.r.events.size(), 1u);
+  EXPECT_EQ(v.r.events[0].address, 0x8u);
+  c.size = {};
+  EXPECT_EQ(ErrorOf(Header(3, 5) + ChunkBytes(c)), at + "event columns have different lengths");
+  c = {};
+  c.major = 3;
+  c.api = {1, 1, 1};
+  c.seq_delta = {0, 0, 0};
+  c.time_delta = {0, 0, 0};
+  c.thread = {1, 1, 2};
+  c.address_delta = {0x10, 0x10, 0x10};
+  c.size = {8, 8, 8};
+  c.stack = {0, 0, 0};
+  c.seq_run = {0, 1, 1, 1, 0, 1};
+  EXPECT_EQ(ErrorOf(Header(3, 5) + ChunkBytes(c)), "no error");
+  c.seq_run = {0, 3};
+  EXPECT_NE(ErrorOf(Header(3, 5) + ChunkBytes(c)).find("seq runs do not"), std::string::npos);
+}
 
 TEST(TraceDamageTest, TruncationNamesTheEndOfTheLastWholeChunk) {
   std::vector<uint64_t> ends;

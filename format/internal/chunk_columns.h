@@ -34,12 +34,22 @@ enum class ColumnLayout : uint8_t {
   // Format 3: as format 2, with the seq order given as runs of one thread's
   // events (seq_run_v) and seq deltas that count the seqs skipped.
   kVarintRuns,
+  // Format 4: as format 3, with threads per column group, seq skips and time
+  // changes only where they occur, and stacks of frees only if any has one.
+  kVarintSparse,
 };
 
 constexpr ColumnLayout LayoutOf(FormatVersion v) {
-  return v.major >= 3   ? ColumnLayout::kVarintRuns
+  return v.major >= 4   ? ColumnLayout::kVarintSparse
+         : v.major >= 3 ? ColumnLayout::kVarintRuns
          : v.major >= 2 ? ColumnLayout::kVarint
                         : ColumnLayout::kFixed;
+}
+
+// Whether the seq order is given as runs (seq_run_v) and seq deltas count
+// the seqs skipped: formats 3 and 4.
+constexpr bool HasSeqRuns(ColumnLayout layout) {
+  return layout == ColumnLayout::kVarintRuns || layout == ColumnLayout::kVarintSparse;
 }
 
 // The Api of an api byte: formats 2 and 3 keep kApiNoBlockFlag in bit 7.
@@ -76,8 +86,8 @@ struct Columns {
   std::vector<uint64_t> seq_delta, time_delta, address_delta;
   // Stack nodes: parent ids and absolute addresses.
   std::vector<uint64_t> stack_parent, stack_address;
-  // Formats 2 and 3 (LoadVarintColumns): seq (format 2: absolute; format 3:
-  // the seqs skipped, made absolute by OrderByRuns), time units; for frees
+  // Formats 2 to 4 (LoadVarintColumns): seq (format 2: absolute; formats 3
+  // and 4: the seqs skipped, made absolute by OrderByRuns), time units; for frees
   // and reallocs the block ref d (k or i for refs of form kCallerThread or
   // kOtherThread, looked up by ResolveEvents), its form and maker (kOtherThread),
   // and the address passed for d = 0; for aligned calls the alignment; and
@@ -86,9 +96,9 @@ struct Columns {
   std::vector<BlockRefForm> form;
   std::vector<uint32_t> maker;
   bool kept = false;  // the trace keeps addresses
-  // Formats 2 and 3: the first and last seq in seq order.
+  // Formats 2 to 4: the first and last seq in seq order.
   uint64_t first_seq = 0, last_seq = 0;
-  // Format 3 with its columns in seq order (no seq runs): resolved as
+  // Formats 3 and 4 with their columns in seq order (no seq runs): resolved as
   // decoded (none of the per-event columns above are filled), written in
   // `pieces` pieces as delivered; the blocks made after the chunk, and the
   // first ref that named no block (empty if none), for ResolveEvents.
@@ -96,7 +106,7 @@ struct Columns {
   size_t pieces = 0;
   uint64_t made_after = 0;
   std::string resolve_error;
-  // Formats 2 and 3: where each thread's group of events starts in the
+  // Formats 2 to 4: where each thread's group of events starts in the
   // columns, and what the chunk's checks (CheckVarintEvents) look at: the
   // first event with an invalid api or an unknown stack (n if none) and the
   // stack id it names, the events that take an alignment, and those that
@@ -107,7 +117,7 @@ struct Columns {
   // The events' indexes in seq order.
   std::vector<uint32_t> order;
   std::vector<uint32_t> merge_buffer;  // scratch for sorting order
-  std::vector<uint64_t> seq_run;       // format 3: (group, count) pairs
+  std::vector<uint64_t> seq_run;       // formats 3 and 4: (group, count) pairs
   // The chunk's leak scans (3.1), decoded by LoadLeakScans, in seq order.
   std::vector<LeakScan> leak_scans;
   // The chunk's RSS samples (3.4), decoded by LoadRssSamples, in seq order.

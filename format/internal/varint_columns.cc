@@ -1,4 +1,4 @@
-// Formats 2 and 3: varint columns decoded and resolved in one pass
+// Formats 2 to 4: varint columns decoded and resolved in one pass
 // (varint_columns.h).
 #include "format/internal/varint_columns.h"
 
@@ -35,22 +35,111 @@ class VarintCursor {
   const uint8_t* end_;
 };
 
-// The five columns every event has (thread, seq, time, stack, size), read
-// a block of events ahead (VarintCursor::Take) instead of a value at a time.
+// A sparse column of format 4 (seq_skip_v, time_change_v): pairs
+// (index gap, value) in column order, an entry's index being the previous
+// entry's + 1 + gap (the first's, gap); every event it does not list has
+// value 0. Read as the events are, in order: no array to clear.
+class SparseCursor {
+ public:
+  static constexpr uint64_t kNone = UINT64_MAX;
+
+  explicit SparseCursor(const flatbuffers::Vector<uint8_t>* v) : c_(v) { Advance(0); }
+
+  // The value of event i; asked for every event in order from 0.
+  __attribute__((always_inline)) uint64_t At(uint64_t i) {
+    if (__builtin_expect(i != next_, 1)) return 0;
+    const uint64_t v = value_;
+    Advance(i + 1);
+    return v;
+  }
+  // Every entry read, none malformed nor past the events read.
+  bool done() const { return next_ == kNone && !bad_; }
+
+ private:
+  void Advance(uint64_t from) {
+    if (c_.done()) {
+      next_ = kNone;
+      return;
+    }
+    uint64_t gap;
+    if (!c_.Next(&gap) || !c_.Next(&value_) || gap >= kNone - from) {
+      bad_ = true;
+      next_ = kNone;
+      return;
+    }
+    next_ = from + gap;
+  }
+
+  VarintCursor c_;
+  uint64_t next_ = kNone;  // the index of the entry in value_; kNone: none left
+  uint64_t value_ = 0;
+  bool bad_ = false;
+};
+
+// The threads of format 4 (group_v): pairs (thread, events) per column
+// group, in column order; neighbouring groups have different threads and
+// none is empty.
+class GroupCursor {
+ public:
+  explicit GroupCursor(const flatbuffers::Vector<uint8_t>* v) : c_(v) {}
+
+  // The threads of the next count events into out; returns how many were
+  // read (fewer: the groups ended or one is malformed).
+  size_t Fill(size_t count, uint64_t* out) {
+    size_t j = 0;
+    while (j < count) {
+      if (left_ == 0) {
+        uint64_t thread, events;
+        if (!c_.Next(&thread) || !c_.Next(&events) || events == 0 ||
+            (started_ && thread == thread_)) {
+          bad_ = true;
+          return j;
+        }
+        thread_ = thread;
+        left_ = events;
+        started_ = true;
+      }
+      const size_t take = static_cast<size_t>(std::min<uint64_t>(left_, count - j));
+      std::fill(out + j, out + j + take, thread_);
+      j += take;
+      left_ -= take;
+    }
+    return count;
+  }
+  bool done() const { return c_.done() && left_ == 0 && !bad_; }
+
+ private:
+  VarintCursor c_;
+  uint64_t thread_ = 0, left_ = 0;
+  bool started_ = false, bad_ = false;
+};
+
+// The five values every event has (thread, seq, time, stack, size), read a
+// block of events ahead instead of a value at a time: formats 2 and 3 from
+// a column each (VarintCursor::Take); format 4 from its groups and sparse
+// seq skips and time changes, and the stacks from two columns, frees' apart
+// (Stack()). kFormat4: format 4 (the decoders are instantiated for each, so
+// that no event asks which).
+template <bool kFormat4>
 class EventVarints {
  public:
   static constexpr size_t kBlock = 512;
 
   explicit EventVarints(const fb::Chunk& c)
-      : threads_(c.thread_v()),
-        seqs_(c.seq_delta_v()),
-        times_(c.time_delta_v()),
+      : threads_(kFormat4 ? nullptr : c.thread_v()),
+        seqs_(kFormat4 ? nullptr : c.seq_delta_v()),
+        times_(kFormat4 ? nullptr : c.time_delta_v()),
         stacks_(c.stack_v()),
-        sizes_(c.size_v()) {}
+        sizes_(c.size_v()),
+        free_stacks_(kFormat4 ? c.free_stack_v() : nullptr),
+        has_free_stacks_(kFormat4 && Len(c.free_stack_v()) > 0),
+        groups_(kFormat4 ? c.group_v() : nullptr),
+        skips_(kFormat4 ? c.seq_skip_v() : nullptr),
+        changes_(kFormat4 ? c.time_change_v() : nullptr) {}
 
   // Event i's values (events are asked for in order from 0, each once):
   // *j is its place in the block. False if a column has no value for it
-  // (it ended, or its value is malformed), as reading the five with
+  // (it ended, or its value is malformed), as reading them with
   // VarintCursor::Next would find at event i.
   __attribute__((always_inline)) bool At(size_t i, size_t n, size_t* j) {
     if (i == end_) Fill(i, n);
@@ -58,11 +147,45 @@ class EventVarints {
     return *j < ok_;
   }
   uint64_t thread(size_t j) const { return t_[j]; }
-  uint64_t seq(size_t j) const { return x_[j]; }
-  uint64_t time(size_t j) const { return y_[j]; }
-  uint64_t stack(size_t j) const { return s_[j]; }
+  // seq() and time(): once per event, in order (format 4 reads them as it goes).
+  uint64_t seq(size_t j) {
+    if constexpr (kFormat4) return skips_.At(start_ + j);
+    return x_[j];
+  }
+  uint64_t time(size_t j) {
+    if constexpr (kFormat4) return changes_.At(start_ + j);
+    return y_[j];
+  }
   uint64_t size(size_t j) const { return z_[j]; }
+  // The stack of the event at j, a free or not; false if its column has no
+  // value left (format 4 keeps a free's stack apart, 0 without any).
+  __attribute__((always_inline)) bool Stack(size_t j, bool free, uint64_t* s) {
+    if constexpr (!kFormat4) {
+      *s = s_[j];
+      return true;
+    } else {
+      if (__builtin_expect(has_free_stacks_, 0) && free) return free_stacks_.Next(s);
+      // Read ahead when the buffer is used up, even at a free (which takes
+      // nothing from it): the choice below is then a select, not a branch.
+      if (__builtin_expect(next_stack_ == stacks_read_, 0)) {
+        stacks_read_ = stacks_.Take(s_, kBlock);
+        next_stack_ = 0;
+        if (stacks_read_ == 0) {
+          s_[0] = 0;
+          if (!free) return false;
+        }
+      }
+      const uint64_t v = s_[next_stack_];
+      *s = free ? 0 : v;
+      next_stack_ += free ? 0 : 1;
+      return true;
+    }
+  }
   bool done() const {
+    if constexpr (kFormat4) {
+      return groups_.done() && skips_.done() && changes_.done() && stacks_.done() &&
+             next_stack_ == stacks_read_ && free_stacks_.done() && sizes_.done();
+    }
     return threads_.done() && seqs_.done() && times_.done() && stacks_.done() && sizes_.done();
   }
 
@@ -71,12 +194,22 @@ class EventVarints {
     const size_t count = std::min(kBlock, n - i);
     start_ = i;
     end_ = i + count;
+    if constexpr (kFormat4) {
+      ok_ = std::min(groups_.Fill(count, t_), sizes_.Take(z_, count));
+      return;
+    }
     ok_ = std::min({threads_.Take(t_, count), seqs_.Take(x_, count), times_.Take(y_, count),
                     stacks_.Take(s_, count), sizes_.Take(z_, count)});
   }
 
-  VarintCursor threads_, seqs_, times_, stacks_, sizes_;
+  VarintCursor threads_, seqs_, times_, stacks_, sizes_, free_stacks_;
+  const bool has_free_stacks_;
+  GroupCursor groups_;
+  SparseCursor skips_, changes_;
   size_t start_ = 0, end_ = 0, ok_ = 0;  // the block: events [start_, end_), ok_ of them whole
+  // Format 4: s_ holds stacks of events other than frees, read ahead
+  // [0, stacks_read_), the next at next_stack_.
+  size_t next_stack_ = 0, stacks_read_ = 0;
   uint64_t t_[kBlock], x_[kBlock], y_[kBlock], s_[kBlock], z_[kBlock];
 };
 
@@ -188,10 +321,11 @@ class RefReader {
 
 // The event columns, decoded in column order, one event at a time, into k's
 // columns.
+template <bool kFormat4>
 bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
                    std::vector<uint64_t>* size_by_stack, Columns* k, std::string* error) {
   const size_t n = k->n;
-  const bool runs = layout == ColumnLayout::kVarintRuns;
+  const bool runs = HasSeqRuns(layout);
   const bool kept = Len(c.address_delta_v()) != 0;  // the trace keeps addresses
   const uint64_t unit = TimeUnitNs(c);
   // Sized, not zeroed: what is read is written below.
@@ -208,7 +342,7 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   k->aligned = k->reallocs = 0;
   uint64_t* sizes_of = size_by_stack->data();
   const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
-  EventVarints ev(c);
+  EventVarints<kFormat4> ev(c);
   VarintCursor addresses(c.address_delta_v());
   RefReader refs(c);
   const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
@@ -223,8 +357,12 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       *error = kLengths;
       return false;
     }
-    const uint64_t t = ev.thread(e), s = ev.stack(e), y = ev.time(e), z = ev.size(e);
-    uint64_t x = ev.seq(e);
+    const uint64_t t = ev.thread(e), y = ev.time(e), z = ev.size(e);
+    uint64_t x = ev.seq(e), s;
+    if (!ev.Stack(e, kind == EventKind::kFree, &s)) {
+      *error = kLengths;
+      return false;
+    }
     if (i == 0 || t != thread) {
       k->groups.push_back(static_cast<uint32_t>(i));
       refs.NewThread();
@@ -279,7 +417,7 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   return true;
 }
 
-// What a chunk whose columns are in seq order (format 3, no seq runs)
+// What a chunk whose columns are in seq order (formats 3 and 4, no seq runs)
 // resolves as it decodes: its events go straight into their pieces.
 struct Direct {
   uint64_t made = 0;  // blocks made before the chunk, then after it
@@ -292,6 +430,7 @@ struct Direct {
 // as delivered into direct->pieces, one event at a time (a ref that names
 // no block is kept in k->resolve_error for ResolveEvents, which comes last
 // among the checks).
+template <bool kFormat4>
 bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
                   std::vector<uint64_t>* size_by_stack, Columns* k, Direct* direct,
                   std::string* error) {
@@ -306,7 +445,7 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   k->resolve_error.clear();
   uint64_t* sizes_of = size_by_stack->data();
   const uint8_t* apis = n == 0 ? nullptr : c.api()->data();
-  EventVarints ev(c);
+  EventVarints<kFormat4> ev(c);
   VarintCursor addresses(c.address_delta_v());
   RefReader refs(c);
   const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
@@ -334,8 +473,12 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
         *error = kLengths;
         return false;
       }
-      const uint64_t t = ev.thread(e), s = ev.stack(e), y = ev.time(e), z = ev.size(e);
-      uint64_t x = ev.seq(e);
+      const uint64_t t = ev.thread(e), y = ev.time(e), z = ev.size(e);
+      uint64_t x = ev.seq(e), s;
+      if (!ev.Stack(e, kind == EventKind::kFree, &s)) {
+        *error = kLengths;
+        return false;
+      }
       if (i == 0 || t != thread) {
         refs.NewThread();
         thread = t;
@@ -457,18 +600,24 @@ bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_st
   // never outgrows the stack table).
   const uint64_t max_stack = uint64_t{last_stack_id} + k->stack_parent.size();
   if (max_stack >= size_by_stack->size()) size_by_stack->resize(max_stack + 1 + max_stack / 2, 0);
-  // Format 3 without seq runs: the columns are in seq order.
-  k->direct = layout == ColumnLayout::kVarintRuns && Len(c.seq_run_v()) == 0;
+  // Formats 3 and 4 without seq runs: the columns are in seq order.
+  k->direct = HasSeqRuns(layout) && Len(c.seq_run_v()) == 0;
   if (k->direct) {
     Direct d{made, threads, pieces, 0};
-    if (!DecodeDirect(c, layout, max_stack, size_by_stack, k, &d, error)) return false;
+    const bool ok = layout == ColumnLayout::kVarintSparse
+                        ? DecodeDirect<true>(c, layout, max_stack, size_by_stack, k, &d, error)
+                        : DecodeDirect<false>(c, layout, max_stack, size_by_stack, k, &d, error);
+    if (!ok) return false;
     k->pieces = d.p;
     k->made_after = d.made;
     return true;
   }
-  if (!DecodeColumns(c, layout, max_stack, size_by_stack, k, error)) return false;
-  if (!(layout == ColumnLayout::kVarintRuns ? OrderByRuns(c, k, error)  // seqs increase
-                                            : OrderBySeq(k, error))) {
+  const bool ok = layout == ColumnLayout::kVarintSparse
+                      ? DecodeColumns<true>(c, layout, max_stack, size_by_stack, k, error)
+                      : DecodeColumns<false>(c, layout, max_stack, size_by_stack, k, error);
+  if (!ok) return false;
+  if (!(HasSeqRuns(layout) ? OrderByRuns(c, k, error)  // seqs increase
+                           : OrderBySeq(k, error))) {
     return false;
   }
   if (k->n > 0) {

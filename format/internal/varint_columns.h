@@ -26,14 +26,15 @@ namespace heaprec::format::detail {
 // chunk whose events are skipped (ChunkDecoder::Skim).
 bool LoadStackColumns(const fb::Chunk& c, Columns* k, std::string* error);
 
-// Load: fills *k from the chunk (layout kVarint or kVarintRuns) and checks
-// that every column has one value per event (or per event that has the
-// field), that no seq repeats and that the seq runs take every thread's
+// Load: fills *k from the chunk (layout kVarint, kVarintRuns or
+// kVarintSparse) and checks that every column has one value per event (or
+// per event that has the field; format 4's groups and sparse pairs cover the
+// events), that no seq repeats and that the seq runs take every thread's
 // events whole. last_stack_id: the highest stack id of the chunks before
 // (this chunk's base_stack_id is not trusted until CheckStacks);
 // size_by_stack: each stack id's last size, which spans chunks.
-// Format 3 without seq runs (one thread's events, the usual chunk of a
-// single-threaded program) is resolved as it is decoded (k->direct): the
+// A chunk of format 3 or 4 without seq runs (one thread's events, the usual
+// chunk of a single-threaded program) is resolved as it is decoded (k->direct): the
 // events go straight into (*pieces) as delivered, their blocks numbered from
 // `made` (the blocks made before the chunk) with *threads; ResolveEvents
 // then only reports what it found.
