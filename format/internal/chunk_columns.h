@@ -52,7 +52,7 @@ constexpr bool HasSeqRuns(ColumnLayout layout) {
   return layout == ColumnLayout::kVarintRuns || layout == ColumnLayout::kVarintSparse;
 }
 
-// The Api of an api byte: formats 2 and 3 keep kApiNoBlockFlag in bit 7.
+// The Api of an api byte: formats 2 to 4 keep kApiNoBlockFlag in bit 7.
 constexpr Api ApiOf(uint8_t b, ColumnLayout layout) {
   return static_cast<Api>(layout == ColumnLayout::kFixed ? b : b & kApiMask);
 }
