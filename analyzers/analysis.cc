@@ -63,11 +63,11 @@ void Analysis::Step(const format::EventSpan& run) {
     }
     return;
   }
-  for (size_t i = 0; i < n; ++i) {
-    const format::Event e = events.At(i);
-    heap_.Apply(e, &c[i]);
-    Account(e, c[i]);
-  }
+  format::ForEachEvent(
+      events, [&](const format::Event& e, size_t i) __attribute__((always_inline)) {
+        heap_.Apply(e, &c[i]);
+        Account(e, c[i]);
+      });
   if (n == 0) return;
   for (Analyzer* a : analyzers_) a->OnEvents(events, c, heap_);
 }

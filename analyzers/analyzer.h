@@ -46,7 +46,9 @@ class Analyzer {
   // hands each to OnEvent, for analyzers that go one event at a time.
   virtual void OnEvents(const format::EventSpan& events, const HeapChange* changes,
                         const LiveHeap& heap) {
-    for (size_t i = 0; i < events.count; ++i) OnEvent(events.At(i), changes[i], heap);
+    format::ForEachEvent(
+        events, [&](const format::Event& e, size_t i)
+                    __attribute__((always_inline)) { OnEvent(e, changes[i], heap); });
   }
 
   // One event at a time (EventsInBatches() false). Called before `e` is

@@ -5,13 +5,13 @@ namespace heaprec::analyzers {
 
 template <bool kPeak, bool kHot>
 void CorePass::Run(const format::EventSpan& events, const HeapChange* changes) {
-  for (size_t i = 0; i < events.count; ++i) {
-    const format::Event e = events.At(i);
-    const HeapChange& c = changes[i];
-    summary_->One(e, c);
-    if constexpr (kPeak) peak_->One(e, c);
-    if constexpr (kHot) hot_->One(e, c);
-  }
+  format::ForEachEvent(
+      events, [&](const format::Event& e, size_t i) __attribute__((always_inline)) {
+        const HeapChange& c = changes[i];
+        summary_->One(e, c);
+        if constexpr (kPeak) peak_->One(e, c);
+        if constexpr (kHot) hot_->One(e, c);
+      });
 }
 
 void CorePass::OnEvents(const format::EventSpan& events, const HeapChange* changes,

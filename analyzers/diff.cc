@@ -84,7 +84,9 @@ __attribute__((always_inline)) inline void LiveSnapshot::One(const format::Event
 void LiveSnapshot::OnEvents(const format::EventSpan& events, const HeapChange* changes,
                             const LiveHeap&) {
   if (adopted_) return;
-  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
+  format::ForEachEvent(
+      events, [&](const format::Event& e, size_t i)
+                  __attribute__((always_inline)) { One(e, changes[i]); });
 }
 
 void LiveSnapshot::StartFrom(const LiveHeap& heap) {

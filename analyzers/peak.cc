@@ -17,7 +17,9 @@ void PeakAnalyzer::NewPeak(uint64_t time_ns, uint64_t seq, const HeapChange& c) 
 
 void PeakAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
                             const LiveHeap&) {
-  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
+  format::ForEachEvent(
+      events, [&](const format::Event& e, size_t i)
+                  __attribute__((always_inline)) { One(e, changes[i]); });
 }
 
 }  // namespace heaprec::analyzers

@@ -127,7 +127,9 @@ __attribute__((always_inline)) inline void RangeProfile::One(const format::Event
 
 void RangeProfile::OnEvents(const format::EventSpan& events, const HeapChange* changes,
                             const LiveHeap&) {
-  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
+  format::ForEachEvent(
+      events, [&](const format::Event& e, size_t i)
+                  __attribute__((always_inline)) { One(e, changes[i]); });
 }
 
 bool RangeProfile::MergePairs() {

@@ -42,7 +42,9 @@ __attribute__((always_inline)) inline void TimelineAnalyzer::One(const format::E
 
 void TimelineAnalyzer::OnEvents(const format::EventSpan& events, const HeapChange* changes,
                                 const LiveHeap&) {
-  for (size_t i = 0; i < events.count; ++i) One(events.At(i), changes[i]);
+  format::ForEachEvent(
+      events, [&](const format::Event& e, size_t i)
+                  __attribute__((always_inline)) { One(e, changes[i]); });
 }
 
 void TimelineAnalyzer::OnRssSample(const format::RssSample& s, const LiveHeap&) {

@@ -57,6 +57,25 @@ struct EventSpan {
     e.weight = weight == nullptr ? 1.0 : weight[i];
     return e;
   }
+  // Whether the span has none of the rare columns and no weights (the usual
+  // exact trace without addresses): then AtPlain(i) == At(i).
+  bool Plain() const {
+    return address == nullptr && alignment == nullptr && old_address == nullptr &&
+           weight == nullptr;
+  }
+  // At(i) of a Plain() span, without testing the rare columns.
+  Event AtPlain(size_t i) const {
+    Event e;
+    e.seq = seq[i];
+    e.time_ns = time_ns[i];
+    e.thread = thread[i];
+    e.api = api[i];
+    e.size = size[i];
+    e.stack = stack[i];
+    e.block = block[i];
+    e.old_block = old_block[i];
+    return e;  // address, alignment, old_address 0, weight 1: Event's defaults
+  }
   // Events [begin, end) of this span.
   EventSpan Sub(size_t begin, size_t end) const {
     EventSpan s = *this;
@@ -72,6 +91,18 @@ struct EventSpan {
     return s;
   }
 };
+
+// Calls f(event i, i) for every event of s in order. A Plain() span skips
+// the rare columns: reading them cost Python's trace 7% of heapreplay's
+// instructions (`--leaks --peak --temporaries`).
+template <typename F>
+__attribute__((always_inline)) inline void ForEachEvent(const EventSpan& s, F&& f) {
+  if (s.Plain()) {
+    for (size_t i = 0; i < s.count; ++i) f(s.AtPlain(i), i);
+  } else {
+    for (size_t i = 0; i < s.count; ++i) f(s.At(i), i);
+  }
+}
 
 // A span of the one event e (its fields as columns of length 1; valid while
 // e is).
