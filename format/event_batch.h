@@ -42,18 +42,10 @@ struct EventSpan {
   const double* weight = nullptr;  // nullptr: every event weighs 1 (an exact trace)
 
   Event At(size_t i) const {
-    Event e;
-    e.seq = seq[i];
-    e.time_ns = time_ns[i];
-    e.thread = thread[i];
-    e.api = api[i];
+    Event e = AtPlain(i);
     e.address = address == nullptr ? 0 : address[i];
-    e.size = size[i];
     e.alignment = alignment == nullptr ? 0 : alignment[i];
     e.old_address = old_address == nullptr ? 0 : old_address[i];
-    e.stack = stack[i];
-    e.block = block[i];
-    e.old_block = old_block[i];
     e.weight = weight == nullptr ? 1.0 : weight[i];
     return e;
   }
