@@ -404,6 +404,21 @@ std::string Header(int major = kFormatMajor, int minor = kFormatMinor) {
   return std::string(reinterpret_cast<char*>(h), kHeaderSize);
 }
 
+// Three malloc events in column order: two of thread 1, one of thread 2 (no
+// seq runs yet), as a chunk of format `major`.
+Columns TwoThreads(int major = kFormatMajor) {
+  Columns t;
+  t.major = major;
+  t.api = {1, 1, 1};
+  t.seq_delta = {0, 0, 0};
+  t.time_delta = {0, 0, 0};
+  t.thread = {1, 1, 2};
+  t.address_delta = {0x10, 0x10, 0x10};
+  t.size = {8, 8, 8};
+  t.stack = {0, 0, 0};
+  return t;
+}
+
 std::string ErrorOf(const std::string& bytes) {
   RecordingVisitor v;
   const ReadResult r = Read(bytes, &v);
@@ -434,18 +449,7 @@ TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
   c.seq_delta = {UINT64_MAX};  // past 2^64
   EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), at + "sequence numbers overflow");
   // Two threads' events, and runs that do not take each group whole.
-  const auto two_threads = [] {
-    Columns t;
-    t.api = {1, 1, 1};
-    t.seq_delta = {0, 0, 0};
-    t.time_delta = {0, 0, 0};
-    t.thread = {1, 1, 2};
-    t.address_delta = {0x10, 0x10, 0x10};
-    t.size = {8, 8, 8};
-    t.stack = {0, 0, 0};
-    return t;
-  };
-  c = two_threads();
+  c = TwoThreads();
   c.seq_run = {0, 1, 1, 1, 0, 1};  // thread 1, 2, 1: reads
   EXPECT_EQ(ErrorOf(Header() + ChunkBytes(c)), "no error");
   for (const std::vector<uint64_t>& runs : {std::vector<uint64_t>{0, 3},
@@ -457,7 +461,7 @@ TEST(TraceDamageTest, InconsistentChunksAreRejectedWithTheirOffset) {
                                             // past group 0's end, once group 1 is taken
                                             // (a fuzzer's find: it wrote past the order)
                                             {1, 1, 0, 3}}) {
-    c = two_threads();
+    c = TwoThreads();
     c.seq_run = runs;
     EXPECT_NE(ErrorOf(Header() + ChunkBytes(c)).find("seq runs do not"), std::string::npos);
   }
@@ -734,15 +738,7 @@ TEST(TraceDamageTest, Format3CraftedChunksStillRead) {
   EXPECT_EQ(v.r.events[0].address, 0x8u);
   c.size = {};
   EXPECT_EQ(ErrorOf(Header(3, 5) + ChunkBytes(c)), at + "event columns have different lengths");
-  c = {};
-  c.major = 3;
-  c.api = {1, 1, 1};
-  c.seq_delta = {0, 0, 0};
-  c.time_delta = {0, 0, 0};
-  c.thread = {1, 1, 2};
-  c.address_delta = {0x10, 0x10, 0x10};
-  c.size = {8, 8, 8};
-  c.stack = {0, 0, 0};
+  c = TwoThreads(3);
   c.seq_run = {0, 1, 1, 1, 0, 1};
   EXPECT_EQ(ErrorOf(Header(3, 5) + ChunkBytes(c)), "no error");
   c.seq_run = {0, 3};
