@@ -30,6 +30,27 @@
 // previous walk's end must also repeat: a kLast rule (same generation) or
 // the depth limit; walks that ended any other way are not kept.
 //
+// Why a recent capture is exact: it is the prefix reuse above matched at
+// the walk's very first frame, against a capture other than the previous
+// one. Its first frame's state (RBP too where that frame's rule reads it or
+// passes it on) equals the current one, the rules are the same generation,
+// and every cell its walk read and used is checked, in walk order; its end
+// (a last rule, or the same frame limit) repeats with them. The second
+// frame's return address, read as the walk's first step would, only picks
+// the set to look in.
+//
+// Dead cells: the walk's frames depend on RBP only through RBP-based CFA
+// rules. An RBP read from a cell and replaced from the next rule's cell
+// before any RBP-based rule (or the last rule) read it changes nothing the
+// walk returns, so that cell is kept as unchanged (cell 0) and not checked:
+// code built without frame pointers saves RBP as any callee-saved register,
+// with whatever it held, so such cells differ from call to call under the
+// very same frames (Python 3.11's debug build: half of the checks of recent
+// captures failed on them, at frames 3-9). The state's RBP kept for such a
+// frame may then be stale; it is compared (the match above) only where that
+// frame's own rule reads it or passes it on, and a stale value can only
+// refuse a match.
+//
 // What remains is the rule cache's own premise: that libunwind's step for a
 // return address depends only on the IP's CFI row (true for DWARF CFI, which
 // is keyed by address) and that the probes in unwind_learn.cc classify the
@@ -68,6 +89,54 @@ struct CachedRule {  // plain fields: all zeros is the empty state
 // the rule walk (deeper recursion on the same stack); beyond, libunwind.
 constexpr uintptr_t kStackSlack = 1u << 20;
 
+// Recent captures (fast_unwind.h, 3.): walked captures of at most
+// kRecentFrames frames, in kRecentSets sets of kRecentWays by the state of
+// their first two frames, the least recently used of a set replaced.
+// Programs allocate from a few stacks in turn: the stack of an allocation
+// was among the same thread's last 32 distinct stacks for 98-100% of the
+// allocations of Python's json and dict benchmarks, churn and alloc_heavy
+// (61% for cppcheck), but was the previous one for 3-65%. Several may share
+// those two frames (one call site reached along several paths at the same
+// depth): each of the set's is checked before the walk.
+constexpr int kRecentSets = 8;
+constexpr int kRecentWays = 4;
+constexpr int kRecentCaptures = kRecentSets * kRecentWays;
+constexpr int kRecentFrames = 64;
+
+struct RecentCapture {  // plain fields: all zeros is the empty state
+  uintptr_t sp0;        // the first frame's state
+  uintptr_t ip0;
+  uintptr_t rbp0;
+  uintptr_t ip1;       // the second frame's return address
+  uint64_t used;       // serial of the capture that used it last (least: replaced first)
+  uint64_t serial;     // of the capture that kept it
+  uint64_t tag;        // the caller's (TagCapture)
+  uint32_t gen;        // the rules' generation; 0 = empty
+  uint32_t tag_epoch;  // 0 = not tagged
+  uint16_t n;          // frames, at least 2
+  uint16_t max;        // the walk's frame limit
+};
+
+// A recent capture's frames, in the block's scratch (ThreadBlock::
+// recent_frames): valid only while its RecentCapture says so.
+struct RecentFrames {
+  uintptr_t sp[kRecentFrames];
+  uintptr_t ip[kRecentFrames];
+  uintptr_t rbp[kRecentFrames];
+  int32_t cell[kRecentFrames];
+};
+static_assert(sizeof(RecentFrames) * kRecentCaptures <= sizeof(ThreadBlock::recent_frames));
+
+// The set of a capture whose first frames are (sp0, ip0) and ip1.
+inline int RecentSet(uintptr_t sp0, uintptr_t ip0, uintptr_t ip1) {
+  const uint64_t h = (sp0 ^ (ip0 << 1) ^ (ip1 << 2)) * 0x9E3779B97F4A7C15ull;
+  return static_cast<int>(h >> 61) & (kRecentSets - 1);
+}
+
+inline RecentFrames* RecentFramesOf(ThreadBlock& block) {
+  return reinterpret_cast<RecentFrames*>(block.recent_frames);
+}
+
 // Per-thread state, in the thread's ThreadBlock (thread_block.h): all zeros
 // when the thread gets it, no constructor runs.
 struct UnwindState {
@@ -82,6 +151,8 @@ struct UnwindState {
   uintptr_t prev_rbp[kPrevFrames];  // its RBP
   int32_t prev_cell[kPrevFrames];   // RBP was read at [sp + cell]; 0 = unchanged
   CachedRule rules[kRuleCacheSlots];
+  RecentCapture recent[kRecentCaptures];
+  int32_t recent_kept;  // the entry the last walked capture went to, + 1 (0: none)
   FastUnwindStats stats;
   // The capture under way's frames, kept for the next one (RuleWalk's
   // scratch: here rather than on the program's stack, which may be small).
@@ -99,6 +170,7 @@ inline UnwindState& UnwindOf(ThreadBlock& block) {
 
 bool g_prefix_reuse = true;
 bool g_verify_prefix = true;
+bool g_recent = true;
 
 // Reads a stack cell of some frame, on purpose outside the caller's own: an
 // unwinder's job. ASan would flag those reads (redzones of other frames), so
@@ -149,6 +221,87 @@ int Verify(const UnwindState& t, int from, int n) {
   return n;
 }
 
+// Checks a recent capture's frames [1, n) as Verify() does the previous
+// capture's: true if every cell still holds what it held.
+bool VerifyRecent(const RecentFrames& f, int n) {
+  if (!g_verify_prefix) return true;
+  for (int i = 1; i < n; ++i) {
+    const uintptr_t sp = f.sp[i];
+    if (Load(sp - 8) != f.ip[i]) return false;
+    if (f.cell[i] != 0 && Load(sp + f.cell[i]) != f.rbp[i]) return false;
+  }
+  return true;
+}
+
+// The capture from FastBacktrace's frame at fp, if a recent one had the same
+// first frame state and second return address, and its cells hold (the
+// walk would repeat it: see the file comment): its frame count, with ips
+// filled unless the caller gets the tag instead (info->tagged); else 0.
+int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t gen, uintptr_t fp,
+               CaptureInfo* info) {
+  const uintptr_t sp0 = fp + 16;
+  const uintptr_t ip0 = Load(fp + 8);
+  const uintptr_t rbp0 = Load(fp);
+  // The second frame's return address, as the walk's first step reads it.
+  const UnwindRule r = Rule(t, ip0, gen);
+  if (r.kind != RuleKind::kCfaRsp && r.kind != RuleKind::kCfaRbp) return 0;
+  const uintptr_t cfa = CfaOf(r, sp0, rbp0);
+  if (cfa <= sp0 || (cfa & 15) != 0 || cfa > t.stack_hi) return 0;
+  const uintptr_t ip1 = Load(cfa - 8);
+  const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
+  const int first = RecentSet(sp0, ip0, ip1) * kRecentWays;
+  for (int j = first; j < first + kRecentWays; ++j) {
+    RecentCapture& e = t.recent[j];
+    if (e.sp0 != sp0 || e.ip0 != ip0 || e.ip1 != ip1 || e.gen != gen || e.max != max) continue;
+    if (rbp_used && e.rbp0 != rbp0) continue;
+    const RecentFrames& f = RecentFramesOf(block)[j];
+    if (!VerifyRecent(f, e.n)) continue;
+    e.used = t.stats.captures;
+    if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
+      info->tagged = true;
+      info->tag = e.tag;
+    } else {
+      CopyFrames(ips, f.ip, e.n);
+    }
+    return e.n;
+  }
+  return 0;
+}
+
+// Keeps the capture the rule walk just made (t.prev_*, n frames, capture
+// serial) among the recent ones, in place of the least recently used of its
+// set, if it ended where a repeat ends too (a last rule, or max) and is
+// neither too short nor too long.
+void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen, uint64_t serial) {
+  t.recent_kept = 0;
+  if (n < 2 || n > kRecentFrames || t.prev_n != n || t.prev_gen != gen) return;
+  if (t.prev_complete == 0 && n < max) return;
+  const int first = RecentSet(t.prev_sp[0], t.prev_ip[0], t.prev_ip[1]) * kRecentWays;
+  int v = first;
+  for (int j = first + 1; j < first + kRecentWays; ++j) {
+    if (t.recent[j].used < t.recent[v].used) v = j;
+  }
+  RecentCapture& e = t.recent[v];
+  e.sp0 = t.prev_sp[0];
+  e.ip0 = t.prev_ip[0];
+  e.rbp0 = t.prev_rbp[0];
+  e.ip1 = t.prev_ip[1];
+  e.used = serial;
+  e.serial = serial;
+  e.tag = 0;
+  e.gen = gen;
+  e.tag_epoch = 0;
+  e.n = static_cast<uint16_t>(n);
+  e.max = static_cast<uint16_t>(max);
+  RecentFrames& f = RecentFramesOf(block)[v];
+  const size_t words = static_cast<size_t>(n) * sizeof(uintptr_t);
+  memcpy(f.sp, t.prev_sp, words);
+  memcpy(f.ip, t.prev_ip, words);
+  memcpy(f.rbp, t.prev_rbp, words);
+  memcpy(f.cell, t.prev_cell, static_cast<size_t>(n) * sizeof(int32_t));
+  t.recent_kept = v + 1;
+}
+
 // The rule walk from FastBacktrace's frame at fp. Returns the frame count,
 // or -1 (then *missed is the IP without a rule, or 0) for libunwind to redo.
 // *repeat: whether the frames are exactly the previous capture's (see
@@ -169,6 +322,10 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
   uintptr_t ip = Load(fp + 8);
   uintptr_t rbp = Load(fp);
   int32_t cell = -16;
+  // The frame whose RBP cell the current RBP was read from, and whether a
+  // rule used that RBP since (see "Dead cells" above).
+  int src = 0;
+  bool src_used = false;
 
   int pn = g_prefix_reuse && t.prev_gen == gen ? t.prev_n : 0;
   int k = 0;      // first previous frame whose sp is not below ours
@@ -187,6 +344,7 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
 
     const UnwindRule r = Rule(t, ip, gen);
     if (r.kind == RuleKind::kLast) {
+      if (!src_used && src < kPrevFrames) cells[src] = 0;  // read by nothing
       complete = true;
       break;
     }
@@ -195,6 +353,11 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
       *missed_sp = sp;
       *missed_rbp = rbp;
       return -1;
+    }
+    if (r.kind == RuleKind::kCfaRbp) {
+      src_used = true;
+    } else if (r.rbp_saved && !src_used && src < kPrevFrames) {
+      cells[src] = 0;  // replaced from a cell before any rule read it
     }
     if (pn > 0) {
       while (k < pn && t.prev_sp[k] < sp) ++k;
@@ -239,6 +402,8 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
       if (at < sp) return -1;
       rbp = Load(at);
       cell = r.rbp_offset;
+      src = n;
+      src_used = false;
     } else {
       cell = 0;
     }
@@ -356,6 +521,7 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   info->serial = 0;
   info->repeat = false;
   info->outer = 0;
+  info->tagged = false;
   if (max <= 0) return 0;
   const uintptr_t fp = start_fp != 0 ? start_fp : own_fp;
   if (__builtin_expect(block == nullptr, 0) || UnwindOf(*block).busy != 0 ||
@@ -375,6 +541,17 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   int n = -1;
   uintptr_t missed = 0, missed_sp = 0, missed_rbp = 0;
   const bool in_range = t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
+  const bool recent =
+      in_range && info->use_recent && g_prefix_reuse && g_recent && max <= UINT16_MAX;
+  if (recent) {
+    const int got = FromRecent(t, *block, ips, max, gen, fp, info);
+    if (got > 0) {
+      ++t.stats.fast;
+      ++t.stats.recent;
+      t.busy = 0;
+      return got;
+    }
+  }
   if (in_range) {
     n = RuleWalk(t, ips, max, gen, fp, &missed, &missed_sp, &missed_rbp, skip_repeat, &repeat,
                  info);
@@ -393,6 +570,7 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   if (n >= 0) {
     info->repeat = repeat;
     ++t.stats.fast;
+    if (recent) KeepRecent(t, *block, n, max, gen, info->serial);
   } else {
     t.prev_n = 0;
     info->outer = 0;
@@ -417,6 +595,7 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
 
 int FastBacktrace(void** ips, int max) {
   CaptureInfo info;
+  info.use_recent = true;
   return Backtrace(ips, max, 0, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
                    reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), ThisThreadBlock(),
                    &info);
@@ -424,6 +603,7 @@ int FastBacktrace(void** ips, int max) {
 
 int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* block) {
   CaptureInfo info;
+  info.use_recent = true;
   return Backtrace(ips, max, start_fp, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
                    reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block, &info);
 }
@@ -448,9 +628,20 @@ FastUnwindStats FastUnwindThreadStats() {
   return block != nullptr ? UnwindOf(*block).stats : FastUnwindStats{};
 }
 
-void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix) {
+void TagCapture(ThreadBlock* block, uint64_t serial, uint32_t epoch, uint64_t tag) {
+  if (block == nullptr) return;
+  UnwindState& t = UnwindOf(*block);
+  if (t.recent_kept == 0) return;
+  RecentCapture& e = t.recent[t.recent_kept - 1];
+  if (e.serial != serial || e.gen == 0) return;
+  e.tag = tag;
+  e.tag_epoch = epoch;
+}
+
+void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix, bool recent) {
   g_prefix_reuse = prefix_reuse;
   g_verify_prefix = verify_prefix;
+  g_recent = recent;
 }
 
 }  // namespace heaprec::recorder::preload

@@ -20,6 +20,11 @@
 //      rest is copied after checking that every memory cell the rule walk
 //      would read still holds what it held (so the copy is what the rule
 //      walk would return, exactly).
+//   3. Recent captures: the same from the very first frame, against the
+//      thread's last few walked captures (programs allocate from a handful
+//      of stacks in turn: an interpreter's loop, a service's request path),
+//      so that a stack seen lately is checked, not walked; a caller that
+//      tagged that capture gets its tag back instead of the frames.
 //
 // Thread-safe (per-thread state in the thread's ThreadBlock, thread_block.h,
 // taken on its first capture; shared rules lock-free); a thread without a
@@ -70,6 +75,20 @@ __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t s
 // prefix reuse proved them equal, as for a repeat); they start at ips[outer_at].
 // A caller that keeps what it made of that capture's outermost frames need not
 // compare those again (CaptureStack passes them on to InternStackCached).
+//
+// Recent captures: the block also keeps the frames of its thread's last few
+// walked captures (kRecentCaptures, fast_unwind.cc), each under the state of
+// its first frame. A capture whose first frame's state is one of theirs,
+// and whose cells the rule walk would read all still hold what they held,
+// has exactly that capture's frames (the same proof as the prefix reuse,
+// from the first frame): they are copied, nothing walked. A caller may tag
+// the capture it just made (TagCapture: its serial, the caller's epoch, a
+// value). In: tag_epoch, the caller's epoch now (0: it takes no tags).
+// Out: tagged, the capture's frames are exactly those of a recent capture
+// that was tagged in epoch tag_epoch; then tag is that tag, ips is not
+// written at all, and the return value is the frame count. In: use_recent,
+// whether recent captures answer at all (FastBacktrace and the
+// FastBacktraceFrom without info: always).
 struct CaptureInfo {
   uint64_t kept_serial = 0;
   uint64_t serial = 0;
@@ -77,9 +96,18 @@ struct CaptureInfo {
   uint32_t outer = 0;
   uint32_t outer_at = 0;
   uint32_t outer_from = 0;
+  bool use_recent = false;
+  uint32_t tag_epoch = 0;
+  bool tagged = false;
+  uint64_t tag = 0;
 };
 __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp,
                                                 ThreadBlock* block, CaptureInfo* info);
+
+// Tags the recent capture that capture serial (CaptureInfo::serial) of
+// block's thread kept, if it kept one and no later capture replaced it:
+// a later capture with the same frames reports (epoch, tag). Per thread.
+void TagCapture(ThreadBlock* block, uint64_t serial, uint32_t epoch, uint64_t tag);
 
 // Fork handlers: BlockFastUnwindForFork() in the prepare handler (waits
 // until no other thread is inside libunwind, whose locks would stay held in
@@ -100,14 +128,16 @@ struct FastUnwindStats {
   uint64_t learned;         // answered by libunwind, learning rules on the way
   uint64_t fallback;        // answered by libunwind, nothing to learn
   uint64_t frames_learned;  // rules learned one frame at a time (LearnAt), in fast captures
+  uint64_t recent;          // answered by a recent capture's frames (no walk)
 };
 FastUnwindStats FastUnwindThreadStats();
 
 // Testing and benchmarking only (process-wide, not for concurrent toggling):
-// prefix_reuse = false walks every frame with rules; verify_prefix = false
-// copies a matched prefix without checking it (wrong on purpose: the
-// differential test shows that it then fails).
-void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix);
+// prefix_reuse = false walks every frame with rules (no recent captures
+// either); verify_prefix = false copies a matched prefix or recent capture
+// without checking it (wrong on purpose: the differential test shows that it
+// then fails); recent = false leaves the recent captures out.
+void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix, bool recent = true);
 
 }  // namespace heaprec::recorder::preload
 

@@ -200,6 +200,8 @@ TEST(FastUnwindTest, NewFramesOnAKnownStackAreLearnedOneByOne) {
 }
 
 TEST(FastUnwindTest, AlternatingChainsRejectStalePrefix) {
+  // The prefix reuse alone (recent captures would answer these first).
+  SetFastUnwindOptions(true, true, /*recent=*/false);
   const FastUnwindStats before = FastUnwindThreadStats();
   for (int i = 0; i < 40; ++i) {
     Pair p;
@@ -207,7 +209,42 @@ TEST(FastUnwindTest, AlternatingChainsRejectStalePrefix) {
     ASSERT_EQ(Diff(p), "") << "iteration " << i;
   }
   const FastUnwindStats after = FastUnwindThreadStats();
+  SetFastUnwindOptions(true, true);
   EXPECT_GT(after.reused - before.reused, 20u);
+  EXPECT_EQ(after.recent, before.recent);
+}
+
+TEST(FastUnwindTest, RecentCapturesTellChainsApart) {
+  // Both chains reach h at the same depth: the same first frame state, other
+  // frames outward. Each capture is the recent one of its own chain.
+  FastUnwindStats before{};
+  for (int i = -4; i < 40; ++i) {  // the first four learn and walk
+    if (i == 0) before = FastUnwindThreadStats();
+    Pair p;
+    FpChainF((i + 4) / 2 % 2, CaptureBoth, &p);
+    ASSERT_EQ(Diff(p), "") << "iteration " << i;
+  }
+  const FastUnwindStats after = FastUnwindThreadStats();
+  EXPECT_EQ(after.recent - before.recent, 40u);
+  EXPECT_EQ(after.captures - before.captures, 40u);
+}
+
+TEST(FastUnwindTest, RecentCapturesSkipDeadRbpCells) {
+  // NoFpRecurse holds data in RBP and its callees save it in their cells:
+  // other data each time under the very same frames. The walk never reads
+  // those RBPs (each is replaced from an outer cell first), so the frames
+  // are a recent capture's again; they must still be exact.
+  FastUnwindStats before{};
+  for (int i = -2; i < 40; ++i) {  // the first two learn and walk
+    if (i == 0) before = FastUnwindThreadStats();
+    NoFpSetSeed(1000003 * i + 7);
+    Pair p;
+    NoFpRecurse(3, nullptr, 0, CaptureBoth, &p);
+    ASSERT_EQ(Diff(p), "") << "iteration " << i;
+  }
+  NoFpSetSeed(3);
+  const FastUnwindStats after = FastUnwindThreadStats();
+  EXPECT_EQ(after.recent - before.recent, 40u);
 }
 
 // CaptureInfo: consecutive serials, repeat only for the previous capture's

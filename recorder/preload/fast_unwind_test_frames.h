@@ -24,6 +24,8 @@ void FpOnce(UnwindProbe probe, void* arg);
 // or, when next is set, next(next_depth, probe, arg).
 void NoFpRecurse(int depth, void (*next)(int, UnwindProbe, void*), int next_depth,
                  UnwindProbe probe, void* arg);
+// The seed NoFpRecurse's live values (RBP's among them) are made of.
+void NoFpSetSeed(long seed);
 
 // libfast_unwind_test_plugin.so (dlopen'ed): depth frames, then probe.
 void PluginRecurse(int depth, UnwindProbe probe, void* arg);

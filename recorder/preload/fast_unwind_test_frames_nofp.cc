@@ -27,4 +27,6 @@ __attribute__((noinline)) void NoFpRecurse(int depth, void (*next)(int, UnwindPr
   g_sink = a + b + c + d + e + f + h + local[0];
 }
 
+void NoFpSetSeed(long seed) { g_seed = seed; }
+
 }  // extern "C"

@@ -257,6 +257,10 @@ uint64_t TakeSeq() {
 
 namespace {
 
+// In a recent capture's tag (TagCapture): the stack id, and this bit when
+// the stack was cut at the depth limit.
+constexpr uint64_t kTagTruncated = uint64_t{1} << 32;
+
 // Frames CaptureStack asks for at most (max_depth + 8, and room to spare).
 constexpr int kCaptureFrames = kMaxDepth + 16;
 static_assert(sizeof(ThreadBlock::capture) >= sizeof(void*) * kCaptureFrames);
@@ -276,7 +280,17 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
   StackCache* const sc = cache != nullptr ? &StackCacheOf(*cache) : nullptr;
   CaptureInfo info;
   if (sc != nullptr && sc->generation == t_thread_state.generation) info.kept_serial = sc->serial;
+  // A recent capture's frames again: the id it got, tagged below (in this
+  // region: the epoch is its generation, never 0).
+  info.use_recent = true;
+  info.tag_epoch = sc != nullptr ? t_thread_state.generation : 0;
   const int n = FastBacktraceFrom(ips, want, hook_frame, block, &info);
+  if (info.tagged) {
+    if ((info.tag & kTagTruncated) != 0) {
+      Count().truncated_stacks.fetch_add(1, std::memory_order_relaxed);
+    }
+    return static_cast<uint32_t>(info.tag);
+  }
   // Those frames again (the same frames make the same trimmed stack, the
   // same id): the kept id, without copying, trimming, comparing or hashing
   // them again (and ips holds only the first: fast_unwind.h).
@@ -341,6 +355,9 @@ __attribute__((always_inline)) inline uint32_t CaptureInto(void** ips, ThreadBlo
     sc->serial = info.serial;
     sc->truncated = truncated ? 1 : 0;
     sc->skipped = static_cast<uint32_t>(skip);
+    if (id != 0 && info.tag_epoch != 0) {
+      TagCapture(block, info.serial, info.tag_epoch, id | (truncated ? kTagTruncated : 0));
+    }
   }
   if (id == 0) Count().stack_table_full.fetch_add(1, std::memory_order_relaxed);
   // A new stack may run through a newly loaded object: log it first.

@@ -55,21 +55,24 @@ namespace heaprec::recorder::preload {
 
 class BlockPool;
 
-// The block's size: 64 KiB with the pool's header (block_pool.h).
-inline constexpr size_t kThreadBlockBytes = (64 << 10) - 64;
+// The block's size: 128 KiB with the pool's header (block_pool.h).
+inline constexpr size_t kThreadBlockBytes = (128 << 10) - 64;
 
 // Each part is raw memory for its owner's type, which static_asserts that it
 // fits (the owners' types are private to their files). The state is all
 // zeros when a thread gets the block; the scratch holds whatever it held.
 struct ThreadBlock {
   // State.
-  alignas(64) unsigned char unwind[12416];       // fast_unwind.cc's UnwindState
+  alignas(64) unsigned char unwind[14784];       // fast_unwind.cc's UnwindState
   alignas(64) unsigned char stack_cache[18496];  // recorder.cc's StackCache (stack_cache.h)
   // Scratch.
   alignas(64) unsigned char capture[2176];  // CaptureStack's frames (recorder.cc)
+  // The frames of the unwinder's recent captures (fast_unwind.cc; which of
+  // them hold a capture is in its state, above).
+  alignas(64) unsigned char recent_frames[57344];
   // The unwinder's slow path runs here (spare_stack.h): libunwind and the
   // learning need ~10 KiB of stack, which a small thread stack has not.
-  alignas(64) unsigned char spare_stack[kThreadBlockBytes - 12416 - 18496 - 2176];
+  alignas(64) unsigned char spare_stack[kThreadBlockBytes - 14784 - 18496 - 2176 - 57344];
 };
 static_assert(sizeof(ThreadBlock) == kThreadBlockBytes);
 // What the pool zeroes for each thread: the state.
@@ -80,7 +83,7 @@ inline void* SpareStackTop(ThreadBlock& block) {
   return block.spare_stack + sizeof(block.spare_stack);
 }
 
-// Threads alive at once that get a block (the reservation: 64 KiB each, 256
+// Threads alive at once that get a block (the reservation: 128 KiB each, 512
 // MiB of address space, mapped PROT_NONE until used; RSS only for the pages
 // a thread touches).
 inline constexpr uint32_t kThreadBlockCapacity = 4096;

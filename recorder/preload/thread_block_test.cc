@@ -53,8 +53,8 @@ void ExpectAllBack() { EXPECT_EQ(Pool().CountFreeForTesting(), Pool().carved() -
 TEST(ThreadBlockTest, StaticTlsIsSmall) {
   // The pointer and its state: what libheaprec.so's static TLS pays for all this.
   EXPECT_LE(sizeof(ThreadBlockSlot), 32u);
-  // A block and the pool's header take 64 KiB exactly.
-  EXPECT_EQ(BlockPool(sizeof(ThreadBlock), 1).stride(), 65536u);
+  // A block and the pool's header take 128 KiB exactly.
+  EXPECT_EQ(BlockPool(sizeof(ThreadBlock), 1).stride(), 131072u);
   EXPECT_GE(sizeof(ThreadBlock::spare_stack), 32000u);
 }
 
