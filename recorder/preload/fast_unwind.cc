@@ -37,7 +37,7 @@
 // and every cell its walk read and used is checked, in walk order; its end
 // (a last rule, or the same frame limit) repeats with them. The second
 // frame's return address, read as the walk's first step would, only picks
-// the set to look in.
+// the entries to check.
 //
 // Dead cells: the walk's frames depend on RBP only through RBP-based CFA
 // rules. An RBP read from a cell and replaced from the next rule's cell
@@ -90,18 +90,20 @@ struct CachedRule {  // plain fields: all zeros is the empty state
 constexpr uintptr_t kStackSlack = 1u << 20;
 
 // Recent captures (fast_unwind.h, 3.): walked captures of at most
-// kRecentFrames frames, in kRecentSets sets of kRecentWays by the state of
-// their first two frames, the least recently used of a set replaced.
-// Programs allocate from a few stacks in turn: the stack of an allocation
-// was among the same thread's last 32 distinct stacks for 98-100% of the
-// allocations of Python's json and dict benchmarks, churn and alloc_heavy
-// (61% for cppcheck), but was the previous one for 3-65%. Several may share
-// those two frames (one call site reached along several paths at the same
-// depth): each of the set's is checked before the walk.
-constexpr int kRecentSets = 8;
-constexpr int kRecentWays = 4;
-constexpr int kRecentCaptures = kRecentSets * kRecentWays;
-constexpr int kRecentFrames = 64;
+// kRecentFrames frames, any of kRecentCaptures, the least recently used
+// replaced. Programs allocate from a few stacks in turn: the stack of an
+// allocation was among the same thread's last 32 distinct stacks for
+// 98-100% of the allocations of Python's json and dict benchmarks, churn and
+// alloc_heavy (61% for cppcheck), but was the previous one for 3-65%. Many
+// share their first frames (an allocator's own, at one depth): a set for
+// each, tried first, kept Python's json at 73% of captures from recent ones.
+// A 32-bit key of the first two frames, 32 of them in two lines, picks the
+// entries worth checking.
+constexpr int kRecentCaptures = 32;
+constexpr int kRecentFrames = 56;
+// Cells checked at most: a return address cell per frame after the first,
+// and an RBP cell where a rule reads what it holds.
+constexpr int kRecentChecks = 94;
 
 struct RecentCapture {  // plain fields: all zeros is the empty state
   uintptr_t sp0;        // the first frame's state
@@ -115,22 +117,39 @@ struct RecentCapture {  // plain fields: all zeros is the empty state
   uint32_t tag_epoch;  // 0 = not tagged
   uint16_t n;          // frames, at least 2
   uint16_t max;        // the walk's frame limit
+  uint16_t checks;     // cells to check (RecentFrames::check)
 };
 
 // A recent capture's frames, in the block's scratch (ThreadBlock::
 // recent_frames): valid only while its RecentCapture says so.
+struct RecentCheck {
+  uintptr_t at;     // a cell
+  uintptr_t value;  // what it held
+};
 struct RecentFrames {
-  uintptr_t sp[kRecentFrames];
+  // In walk order: frame 1's return address cell, its RBP cell if a rule
+  // reads that RBP, frame 2's, ... (what Verify() reads of those frames).
+  RecentCheck check[kRecentChecks];
   uintptr_t ip[kRecentFrames];
-  uintptr_t rbp[kRecentFrames];
-  int32_t cell[kRecentFrames];
 };
 static_assert(sizeof(RecentFrames) * kRecentCaptures <= sizeof(ThreadBlock::recent_frames));
 
-// The set of a capture whose first frames are (sp0, ip0) and ip1.
-inline int RecentSet(uintptr_t sp0, uintptr_t ip0, uintptr_t ip1) {
+// The key of a capture whose first frames are (sp0, ip0) and ip1; never 0
+// (an empty entry's).
+inline uint32_t RecentKey(uintptr_t sp0, uintptr_t ip0, uintptr_t ip1) {
   const uint64_t h = (sp0 ^ (ip0 << 1) ^ (ip1 << 2)) * 0x9E3779B97F4A7C15ull;
-  return static_cast<int>(h >> 61) & (kRecentSets - 1);
+  return static_cast<uint32_t>(h >> 32) | 1;
+}
+
+// Which entries have key: a bit each.
+inline uint32_t RecentMatches(const uint32_t* keys, uint32_t key) {
+  const __m128i k = _mm_set1_epi32(static_cast<int>(key));
+  uint32_t bits = 0;
+  for (int i = 0; i < kRecentCaptures; i += 4) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i));
+    bits |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, k)))) << i;
+  }
+  return bits;
 }
 
 inline RecentFrames* RecentFramesOf(ThreadBlock& block) {
@@ -151,6 +170,7 @@ struct UnwindState {
   uintptr_t prev_rbp[kPrevFrames];  // its RBP
   int32_t prev_cell[kPrevFrames];   // RBP was read at [sp + cell]; 0 = unchanged
   CachedRule rules[kRuleCacheSlots];
+  alignas(64) uint32_t recent_key[kRecentCaptures];  // RecentKey of each; 0 = empty
   RecentCapture recent[kRecentCaptures];
   int32_t recent_kept;  // the entry the last walked capture went to, + 1 (0: none)
   FastUnwindStats stats;
@@ -182,7 +202,7 @@ __attribute__((no_sanitize("address"))) inline uintptr_t Load(uintptr_t address)
 // LookupUnwindRule through the thread's cache. A rule, once published for a
 // generation, never changes (unwind_rules.h), so a cached one stays right
 // until the generation moves on.
-inline UnwindRule Rule(UnwindState& t, uintptr_t ip, uint32_t gen) {
+__attribute__((always_inline)) inline UnwindRule Rule(UnwindState& t, uintptr_t ip, uint32_t gen) {
   CachedRule& c = t.rules[((ip >> 4) ^ (ip >> 12)) & (kRuleCacheSlots - 1)];
   UnwindRule r;
   if (c.ip == ip && c.gen == gen) {
@@ -221,14 +241,12 @@ int Verify(const UnwindState& t, int from, int n) {
   return n;
 }
 
-// Checks a recent capture's frames [1, n) as Verify() does the previous
-// capture's: true if every cell still holds what it held.
-bool VerifyRecent(const RecentFrames& f, int n) {
+// Checks a recent capture's cells as Verify() does the previous capture's
+// (the same cells, in the same order): true if each still holds what it held.
+bool VerifyRecent(const RecentFrames& f, int checks) {
   if (!g_verify_prefix) return true;
-  for (int i = 1; i < n; ++i) {
-    const uintptr_t sp = f.sp[i];
-    if (Load(sp - 8) != f.ip[i]) return false;
-    if (f.cell[i] != 0 && Load(sp + f.cell[i]) != f.rbp[i]) return false;
+  for (int i = 0; i < checks; ++i) {
+    if (Load(f.check[i].at) != f.check[i].value) return false;
   }
   return true;
 }
@@ -249,13 +267,13 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
   if (cfa <= sp0 || (cfa & 15) != 0 || cfa > t.stack_hi) return 0;
   const uintptr_t ip1 = Load(cfa - 8);
   const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
-  const int first = RecentSet(sp0, ip0, ip1) * kRecentWays;
-  for (int j = first; j < first + kRecentWays; ++j) {
+  for (uint32_t m = RecentMatches(t.recent_key, RecentKey(sp0, ip0, ip1)); m != 0; m &= m - 1) {
+    const int j = __builtin_ctz(m);
     RecentCapture& e = t.recent[j];
     if (e.sp0 != sp0 || e.ip0 != ip0 || e.ip1 != ip1 || e.gen != gen || e.max != max) continue;
     if (rbp_used && e.rbp0 != rbp0) continue;
     const RecentFrames& f = RecentFramesOf(block)[j];
-    if (!VerifyRecent(f, e.n)) continue;
+    if (!VerifyRecent(f, e.checks)) continue;
     e.used = t.stats.captures;
     if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
       info->tagged = true;
@@ -269,18 +287,21 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
 }
 
 // Keeps the capture the rule walk just made (t.prev_*, n frames, capture
-// serial) among the recent ones, in place of the least recently used of its
-// set, if it ended where a repeat ends too (a last rule, or max) and is
+// serial) among the recent ones, in place of the least recently used, if it
+// ended where a repeat ends too (a last rule, or max) and is
 // neither too short nor too long.
 void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen, uint64_t serial) {
   t.recent_kept = 0;
   if (n < 2 || n > kRecentFrames || t.prev_n != n || t.prev_gen != gen) return;
   if (t.prev_complete == 0 && n < max) return;
-  const int first = RecentSet(t.prev_sp[0], t.prev_ip[0], t.prev_ip[1]) * kRecentWays;
-  int v = first;
-  for (int j = first + 1; j < first + kRecentWays; ++j) {
+  int checks = n - 1;
+  for (int i = 1; i < n; ++i) checks += t.prev_cell[i] != 0;
+  if (checks > kRecentChecks) return;
+  int v = 0;
+  for (int j = 1; j < kRecentCaptures; ++j) {
     if (t.recent[j].used < t.recent[v].used) v = j;
   }
+  t.recent_key[v] = RecentKey(t.prev_sp[0], t.prev_ip[0], t.prev_ip[1]);
   RecentCapture& e = t.recent[v];
   e.sp0 = t.prev_sp[0];
   e.ip0 = t.prev_ip[0];
@@ -293,12 +314,15 @@ void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen
   e.tag_epoch = 0;
   e.n = static_cast<uint16_t>(n);
   e.max = static_cast<uint16_t>(max);
+  e.checks = static_cast<uint16_t>(checks);
   RecentFrames& f = RecentFramesOf(block)[v];
-  const size_t words = static_cast<size_t>(n) * sizeof(uintptr_t);
-  memcpy(f.sp, t.prev_sp, words);
-  memcpy(f.ip, t.prev_ip, words);
-  memcpy(f.rbp, t.prev_rbp, words);
-  memcpy(f.cell, t.prev_cell, static_cast<size_t>(n) * sizeof(int32_t));
+  memcpy(f.ip, t.prev_ip, static_cast<size_t>(n) * sizeof(uintptr_t));
+  RecentCheck* c = f.check;
+  for (int i = 1; i < n; ++i) {
+    const uintptr_t sp = t.prev_sp[i];
+    *c++ = {sp - 8, t.prev_ip[i]};
+    if (t.prev_cell[i] != 0) *c++ = {sp + t.prev_cell[i], t.prev_rbp[i]};
+  }
   t.recent_kept = v + 1;
 }
 

@@ -63,16 +63,16 @@ inline constexpr size_t kThreadBlockBytes = (128 << 10) - 64;
 // zeros when a thread gets the block; the scratch holds whatever it held.
 struct ThreadBlock {
   // State.
-  alignas(64) unsigned char unwind[14784];       // fast_unwind.cc's UnwindState
+  alignas(64) unsigned char unwind[14976];       // fast_unwind.cc's UnwindState
   alignas(64) unsigned char stack_cache[18496];  // recorder.cc's StackCache (stack_cache.h)
   // Scratch.
   alignas(64) unsigned char capture[2176];  // CaptureStack's frames (recorder.cc)
   // The frames of the unwinder's recent captures (fast_unwind.cc; which of
   // them hold a capture is in its state, above).
-  alignas(64) unsigned char recent_frames[57344];
+  alignas(64) unsigned char recent_frames[62464];
   // The unwinder's slow path runs here (spare_stack.h): libunwind and the
   // learning need ~10 KiB of stack, which a small thread stack has not.
-  alignas(64) unsigned char spare_stack[kThreadBlockBytes - 14784 - 18496 - 2176 - 57344];
+  alignas(64) unsigned char spare_stack[kThreadBlockBytes - 14976 - 18496 - 2176 - 62464];
 };
 static_assert(sizeof(ThreadBlock) == kThreadBlockBytes);
 // What the pool zeroes for each thread: the state.
