@@ -279,7 +279,11 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
       info->tagged = true;
       info->tag = e.tag;
     } else {
+      // Untagged, or tagged in another epoch (a region before a fork): this
+      // capture may tag it (TagCapture).
       CopyFrames(ips, f.ip, e.n);
+      e.serial = t.stats.captures;
+      t.recent_kept = j + 1;
     }
     return e.n;
   }

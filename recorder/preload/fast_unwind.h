@@ -105,8 +105,9 @@ __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t s
                                                 ThreadBlock* block, CaptureInfo* info);
 
 // Tags the recent capture that capture serial (CaptureInfo::serial) of
-// block's thread kept, if it kept one and no later capture replaced it:
-// a later capture with the same frames reports (epoch, tag). Per thread.
+// block's thread kept or took its untagged frames from, if any and no
+// later capture has: a later capture with the same frames reports (epoch,
+// tag). Per thread.
 void TagCapture(ThreadBlock* block, uint64_t serial, uint32_t epoch, uint64_t tag);
 
 // Fork handlers: BlockFastUnwindForFork() in the prepare handler (waits
