@@ -90,8 +90,8 @@ struct CachedRule {  // plain fields: all zeros is the empty state
 constexpr uintptr_t kStackSlack = 1u << 20;
 
 // Recent captures (fast_unwind.h, 3.): walked captures of at most
-// kRecentFrames frames, any of kRecentCaptures, the least recently used
-// replaced. Programs allocate from a few stacks in turn: the stack of an
+// kRecentFrames frames, any of kRecentCaptures, replaced as a clock does
+// (one not used lately). Programs allocate from a few stacks in turn: the stack of an
 // allocation was among the same thread's last 32 distinct stacks for
 // 98-100% of the allocations of Python's json and dict benchmarks, churn and
 // alloc_heavy (61% for cppcheck), but was the previous one for 3-65%. Many
@@ -100,6 +100,7 @@ constexpr uintptr_t kStackSlack = 1u << 20;
 // A 32-bit key of the first two frames, 32 of them in two lines, picks the
 // entries worth checking.
 constexpr int kRecentCaptures = 32;
+static_assert(kRecentCaptures == 32, "a bit per entry in a uint32_t");
 constexpr int kRecentFrames = 56;
 // Cells checked at most: a return address cell per frame after the first,
 // and an RBP cell where a rule reads what it holds.
@@ -110,7 +111,6 @@ struct RecentCapture {  // plain fields: all zeros is the empty state
   uintptr_t ip0;
   uintptr_t rbp0;
   uintptr_t ip1;       // the second frame's return address
-  uint64_t used;       // serial of the capture that used it last (least: replaced first)
   uint64_t serial;     // of the capture that kept it
   uint64_t tag;        // the caller's (TagCapture)
   uint32_t gen;        // the rules' generation; 0 = empty
@@ -172,7 +172,9 @@ struct UnwindState {
   CachedRule rules[kRuleCacheSlots];
   alignas(64) uint32_t recent_key[kRecentCaptures];  // RecentKey of each; 0 = empty
   RecentCapture recent[kRecentCaptures];
-  int32_t recent_kept;  // the entry the last walked capture went to, + 1 (0: none)
+  int32_t recent_kept;   // the entry the last walked capture went to, + 1 (0: none)
+  uint32_t recent_used;  // a bit per entry: used since the hand last passed it
+  uint32_t recent_hand;  // the next entry to replace, unless used (a clock)
   FastUnwindStats stats;
   // The capture under way's frames, kept for the next one (RuleWalk's
   // scratch: here rather than on the program's stack, which may be small).
@@ -274,7 +276,7 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
     if (rbp_used && e.rbp0 != rbp0) continue;
     const RecentFrames& f = RecentFramesOf(block)[j];
     if (!VerifyRecent(f, e.checks)) continue;
-    e.used = t.stats.captures;
+    t.recent_used |= 1u << j;
     if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
       info->tagged = true;
       info->tag = e.tag;
@@ -291,7 +293,7 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
 }
 
 // Keeps the capture the rule walk just made (t.prev_*, n frames, capture
-// serial) among the recent ones, in place of the least recently used, if it
+// serial) among the recent ones, in place of one not used lately, if it
 // ended where a repeat ends too (a last rule, or max) and is
 // neither too short nor too long.
 void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen, uint64_t serial) {
@@ -301,17 +303,20 @@ void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen
   int checks = n - 1;
   for (int i = 1; i < n; ++i) checks += t.prev_cell[i] != 0;
   if (checks > kRecentChecks) return;
-  int v = 0;
-  for (int j = 1; j < kRecentCaptures; ++j) {
-    if (t.recent[j].used < t.recent[v].used) v = j;
+  // The first entry from the hand on that was not used since the hand last
+  // passed it (each passed bit is cleared: at most one turn).
+  uint32_t v = t.recent_hand;
+  while ((t.recent_used & (1u << v)) != 0) {
+    t.recent_used &= ~(1u << v);
+    v = (v + 1) % kRecentCaptures;
   }
+  t.recent_hand = (v + 1) % kRecentCaptures;
   t.recent_key[v] = RecentKey(t.prev_sp[0], t.prev_ip[0], t.prev_ip[1]);
   RecentCapture& e = t.recent[v];
   e.sp0 = t.prev_sp[0];
   e.ip0 = t.prev_ip[0];
   e.rbp0 = t.prev_rbp[0];
   e.ip1 = t.prev_ip[1];
-  e.used = serial;
   e.serial = serial;
   e.tag = 0;
   e.gen = gen;
@@ -327,7 +332,7 @@ void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen
     *c++ = {sp - 8, t.prev_ip[i]};
     if (t.prev_cell[i] != 0) *c++ = {sp + t.prev_cell[i], t.prev_rbp[i]};
   }
-  t.recent_kept = v + 1;
+  t.recent_kept = static_cast<int32_t>(v) + 1;
 }
 
 // The rule walk from FastBacktrace's frame at fp. Returns the frame count,
