@@ -175,6 +175,7 @@ struct UnwindState {
   int32_t recent_kept;   // the entry the last walked capture went to, + 1 (0: none)
   uint32_t recent_used;  // a bit per entry: used since the hand last passed it
   uint32_t recent_hand;  // the next entry to replace, unless used (a clock)
+  uint32_t recent_last;  // the entry that answered last
   FastUnwindStats stats;
   // The capture under way's frames, kept for the next one (RuleWalk's
   // scratch: here rather than on the program's stack, which may be small).
@@ -269,7 +270,19 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
   if (cfa <= sp0 || (cfa & 15) != 0 || cfa > t.stack_hi) return 0;
   const uintptr_t ip1 = Load(cfa - 8);
   const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
-  for (uint32_t m = RecentMatches(t.recent_key, RecentKey(sp0, ip0, ip1)); m != 0; m &= m - 1) {
+  const uint32_t key = RecentKey(sp0, ip0, ip1);
+  // The entry that answered last first (the same stack again is the most
+  // common case), without comparing every key.
+  const uint32_t last = t.recent_last;
+  const uint32_t last_bit = t.recent_key[last] == key ? 1u << last : 0;
+  uint32_t m = last_bit;
+  for (bool scanned = false;; m &= m - 1) {
+    if (m == 0) {
+      if (scanned) return 0;
+      m = RecentMatches(t.recent_key, key) & ~last_bit;
+      scanned = true;
+      if (m == 0) return 0;
+    }
     const int j = __builtin_ctz(m);
     RecentCapture& e = t.recent[j];
     if (e.sp0 != sp0 || e.ip0 != ip0 || e.ip1 != ip1 || e.gen != gen || e.max != max) continue;
@@ -277,6 +290,7 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
     const RecentFrames& f = RecentFramesOf(block)[j];
     if (!VerifyRecent(f, e.checks)) continue;
     t.recent_used |= 1u << j;
+    t.recent_last = static_cast<uint32_t>(j);
     if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
       info->tagged = true;
       info->tag = e.tag;
@@ -289,7 +303,6 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
     }
     return e.n;
   }
-  return 0;
 }
 
 // Keeps the capture the rule walk just made (t.prev_*, n frames, capture
