@@ -126,6 +126,10 @@ void RunFastBacktrace(benchmark::State& state, bool reuse) {
   state.counters["frames"] = frames;
   // Share of captures answered without libunwind (the first one learns).
   state.counters["fast"] = calls > 0 ? static_cast<double>(after.fast - before.fast) / calls : 0;
+  state.counters["recent"] =
+      calls > 0 ? static_cast<double>(after.recent - before.recent) / calls : 0;
+  state.counters["reused"] =
+      calls > 0 ? static_cast<double>(after.reused - before.reused) / calls : 0;
 }
 
 void BM_FastBacktrace(benchmark::State& state) { RunFastBacktrace(state, true); }
