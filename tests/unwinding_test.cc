@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
 
 #include "format/api.h"
 #include "tests/e2e_util.h"
@@ -68,6 +70,34 @@ TEST(UnwindingTest, StacksDeeperThanTheLimitKeepTheirInnermostFrames) {
       << text.out;
   const ProcessResult folded = RunProgram({Runfile("replay/heapreplay"), "--folded", trace});
   EXPECT_NE(folded.out.find("[truncated];Recurse"), std::string::npos) << folded.out;
+}
+
+TEST(UnwindingTest, CutStacksAreCountedWhenTheSameStackComesBack) {
+  // heaprec --depth 8: the 10 deep stacks are short enough for the
+  // unwinder's recent captures, so the 2nd to the 10th are answered from the
+  // 1st (fast_unwind.h); each is still a cut stack, and counted as one. The
+  // count is every allocation whose stack is cut (printf's buffer too).
+  const std::string dir = MakeTempDir("unwinding_depth8");
+  const std::string trace = dir + "/trace.zst";
+  const ProcessResult run = RunProgram({Runfile("recorder/heaprec"), "-q", "--depth", "8", "-o",
+                                        trace, "--", Runfile("tests/unwinding"), "deep"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProcessResult folded =
+      RunProgram({Runfile("replay/heapreplay"), "--folded", "--metric", "count", trace});
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  uint64_t cut = 0, deep = 0;
+  std::istringstream lines(folded.out);
+  for (std::string line; std::getline(lines, line);) {
+    const uint64_t count = std::stoull(line.substr(line.rfind(' ') + 1));
+    if (line.rfind("[truncated];", 0) == 0) cut += count;
+    if (line.find(";Recurse;deep_leaf ") != std::string::npos) deep += count;
+  }
+  EXPECT_EQ(deep, 10u) << folded.out;
+  const ProcessResult r = RunProgram({Runfile("replay/heapreplay"), "--json", trace});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_GE(cut, 10u) << folded.out;
+  EXPECT_EQ(j["losses"]["truncated_stacks"], cut) << j["losses"] << "\n" << folded.out;
 }
 
 TEST(UnwindingTest, LongjmpOutOfAllocatingFrames) {

@@ -220,6 +220,19 @@ __attribute__((always_inline)) inline UnwindRule Rule(UnwindState& t, uintptr_t 
   return r;
 }
 
+// Whether the walk from a frame whose rule is r depends on that frame's RBP:
+// an RBP-based CFA, or an RBP passed on unchanged to the caller. Where the
+// rule restores the caller's RBP from a cell, that value is the cell's.
+inline bool ReadsRbp(const UnwindRule& r) { return r.kind == RuleKind::kCfaRbp || !r.rbp_saved; }
+
+// The CFA of a frame in state (sp, rbp) whose rule is r (kCfaRsp or
+// kCfaRbp), or 0 where the walk stops: not above sp, not 16-byte aligned,
+// or above the thread's learned stack top.
+inline uintptr_t NextCfa(const UnwindState& t, const UnwindRule& r, uintptr_t sp, uintptr_t rbp) {
+  const uintptr_t cfa = CfaOf(r, sp, rbp);
+  return cfa <= sp || (cfa & 15) != 0 || cfa > t.stack_hi ? 0 : cfa;
+}
+
 // to[0..count) = from[0..count), two at a time (a reused prefix is tens of
 // frames: Python's interpreter stacks, churn's recursion).
 inline void CopyFrames(void** __restrict to, const uintptr_t* __restrict from, int count) {
@@ -266,10 +279,10 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
   // The second frame's return address, as the walk's first step reads it.
   const UnwindRule r = Rule(t, ip0, gen);
   if (r.kind != RuleKind::kCfaRsp && r.kind != RuleKind::kCfaRbp) return 0;
-  const uintptr_t cfa = CfaOf(r, sp0, rbp0);
-  if (cfa <= sp0 || (cfa & 15) != 0 || cfa > t.stack_hi) return 0;
+  const uintptr_t cfa = NextCfa(t, r, sp0, rbp0);
+  if (cfa == 0) return 0;
   const uintptr_t ip1 = Load(cfa - 8);
-  const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
+  const bool rbp_used = ReadsRbp(r);
   const uint32_t key = RecentKey(sp0, ip0, ip1);
   // The entry that answered last first (the same stack again is the most
   // common case), without comparing every key.
@@ -407,10 +420,9 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
     }
     if (pn > 0) {
       while (k < pn && t.prev_sp[k] < sp) ++k;
-      // RBP must match only where the walk from here would use it: an
-      // RBP-based CFA, or an RBP passed on unchanged. Where the rule saves
-      // the caller's RBP, that value comes from a cell Verify() checks.
-      const bool rbp_used = r.kind == RuleKind::kCfaRbp || !r.rbp_saved;
+      // RBP must match only where the walk from here would use it (where
+      // the rule restores the caller's RBP, Verify() checks that cell).
+      const bool rbp_used = ReadsRbp(r);
       if (k < pn && k >= min_k && t.prev_sp[k] == sp && t.prev_ip[k] == ip &&
           (t.prev_rbp[k] == rbp || !rbp_used)) {
         const int bad = Verify(t, k + 1, pn);
@@ -440,8 +452,8 @@ int RuleWalk(UnwindState& t, void** ips, int max, uint32_t gen, uintptr_t fp, ui
       }
     }
 
-    const uintptr_t cfa = CfaOf(r, sp, rbp);
-    if (cfa <= sp || (cfa & 15) != 0 || cfa > t.stack_hi) return -1;
+    const uintptr_t cfa = NextCfa(t, r, sp, rbp);
+    if (cfa == 0) return -1;
     const uintptr_t next_ip = Load(cfa - 8);
     if (r.rbp_saved) {
       const uintptr_t at = cfa + static_cast<intptr_t>(r.rbp_offset);
