@@ -25,10 +25,15 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include "format/records.h"
+
+namespace heaprec::symbolize {
+class DwarfSymbolizer;
+}
 
 namespace heaprec::recorder::launcher {
 
@@ -37,7 +42,7 @@ void SetSymbolizersIdle(bool idle);
 
 class BackgroundSymbolizer {
  public:
-  BackgroundSymbolizer() = default;
+  BackgroundSymbolizer();
   ~BackgroundSymbolizer();  // stops the worker, dropping what is queued
   BackgroundSymbolizer(const BackgroundSymbolizer&) = delete;
   BackgroundSymbolizer& operator=(const BackgroundSymbolizer&) = delete;
@@ -60,9 +65,10 @@ class BackgroundSymbolizer {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<Work> queue_;                      // guarded by mu_
-  bool stop_ = false;                           // guarded by mu_
-  std::map<uint64_t, format::Symbol> results_;  // the worker's until it is joined
+  std::deque<Work> queue_;                                  // guarded by mu_
+  bool stop_ = false;                                       // guarded by mu_
+  std::map<uint64_t, format::Symbol> results_;              // the worker's until it is joined
+  std::unique_ptr<symbolize::DwarfSymbolizer> symbolizer_;  // the worker's; freed here
   std::thread worker_;
 };
 

@@ -5,6 +5,9 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace heaprec::recorder::launcher {
 namespace {
@@ -15,9 +18,9 @@ constexpr uint64_t kRedZone = 128;  // below the stack pointer, memcheck's VG_ST
 constexpr uint64_t kTcbBytes = 2304;
 constexpr uint64_t kStaticTlsSurplus = 1664;
 
-std::string Basename(const std::string& path) {
+std::string_view Basename(std::string_view path) {
   const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 bool HoldsBlock(std::span<const leakscan::LiveBlock> blocks, uint64_t start, uint64_t end) {
@@ -111,7 +114,19 @@ class Builder {
                            uint32_t thread, uint64_t address, uint64_t size) {
     const auto id = static_cast<leakscan::RootId>(out_.roots.size() + 1);
     out_.roots.push_back({id, kind, name, module, thread, address, size});
+    out_.global_names.emplace_back();
     return id;
+  }
+
+  // The root of a module's global, one per name and module file name (as
+  // Named() would give for "symbol [file]"), its name left for Root().
+  leakscan::RootId Global(std::string_view base, const symbolize::DataSymbol& s, uint32_t module) {
+    auto [it, fresh] = globals_[base].try_emplace(std::string_view(s.name), 0);
+    if (fresh) {
+      it->second = NewRoot(format::LeakRootKind::kGlobal, "", module, 0, s.start, s.size);
+      out_.global_names.back() = {s.name, base};
+    }
+    return it->second;
   }
 
   leakscan::RootId Named(format::LeakRootKind kind, const std::string& name, uint32_t module,
@@ -146,14 +161,17 @@ class Builder {
       whole = Named(format::LeakRootKind::kStack, "stack of " + ThreadName(*stack_of), 0,
                     stack_of->thread, start, m.end - start);
     } else if (module != nullptr) {
-      const std::string base = Basename(module->path);
-      whole = Named(format::LeakRootKind::kModuleData, "data of " + base, module->id, 0, m.start,
-                    m.end - m.start);
-      for (const symbolize::DataSymbol& s : in_.module_data(*module).symbols) {
-        if (s.start + s.size <= m.start || s.start >= m.end) continue;
-        special.push_back({s.start, s.start + s.size,
-                           Named(format::LeakRootKind::kGlobal, s.name + " [" + base + "]",
-                                 module->id, 0, s.start, s.size)});
+      const std::string_view base = Basename(module->path);
+      whole = Named(format::LeakRootKind::kModuleData, "data of " + std::string(base), module->id,
+                    0, m.start, m.end - m.start);
+      const std::vector<symbolize::DataSymbol>& symbols = in_.module_data(*module).symbols;
+      // Sorted by start: from the first that may end past m.start.
+      auto s = std::lower_bound(
+          symbols.begin(), symbols.end(), m.start,
+          [](const symbolize::DataSymbol& d, uint64_t a) { return d.start + d.size <= a; });
+      for (; s != symbols.end() && s->start < m.end; ++s) {
+        if (s->start + s->size <= m.start) continue;
+        special.push_back({s->start, s->start + s->size, Global(base, *s, module->id)});
       }
     } else if (m.file_backed() || m.shared) {
       whole = NewRoot(format::LeakRootKind::kMapping, "mapping of " + m.path, 0, 0, m.start,
@@ -195,10 +213,22 @@ class Builder {
   Roots out_;
   uint64_t static_tls_ = 0;
   std::map<std::string, leakscan::RootId> by_name_;
+  // Globals' roots by module file name, then symbol name.
+  std::map<std::string_view, std::unordered_map<std::string_view, leakscan::RootId>> globals_;
 };
 
 }  // namespace
 
 Roots BuildRoots(const RootsInput& in) { return Builder(in).Build(); }
+
+format::LeakRoot Roots::Root(leakscan::RootId id) const {
+  format::LeakRoot r = roots[id - 1];
+  const auto& [symbol, base] = global_names[id - 1];
+  if (!symbol.empty() || !base.empty()) {
+    r.name.reserve(symbol.size() + base.size() + 3);
+    r.name.append(symbol).append(" [").append(base).append("]");
+  }
+  return r;
+}
 
 }  // namespace heaprec::recorder::launcher

@@ -27,6 +27,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,9 +63,18 @@ struct RootsInput {
 struct Roots {
   std::vector<leakscan::RootRange> ranges;  // ascending, not overlapping
   std::vector<leakscan::RootValue> values;  // registers
-  std::vector<format::LeakRoot> roots;      // roots[i].id == i + 1
+  // roots[i].id == i + 1. A global's name is left empty (a module's data
+  // has thousands of them, and a scan names a few): Root() gives it whole.
+  std::vector<format::LeakRoot> roots;
   std::vector<leakscan::Segment> segments;  // every mapping, for vtables
   uint64_t bytes = 0;                       // in ranges
+  // Per root: a global's symbol and its module's file name, else empty.
+  // They point into RootsInput's modules and module data, which must
+  // outlive every Root() call.
+  std::vector<std::pair<std::string_view, std::string_view>> global_names;
+
+  // roots[id - 1] with its name: "g_cache [libfoo.so]" for a global.
+  format::LeakRoot Root(leakscan::RootId id) const;
 };
 
 Roots BuildRoots(const RootsInput& in);

@@ -102,7 +102,8 @@ struct Live {
 // The scan's blocks in block order, with their kinds and retaining roots;
 // the roots that retain something, numbered anew.
 void FillScan(const std::vector<Live>& live, const leakscan::LeakScanResult& result,
-              const std::vector<format::LeakRoot>& all_roots, format::LeakScan* scan) {
+              const Roots& roots, format::LeakScan* scan) {
+  const std::vector<format::LeakRoot>& all_roots = roots.roots;
   std::vector<uint32_t> new_id(all_roots.size() + 1, 0);
   for (const leakscan::RootId r : result.retaining_root) {
     if (r != leakscan::kNoRoot && r != leakscan::kSeveralRoots && r <= all_roots.size()) {
@@ -111,7 +112,7 @@ void FillScan(const std::vector<Live>& live, const leakscan::LeakScanResult& res
   }
   for (size_t old = 1; old < new_id.size(); ++old) {
     if (new_id[old] == 0) continue;
-    format::LeakRoot root = all_roots[old - 1];
+    format::LeakRoot root = roots.Root(static_cast<leakscan::RootId>(old));
     root.id = new_id[old] = static_cast<uint32_t>(scan->roots.size() + 1);
     scan->roots.push_back(std::move(root));
   }
@@ -252,15 +253,17 @@ void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& re
       !maps.empty() && leakscan::ClassifyLeaks(input, leakscan::LeakScanOptions(), &result, &error);
   stop.Release();
   scan.pause_ns = MonotonicNs() - start;
+  // Its memory is read: the thread that asked may go on (at the exit, end
+  // the process) while the scan is written.
+  WakeAsker(h);
   if (classified) {
-    FillScan(live, result, roots.roots, &scan);
+    FillScan(live, result, roots, &scan);
     scan.bytes_scanned = result.stats.root_bytes_read + result.stats.block_bytes_read;
   } else {
     scan.status = format::LeakScan::Status::kNotDone;
     scan.note = "the scan failed: " + error;
   }
   builder.AddLeakScan(scan);
-  WakeAsker(h);
 }
 
 }  // namespace heaprec::recorder::launcher

@@ -4,8 +4,9 @@
 // threads let go for a moment, while a thread was stopped between taking a
 // seq and writing its record), gives the scan the next seq, reads the map,
 // the registers and the memory (process_memory.h) and classifies the live
-// blocks as memcheck does (recorder/leakscan), then writes the scan, lets the
-// threads go and wakes the thread that asked.
+// blocks as memcheck does (recorder/leakscan), lets the threads go, wakes the
+// thread that asked and then writes the scan (naming its roots: the names of
+// a module's globals are made only for the roots a scan names).
 //
 // Where ptrace is refused the scan still runs on the moving process, marked
 // approximate (threads' registers unknown, their stacks read whole).

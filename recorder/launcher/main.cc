@@ -234,7 +234,11 @@ int Run(const Options& options) {
     setrlimit(RLIMIT_NOFILE, &files);
   }
 
-  Session session(session_dir, options);
+  // Not destroyed: the exit frees it (session.h). A global holds it, so
+  // that a leak checker sees it reachable.
+  static Session* kept_session = nullptr;
+  kept_session = new Session(session_dir, options);
+  Session& session = *kept_session;
   session.SetMainPid(child);
   session.SetPreloadLibrary(library);
   int child_status = 0;

@@ -236,7 +236,7 @@ void Session::Finish(Entry& e, bool replaced) {
     r.peak_bytes = e.builder->peak_bytes();
     r.leaked_bytes = e.builder->live_bytes();
     results_.push_back(r);
-    e.builder.reset();
+    last_builder_ = std::move(e.builder);
   } else {
     DiscardSink discard;
     e.reader->Emit(discard, true, 0);
