@@ -120,8 +120,11 @@ class Builder {
 
   // The root of a module's global, one per name and module file name (as
   // Named() would give for "symbol [file]"), its name left for Root().
-  leakscan::RootId Global(std::string_view base, const symbolize::DataSymbol& s, uint32_t module) {
-    auto [it, fresh] = globals_[base].try_emplace(std::string_view(s.name), 0);
+  using GlobalIds = std::unordered_map<std::string_view, leakscan::RootId>;
+  // ids: globals_[base].
+  leakscan::RootId Global(GlobalIds& ids, std::string_view base, const symbolize::DataSymbol& s,
+                          uint32_t module) {
+    auto [it, fresh] = ids.try_emplace(std::string_view(s.name), 0);
     if (fresh) {
       it->second = NewRoot(format::LeakRootKind::kGlobal, "", module, 0, s.start, s.size);
       out_.global_names.back() = {s.name, base};
@@ -169,9 +172,10 @@ class Builder {
       auto s = std::lower_bound(
           symbols.begin(), symbols.end(), m.start,
           [](const symbolize::DataSymbol& d, uint64_t a) { return d.start + d.size <= a; });
+      GlobalIds& ids = globals_[base];
       for (; s != symbols.end() && s->start < m.end; ++s) {
         if (s->start + s->size <= m.start) continue;
-        special.push_back({s->start, s->start + s->size, Global(base, *s, module->id)});
+        special.push_back({s->start, s->start + s->size, Global(ids, base, *s, module->id)});
       }
     } else if (m.file_backed() || m.shared) {
       whole = NewRoot(format::LeakRootKind::kMapping, "mapping of " + m.path, 0, 0, m.start,
@@ -214,7 +218,7 @@ class Builder {
   uint64_t static_tls_ = 0;
   std::map<std::string, leakscan::RootId> by_name_;
   // Globals' roots by module file name, then symbol name.
-  std::map<std::string_view, std::unordered_map<std::string_view, leakscan::RootId>> globals_;
+  std::map<std::string_view, GlobalIds> globals_;
 };
 
 }  // namespace

@@ -36,6 +36,10 @@ class LeakScanner {
   // Answers request for process pid (whose records reader drains into
   // builder) and wakes the thread that asked. now_ns: CLOCK_MONOTONIC.
   void Answer(pid_t pid, const ScanRequest& request, RegionReader& reader, TraceBuilder& builder);
+  // Reads what a scan needs of module m (its variables and TLS segment)
+  // ahead of the scan, which otherwise reads it while the process stands
+  // still (the exit scan of python3 -c pass: about 4 of its 10 ms).
+  void Warm(const format::Module& m) { DataOf(m); }
 
  private:
   const symbolize::ModuleData& DataOf(const format::Module& m);

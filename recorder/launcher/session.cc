@@ -279,10 +279,26 @@ void Session::AnswerScans(Entry& e) {
     return;
   }
   if (!e.builder->has_scan_request()) return;
+  LeakScanner& scanner = Scanner();
+  while (e.builder->has_scan_request()) {
+    scanner.Answer(e.pid, e.builder->TakeScanRequest(), *e.reader, *e.builder);
+  }
+}
+
+LeakScanner& Session::Scanner() {
   if (scanner_ == nullptr)
     scanner_ = std::make_unique<LeakScanner>(std::vector<std::string>{dir_, library_});
-  while (e.builder->has_scan_request()) {
-    scanner_->Answer(e.pid, e.builder->TakeScanRequest(), *e.reader, *e.builder);
+  return *scanner_;
+}
+
+void Session::WarmLeakScans() {
+  for (auto& e : entries_) {
+    if (e->reader == nullptr || e->builder == nullptr) continue;
+    const std::vector<format::Module>& modules = e->builder->modules();
+    if (e->warmed_modules < modules.size()) {
+      Scanner().Warm(modules[e->warmed_modules++]);
+      return;
+    }
   }
 }
 
@@ -317,6 +333,7 @@ bool Session::Step(uint64_t now_ns, bool scan) {
     // A newer image of this pid may still be getting ready: it decides.
     if (gone && !NewerImageWaiting(e->pid)) Finish(*e, false);
   }
+  if (!moved && options_.leak_scan) WarmLeakScans();
   return moved;
 }
 

@@ -114,6 +114,7 @@ class Session {
     bool gone = false;
     std::unique_ptr<RssSampler> rss;  // the process's /proc/PID/status
     uint64_t next_rss_ns = 0;         // when the next RSS sample is due
+    size_t warmed_modules = 0;        // of builder->modules(), read for leak scans
   };
   // Every RssSampler::kIntervalNs: e's RSS, held by its builder until the
   // records before it are written (format::RssSample).
@@ -128,6 +129,10 @@ class Session {
   std::string ParentTrace(const RegionHeader& h, const Entry* replaced) const;
   // Answers the leak scans e's process asked for (leak_scanner.h).
   void AnswerScans(Entry& e);
+  // On a turn that moved nothing: reads one module's data for the leak
+  // scans (LeakScanner::Warm), so that the exit scan finds it read.
+  void WarmLeakScans();
+  LeakScanner& Scanner();
   // replaced: the image exec'd another program (its exit status is unknown).
   void Finish(Entry& e, bool replaced);
   std::string TracePath(const RegionReader& reader, const std::string& parent,
