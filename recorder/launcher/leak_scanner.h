@@ -38,8 +38,11 @@ class LeakScanner {
   void Answer(pid_t pid, const ScanRequest& request, RegionReader& reader, TraceBuilder& builder);
   // Reads what a scan needs of module m (its variables and TLS segment)
   // ahead of the scan, which otherwise reads it while the process stands
-  // still (the exit scan of python3 -c pass: about 4 of its 10 ms).
-  void Warm(const format::Module& m) { DataOf(m); }
+  // still (the exit scan of python3 -c pass: about 4 of its 10 ms). Not
+  // past kKeptModuleData entries: many live processes would keep them all.
+  void Warm(const format::Module& m) {
+    if (module_data_.size() < kKeptModuleData) DataOf(m);
+  }
 
  private:
   const symbolize::ModuleData& DataOf(const format::Module& m);
