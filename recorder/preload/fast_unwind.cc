@@ -35,9 +35,9 @@
 // one. Its first frame's state (RBP too where that frame's rule reads it or
 // passes it on) equals the current one, the rules are the same generation,
 // and every cell its walk read and used is checked, in walk order; its end
-// (a last rule, or the same frame limit) repeats with them. The second
-// frame's return address, read as the walk's first step would, only picks
-// the entries to check.
+// (a last rule, or the same frame limit) repeats with them. The first
+// cell checked is the second frame's return address, where the same first
+// frame state puts the walk's first step.
 //
 // Dead cells: the walk's frames depend on RBP only through RBP-based CFA
 // rules. An RBP read from a cell and replaced from the next rule's cell
