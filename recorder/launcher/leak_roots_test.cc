@@ -38,9 +38,7 @@ struct Fixture {
     RootsInput in;
     in.mappings = mappings;
     in.modules = modules;
-    in.module_data = [this](const format::Module&) -> const symbolize::ModuleData& {
-      return data;
-    };
+    in.module_data = [this](const format::Module&) -> const symbolize::ModuleData& { return data; };
     return BuildRoots(in);
   }
 };
