@@ -328,9 +328,13 @@ void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen
   t.recent_kept = 0;
   if (n < 2 || n > kRecentFrames || t.prev_n != n || t.prev_gen != gen) return;
   if (t.prev_complete == 0 && n < max) return;
-  int checks = n - 1;
-  for (int i = 1; i < n; ++i) checks += t.prev_cell[i] != 0;
-  if (checks > kRecentChecks) return;
+  // At most two cells a frame after the first: counted only where that
+  // could be too many.
+  if (2 * (n - 1) > kRecentChecks) {
+    int checks = n - 1;
+    for (int i = 1; i < n; ++i) checks += t.prev_cell[i] != 0;
+    if (checks > kRecentChecks) return;
+  }
   // The first entry from the hand on that was not used since the hand last
   // passed it (each passed bit is cleared: at most one turn).
   uint32_t v = t.recent_hand;
@@ -351,7 +355,6 @@ void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen
   e.tag_epoch = 0;
   e.n = static_cast<uint16_t>(n);
   e.max = static_cast<uint16_t>(max);
-  e.checks = static_cast<uint16_t>(checks);
   RecentFrames& f = RecentFramesOf(block)[v];
   memcpy(f.ip, t.prev_ip, static_cast<size_t>(n) * sizeof(uintptr_t));
   RecentCheck* c = f.check;
@@ -360,6 +363,7 @@ void KeepRecent(UnwindState& t, ThreadBlock& block, int n, int max, uint32_t gen
     *c++ = {sp - 8, t.prev_ip[i]};
     if (t.prev_cell[i] != 0) *c++ = {sp + t.prev_cell[i], t.prev_rbp[i]};
   }
+  e.checks = static_cast<uint16_t>(c - f.check);
   t.recent_kept = static_cast<int32_t>(v) + 1;
 }
 
