@@ -13,6 +13,7 @@
 #include "recorder/launcher/leak_roots.h"
 #include "recorder/launcher/process_memory.h"
 #include "recorder/launcher/process_stop.h"
+#include "recorder/launcher/signal_context.h"
 #include "recorder/leakscan/leak_graph.h"
 #include "recorder/leakscan/vtable_oracle.h"
 
@@ -222,11 +223,23 @@ void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& re
     const uint32_t index = builder.ThreadOfTid(t.tid);
     threads.push_back({t.tid, index, builder.ThreadName(index), t.regs});
   }
+  // A fatal signal's scan: the thread that asked as the signal found it
+  // (signal_context.h), its registers the program's, not left out.
+  bool asker_as_interrupted = false;
+  if (request.context != 0) {
+    ProcessMemory context_memory(pid);
+    for (ScanThread& t : threads) {
+      if (t.tid == request.tid) {
+        asker_as_interrupted = SignalContextRegs(context_memory, request.context, &t.regs);
+      }
+    }
+  }
   RootsInput in;
   in.mappings = maps;
   in.blocks = blocks;
   in.threads = threads;
-  in.exiting_tid = request.reason == format::LeakScan::Reason::kExit ? request.tid : 0;
+  in.exiting_tid =
+      request.reason == format::LeakScan::Reason::kExit && !asker_as_interrupted ? request.tid : 0;
   in.excluded_prefixes = excluded_;
   for (uint32_t i = 0; i < h.own_memory_count && i < 4; ++i) {
     in.excluded_ranges.emplace_back(h.own_memory[i].start, h.own_memory[i].end);

@@ -171,7 +171,7 @@ void TraceBuilder::OnControl(uint32_t slot, const RawRecord& r) {
                                 static_cast<int32_t>(r.address),
                                 static_cast<format::LeakScan::Reason>(r.size & 0xff),
                                 r.extra == UINT64_MAX ? "" : region_->Label(r.extra),
-                                static_cast<int>((r.size >> 8) & 0xff)});
+                                static_cast<int>((r.size >> 8) & 0xff), r.size >> 16});
       return;
     default:  // kNop, or a damaged record
       return;

@@ -37,6 +37,7 @@ struct ScanRequest {
   format::LeakScan::Reason reason = format::LeakScan::Reason::kUnknown;
   std::string label;     // "" for the scan at the end
   int fatal_signal = 0;  // the signal the process is ending on; 0 = none
+  uint64_t context = 0;  // that signal's ucontext_t in the process; 0 = none
 };
 
 class TraceBuilder final : public RecordSink {

@@ -38,14 +38,14 @@ void OnFatalSignal(int sig, siginfo_t* info, void* context) {
   const int saved = errno;
   AnnounceFatalSignal(sig);
   if (Tls().guard == 0) {
-    FinalLeakScan(sig);
+    FinalLeakScan(sig, /*guard_held=*/false, context);
   } else if (Synchronous(sig, info) && !InOwnCode(context)) {
     // Inside a hook, but in the allocator it called (heap corruption found
     // by malloc, a fault in it) or the unwinder: heaprec's own state is not
     // mid-change there (a ring is written only by heaprec's code, and never
     // around a call out), so the request can be written under the hook's
     // guard.
-    FinalLeakScan(sig, /*guard_held=*/true);
+    FinalLeakScan(sig, /*guard_held=*/true, context);
   }
   // Otherwise heaprec's own code was interrupted (a ring may be mid-write, a
   // lock held): no scan; the launcher records why there was none.

@@ -62,7 +62,7 @@ void OnScanSignal(int) {
 
 // Writes the request and waits for the scan; the caller holds the guard.
 void Ask(ThreadState& ts, ScanReason reason, const char* label, int fatal_signal,
-         bool leave_guard) {
+         const void* context, bool leave_guard) {
   const uint32_t ticket = Header().scans_requested.fetch_add(1, std::memory_order_acq_rel) + 1;
   char name[32] = "leak-check-";
   if (label == nullptr && reason != ScanReason::kExit) {
@@ -72,7 +72,11 @@ void Ask(ThreadState& ts, ScanReason reason, const char* label, int fatal_signal
   RawRecord r = {};
   r.api = kLeakScanRequest;
   r.address = static_cast<uint64_t>(gettid());
-  r.size = static_cast<uint64_t>(reason) | static_cast<uint64_t>(fatal_signal & 0xff) << 8;
+  // The interrupted context's address in the bits above (ring.h); none
+  // where it would not fit (above 2^48: 5-level paging).
+  const auto at = reinterpret_cast<uintptr_t>(context);
+  r.size = static_cast<uint64_t>(reason) | static_cast<uint64_t>(fatal_signal & 0xff) << 8 |
+           (at < (uint64_t{1} << 48) ? static_cast<uint64_t>(at) << 16 : 0);
   r.extra = label == nullptr ? UINT64_MAX : LogLabel(label);
   WriteControl(ts, r);
   if (leave_guard) Leave(ts);
@@ -81,7 +85,7 @@ void Ask(ThreadState& ts, ScanReason reason, const char* label, int fatal_signal
 
 }  // namespace
 
-void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal) {
+void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal, const void* context) {
   if (!g_recorder.config.leak_scan) return;
   const int saved = errno;
   ThreadState& ts = Tls();
@@ -94,11 +98,11 @@ void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal) {
     errno = saved;
     return;
   }
-  Ask(ts, reason, label, fatal_signal, /*leave_guard=*/true);
+  Ask(ts, reason, label, fatal_signal, context, /*leave_guard=*/true);
   errno = saved;
 }
 
-void FinalLeakScan(int fatal_signal, bool guard_held) {
+void FinalLeakScan(int fatal_signal, bool guard_held, const void* context) {
   if (!g_recorder.config.leak_scan || g_recorder.mode.load(std::memory_order_acquire) != kOn) {
     return;
   }
@@ -109,12 +113,12 @@ void FinalLeakScan(int fatal_signal, bool guard_held) {
   if (g_recorder.final_scan.compare_exchange_strong(state, 1, std::memory_order_acq_rel)) {
     ThreadState& ts = Tls();
     if (!guard_held) {
-      RequestLeakScan(ScanReason::kExit, nullptr, fatal_signal);
+      RequestLeakScan(ScanReason::kExit, nullptr, fatal_signal, context);
     } else if (ts.in_fork == 0 && ts.ring.ring != nullptr &&
                ts.generation == g_recorder.generation.load(std::memory_order_acquire) &&
                Header().launcher_gone.load(std::memory_order_relaxed) == 0) {
       const int saved = errno;
-      Ask(ts, ScanReason::kExit, nullptr, fatal_signal, /*leave_guard=*/false);
+      Ask(ts, ScanReason::kExit, nullptr, fatal_signal, context, /*leave_guard=*/false);
       errno = saved;
     }
     g_recorder.final_scan.store(2, std::memory_order_release);

@@ -24,8 +24,12 @@ enum class ScanReason : uint64_t { kExit = 1, kRequest = 2, kSignal = 3 };
 // signal, none at the end). fatal_signal: the signal the process is ending
 // on (fatal_signal_scan.h), 0 for none. Does nothing with scans off (heaprec
 // --no-leak-scan), while the recorder is off, or in a vfork child (which
-// shares its parent's memory).
-void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal = 0);
+// shares its parent's memory). context: a fatal signal handler's ucontext_t
+// (nullptr: none): the launcher then takes the asking thread's registers,
+// and where its stack begins, from the interrupted code rather than from the
+// handler (memcheck's view: the handler's own frames are not the program's).
+void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal = 0,
+                     const void* context = nullptr);
 
 // The scan at the process's end, once per process image (the last atexit
 // handler, _exit / _Exit, a fatal signal). A second thread that gets here
@@ -33,8 +37,8 @@ void RequestLeakScan(ScanReason reason, const char* label, int fatal_signal = 0)
 // end the process under the scan), unless the launcher is gone.
 // guard_held: called by a fatal signal's handler on a thread inside a hook
 // whose ring is consistent (fatal_signal_scan.h says when): the request is
-// written under the hook's guard.
-void FinalLeakScan(int fatal_signal = 0, bool guard_held = false);
+// written under the hook's guard. context: as for RequestLeakScan.
+void FinalLeakScan(int fatal_signal = 0, bool guard_held = false, const void* context = nullptr);
 
 // Registers the last atexit handler and the leak-check signal's handler
 // (unless the program has its own), and finds the real exit and

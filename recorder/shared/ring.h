@@ -81,7 +81,8 @@ enum Control : uint8_t {
   // The thread asks for a leak scan and waits for it
   // (RegionHeader::scans_done): address = its tid, size = the reason (a
   // format::LeakScan::Reason) | the fatal signal the process is ending on
-  // << 8 (0: none), extra = its label record index (UINT64_MAX: none).
+  // << 8 (0: none) | the address of that signal's ucontext_t on the thread's
+  // stack << 16 (0: none), extra = its label record index (UINT64_MAX: none).
   kLeakScanRequest = 204,
 };
 
