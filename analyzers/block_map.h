@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "base/open_table.h"
+#include "base/zeroed_array.h"
 #include "format/api.h"
 
 namespace heaprec::analyzers {
@@ -45,7 +46,7 @@ class BlockMap {
  public:
   static constexpr size_t kNursery = size_t{1} << 16;
 
-  BlockMap() : ring_(kNursery) {}
+  BlockMap() : ring_(kNursery) {}  // all zeros: every slot empty
 
   // Inserts or replaces (id non-zero); returns the previous value through
   // *old (and true) if id was present.
@@ -134,7 +135,7 @@ class BlockMap {
     return false;
   }
 
-  std::vector<Slot> ring_;
+  base::ZeroedArray<Slot> ring_;  // only a slot's id is read before it is written
   size_t in_ring_ = 0;
   base::OpenTable<V, 0> old_;   // numbers grouped by 16 (above)
   uint64_t newest_in_old_ = 0;  // the highest number ever moved to old_

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "analyzers/analyzer.h"
+#include "base/zeroed_array.h"
 #include "format/api.h"
 
 namespace heaprec::analyzers {
@@ -69,7 +70,8 @@ class MismatchAnalyzer : public Analyzer {
   };
   void Report(const Mismatch& m);
 
-  std::vector<Released> released_;  // direct-mapped by block number
+  // Direct-mapped by block number; all zeros at first (block 0: none).
+  base::ZeroedArray<Released> released_;
   using Key = std::tuple<int, int, int, uint32_t, uint32_t, uint32_t>;
   std::map<Key, Mismatch> found_;
   uint64_t total_ = 0;
