@@ -275,13 +275,13 @@ bool VerifyRecent(const RecentFrames& f, int checks) {
   return (checks & 1) == 0 || Load(c[0].at) == c[0].value;
 }
 
-// The capture from FastBacktrace's frame at fp, if a recent one had the same
-// first frame state (RBP too where that frame's rule reads it: the rule of
-// the same IP in the same generation) and its cells hold (the
-// walk would repeat it: see the file comment): its frame count, with ips
-// filled unless the caller gets the tag instead (info->tagged); else 0.
-int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t gen, uintptr_t fp,
-               CaptureInfo* info) {
+// The recent capture that answers a capture from FastBacktrace's frame at
+// fp: the first, in the order below, whose first frame state is the current
+// one (RBP too where that frame's rule reads it: the rule of the same IP in
+// the same generation) and whose cells hold (the walk would repeat it: see
+// the file comment); -1 if none.
+__attribute__((always_inline)) inline int FindRecent(UnwindState& t, ThreadBlock& block, int max,
+                                                     uint32_t gen, uintptr_t fp) {
   const uintptr_t sp0 = fp + 16;
   const uintptr_t ip0 = Load(fp + 8);
   const uintptr_t rbp0 = Load(fp);
@@ -293,31 +293,41 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
   uint32_t m = last_bit;
   for (bool scanned = false;; m &= m - 1) {
     if (m == 0) {
-      if (scanned) return 0;
+      if (scanned) return -1;
       m = RecentMatches(t.recent_key, key) & ~last_bit;
       scanned = true;
-      if (m == 0) return 0;
+      if (m == 0) return -1;
     }
     const int j = __builtin_ctz(m);
-    RecentCapture& e = t.recent[j];
+    const RecentCapture& e = t.recent[j];
     if (e.sp0 != sp0 || e.ip0 != ip0 || e.gen != gen || e.max != max) continue;
     if (e.rbp_used != 0 && e.rbp0 != rbp0) continue;
-    const RecentFrames& f = RecentFramesOf(block)[j];
-    if (!VerifyRecent(f, e.checks)) continue;
-    t.recent_used |= 1u << j;
-    t.recent_last = static_cast<uint32_t>(j);
-    if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
-      info->tagged = true;
-      info->tag = e.tag;
-    } else {
-      // Untagged, or tagged in another epoch (a region before a fork): this
-      // capture may tag it (TagCapture).
-      CopyFrames(ips, f.ip, e.n);
-      e.serial = t.stats.captures;
-      t.recent_kept = j + 1;
-    }
-    return e.n;
+    if (!VerifyRecent(RecentFramesOf(block)[j], e.checks)) continue;
+    return j;
   }
+}
+
+// The capture from FastBacktrace's frame at fp, if a recent one answers
+// (FindRecent): its frame count, with ips filled unless the caller gets the
+// tag instead (info->tagged); else 0.
+int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t gen, uintptr_t fp,
+               CaptureInfo* info) {
+  const int j = FindRecent(t, block, max, gen, fp);
+  if (j < 0) return 0;
+  RecentCapture& e = t.recent[j];
+  t.recent_used |= 1u << j;
+  t.recent_last = static_cast<uint32_t>(j);
+  if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
+    info->tagged = true;
+    info->tag = e.tag;
+  } else {
+    // Untagged, or tagged in another epoch (a region before a fork): this
+    // capture may tag it (TagCapture).
+    CopyFrames(ips, RecentFramesOf(block)[j].ip, e.n);
+    e.serial = t.stats.captures;
+    t.recent_kept = j + 1;
+  }
+  return e.n;
 }
 
 // Keeps the capture the rule walk just made (t.prev_*, n frames, capture
@@ -676,6 +686,31 @@ int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* bloc
                       CaptureInfo* info) {
   return Backtrace(ips, max, start_fp, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
                    reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), block, info);
+}
+
+bool RecentTag(ThreadBlock* block, uintptr_t start_fp, int max, uint32_t epoch, uint64_t* tag) {
+  // Backtrace's conditions for trying the recent captures, in one test.
+  UnwindState& t = UnwindOf(*block);
+  if (t.busy != 0 || start_fp == 0 || max <= 0 || max > kFastUnwindMaxFrames || max > UINT16_MAX ||
+      epoch == 0 || !g_prefix_reuse || !g_recent || t.stack_hi == 0 || start_fp >= t.stack_hi ||
+      start_fp + kStackSlack < t.stack_lo) {
+    return false;
+  }
+  t.busy = 1;  // a capture in a signal handler that comes now takes libunwind
+  const int j = FindRecent(t, *block, max, UnwindGeneration(), start_fp);
+  if (j < 0 || t.recent[j].tag_epoch != epoch) {  // FastBacktraceFrom answers
+    t.busy = 0;
+    return false;
+  }
+  // What Backtrace and FromRecent record of a tagged answer.
+  ++t.stats.captures;
+  ++t.stats.fast;
+  ++t.stats.recent;
+  t.recent_used |= 1u << j;
+  t.recent_last = static_cast<uint32_t>(j);
+  *tag = t.recent[j].tag;
+  t.busy = 0;
+  return true;
 }
 
 void BlockFastUnwindForFork() { BlockUnwindForFork(); }

@@ -104,6 +104,14 @@ struct CaptureInfo {
 __attribute__((noinline)) int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp,
                                                 ThreadBlock* block, CaptureInfo* info);
 
+// The common case of FastBacktraceFrom with a CaptureInfo whose use_recent
+// is set and tag_epoch is epoch (not 0), as one call: a recent capture
+// answers and was tagged in epoch. Then its tag goes to *tag, the capture
+// is counted (a serial taken: CaptureInfo::serial) and true is returned,
+// as FastBacktraceFrom would have answered (info.tagged); else nothing
+// changes and FastBacktraceFrom is to be asked. block: not nullptr.
+bool RecentTag(ThreadBlock* block, uintptr_t start_fp, int max, uint32_t epoch, uint64_t* tag);
+
 // Tags the recent capture that capture serial (CaptureInfo::serial) of
 // block's thread kept or took its untagged frames from, if any and no
 // later capture has: a later capture with the same frames reports (epoch,
