@@ -330,6 +330,82 @@ TEST(FastUnwindTest, RepeatOnlyForThePreviousFrames) {
   for (int i = 0; i < d.n; ++i) EXPECT_EQ(d.ips[i], c.ips[i]) << i;
 }
 
+// RecentTag: a tagged recent capture's tag in one call, as FastBacktraceFrom
+// with the same epoch answers (info.tagged); nothing for other frames or
+// another epoch.
+struct TagProbe {
+  int which = 0;       // FpChainF's chain
+  bool fast = false;   // FastBacktraceFrom (with info), else RecentTag
+  uint32_t epoch = 0;  // in
+  CaptureInfo info;    // out (fast)
+  bool found = false;  // out (RecentTag)
+  uint64_t tag = 0;    // out (RecentTag)
+};
+
+__attribute__((noinline)) void CaptureTag(void* arg) {
+  auto* t = static_cast<TagProbe*>(arg);
+  const auto fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (t->fast) {
+    void* ips[kMax];
+    t->info = CaptureInfo{};
+    t->info.use_recent = true;
+    t->info.tag_epoch = t->epoch;
+    FastBacktraceFrom(ips, kMax, fp, ThisThreadBlock(), &t->info);
+  } else {
+    t->found = RecentTag(ThisThreadBlock(), fp, kMax, t->epoch, &t->tag);
+  }
+  asm volatile("" ::: "memory");
+}
+
+void ChainTag(void* arg) { FpChainF(static_cast<TagProbe*>(arg)->which, CaptureTag, arg); }
+
+TagProbe TagAt(int which, bool fast, uint32_t epoch) {  // one call site for all
+  TagProbe t;
+  t.which = which;
+  t.fast = fast;
+  t.epoch = epoch;
+  FpRecurse(3, ChainTag, &t);
+  return t;
+}
+
+TEST(FastUnwindTest, RecentTagAnswersTaggedCapturesOnly) {
+  // Every capture from one call site (the loop's): chain 0 walked, then
+  // kept, and its fourth capture tagged 1234 in epoch 7; chain 1 (the same
+  // first frames, others outward) walked and kept, untagged; then the
+  // questions.
+  struct Step {
+    int which;
+    bool fast;
+    uint32_t epoch;
+  };
+  const Step steps[] = {{0, true, 7},  {0, true, 7}, {0, true, 7},  {0, true, 7},
+                        {1, true, 7},  {1, true, 7}, {1, true, 7},  {1, true, 7},
+                        {0, false, 7}, {0, true, 7}, {1, false, 7}, {0, false, 8}};
+  TagProbe out[std::size(steps)];
+  uint64_t captures[std::size(steps)];
+  for (size_t i = 0; i < std::size(steps); ++i) {
+    captures[i] = FastUnwindThreadStats().captures;
+    out[i] = TagAt(steps[i].which, steps[i].fast, steps[i].epoch);
+    if (i == 3) {
+      ASSERT_FALSE(out[i].info.tagged);
+      TagCapture(ThisThreadBlock(), out[i].info.serial, 7, 1234);
+    }
+  }
+  // RecentTag answers chain 0 with its tag, and counts a capture.
+  EXPECT_TRUE(out[8].found);
+  EXPECT_EQ(out[8].tag, 1234u);
+  EXPECT_EQ(captures[9], captures[8] + 1);
+  // FastBacktraceFrom answers the same, with the next serial.
+  EXPECT_TRUE(out[9].info.tagged);
+  EXPECT_EQ(out[9].info.tag, 1234u);
+  EXPECT_EQ(out[9].info.serial, captures[8] + 2);
+  // Chain 1's capture is untagged, and another epoch's tag is not this one's:
+  // no answer, nothing counted.
+  EXPECT_FALSE(out[10].found);
+  EXPECT_FALSE(out[11].found);
+  EXPECT_EQ(FastUnwindThreadStats().captures, captures[10]);
+}
+
 TEST(FastUnwindTest, OuterFramesAreThePreviousCapturesLast) {
   // info.outer frames at ips[outer_at..n) are capture serial - 1's frames
   // outer_from.. to its last, one for one.
