@@ -264,7 +264,7 @@ int Verify(const UnwindState& t, int from, int n) {
 // (the same cells, in the same order): true if each still holds what it held.
 // Two cells a turn, each read only when the ones before it held (as the walk
 // would read them): one test of the loop's end for two cells.
-bool VerifyRecent(const RecentFrames& f, int checks) {
+__attribute__((always_inline)) inline bool VerifyRecent(const RecentFrames& f, int checks) {
   if (!g_verify_prefix) return true;
   const RecentCheck* c = f.check;
   const RecentCheck* const pairs_end = c + (checks & ~1);
