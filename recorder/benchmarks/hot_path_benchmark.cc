@@ -412,7 +412,7 @@ void BM_WriteEvent(benchmark::State& state) {
       state.SkipWithError("Enter refused");
       break;
     }
-    pre::WriteEvent(ts, pre::TakeSeq(), format::Api::kFree, address, 0, 0, 0);
+    pre::WriteEvent(ts, pre::TakeSeq(), format::Api::kFree, pre::Hide(address), 0, 0, 0);
     pre::Leave(ts);
     address += 16;
   }

@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "format/api.h"
+#include "recorder/preload/hidden_address.h"
 #include "recorder/preload/real_allocator.h"
 #include "recorder/preload/recorder.h"
 #include "recorder/preload/recording_switch.h"
@@ -69,13 +70,15 @@ __attribute__((always_inline)) inline void* RecordedAlloc(format::Api api, size_
   if (!AllocationsRecorded()) return call();  // paused (recording_switch.h)
   HookScope scope;
   if (!scope.recording()) return call();
-  void* p = call();
+  // The block's address hidden from here on (hidden_address.h): no copy of
+  // it is left in the recorder's frames or registers.
+  const HiddenAddress p = Hide(call());
   const uintptr_t frame = HEAPREC_HOOK_FRAME();
   scope.Record([&](ThreadState& ts) {
     RecordAlloc(ts, api, p, size, extra, frame);
-    if (p != nullptr && Sampling()) KeepSampled(p);
+    if (Sampling() && Reveal(p) != 0) KeepSampled(RevealPointer(p));
   });
-  return p;
+  return RevealPointer(p);
 }
 
 // A free hook: its record, then the real free. free(NULL) and blocks of the
@@ -87,12 +90,13 @@ __attribute__((always_inline)) inline void RecordedFree(format::Api api, void* p
   const RealAllocator* real = Real();
   if (real == nullptr) return;  // cannot happen: p came from a resolved allocator
   if (Sampling() && !(MaybeSampled(p) && TakeSampled(p))) return real->free(p);
+  const HiddenAddress hidden = Hide(p);  // as in RecordedAlloc
   HookScope scope;
   if (scope.recording()) {
     const uintptr_t frame = HEAPREC_HOOK_FRAME();
-    scope.Record([&](ThreadState& ts) { RecordFree(ts, api, p, size, alignment, frame); });
+    scope.Record([&](ThreadState& ts) { RecordFree(ts, api, hidden, size, alignment, frame); });
   }
-  real->free(p);
+  real->free(RevealPointer(hidden));
 }
 
 }  // namespace heaprec::recorder::preload

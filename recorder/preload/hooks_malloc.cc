@@ -56,19 +56,19 @@ __attribute__((noinline)) void* SampledRealloc(Api api, void* old, size_t size, 
     const auto n = reinterpret_cast<uint64_t>(p);
     if (p == nullptr && size != 0) {  // failed: the old block stays
       if (old_sampled) {
-        pre::WriteEvent(ts, before, api, 0, size, o, pre::CaptureStack(frame));
+        pre::WriteEvent(ts, before, api, pre::Hide(uint64_t{0}), size, o, pre::CaptureStack(frame));
         pre::KeepSampled(old);
       }
       return;
     }
     const uint32_t stack = pre::CaptureStack(frame);
     if (old_sampled && (!new_sampled || p != old)) {
-      pre::WriteEvent(ts, before, api, 0, 0, o, stack);  // released
+      pre::WriteEvent(ts, before, api, pre::Hide(uint64_t{0}), 0, o, stack);  // released
     }
     if (new_sampled && p != nullptr) {
       const bool in_place = old_sampled && p == old;
-      pre::WriteEvent(ts, in_place ? before : pre::TakeSeq(), api, n, size, in_place ? o : 0,
-                      stack);
+      pre::WriteEvent(ts, in_place ? before : pre::TakeSeq(), api, pre::Hide(n), size,
+                      in_place ? o : 0, stack);
       pre::KeepSampled(p);
     }
   });
@@ -94,18 +94,20 @@ __attribute__((always_inline)) inline void* Realloc(Api api, void* old, size_t s
     if (pre::RecordingPaused()) {
       // Paused (recording_switch.h): the old block's release only, no stack;
       // the block returned is not recorded. A failed call keeps the old one.
-      pre::WriteEvent(ts, before, api, 0, p == nullptr && size != 0 ? size : 0, o, 0);
+      pre::WriteEvent(ts, before, api, pre::Hide(uint64_t{0}), p == nullptr && size != 0 ? size : 0,
+                      o, 0);
       return;
     }
     const uint32_t stack = pre::CaptureStack(frame);
     if (p == nullptr || p == old) {
       // One event: failed, freed by size 0, or resized in place.
-      pre::WriteEvent(ts, before, api, n, p == nullptr && size == 0 ? 0 : size, o, stack);
+      pre::WriteEvent(ts, before, api, pre::Hide(n), p == nullptr && size == 0 ? 0 : size, o,
+                      stack);
     } else {
       // Moved: the old block was released inside the call, the new one is
       // live from now on.
-      pre::WriteEvent(ts, before, api, 0, 0, o, stack);
-      pre::WriteEvent(ts, pre::TakeSeq(), api, n, size, 0, stack);
+      pre::WriteEvent(ts, before, api, pre::Hide(uint64_t{0}), 0, o, stack);
+      pre::WriteEvent(ts, pre::TakeSeq(), api, pre::Hide(n), size, 0, stack);
     }
   });
   return p;

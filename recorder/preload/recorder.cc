@@ -286,12 +286,15 @@ void Leave(ThreadState& ts) {
   ReleaseGuard(ts);
 }
 
-uint64_t TakeSeq() {
+// TakeSeq, inlined into RecordAlloc and RecordFree.
+__attribute__((always_inline)) static inline uint64_t TakeSeqHere(ThreadState& ts) {
   // Room for this seq's record and one more (a realloc that moves writes
   // two) before the seq is taken, so that it is never held while waiting.
-  ReserveRoom(g_recorder.region, g_recorder.config.launcher_pid, t_thread_state.ring, 2);
+  ReserveRoom(g_recorder.region, g_recorder.config.launcher_pid, ts.ring, 2);
   return preload::TakeSeq(Header());
 }
+
+uint64_t TakeSeq() { return TakeSeqHere(t_thread_state); }
 
 namespace {
 
@@ -467,7 +470,7 @@ static inline uint64_t RecordTail(format::Api api, uint32_t stack) {
 // Six arguments, all in registers and in WriteEvent's places but the third
 // (RecordTail), so that WriteEvent's common path keeps them where they came.
 __attribute__((noinline)) static void WriteEventSlow(ThreadState& ts, uint64_t seq, uint64_t tail,
-                                                     uint64_t address, uint64_t size,
+                                                     HiddenAddress address, uint64_t size,
                                                      uint64_t extra) {
   const auto stack = static_cast<uint32_t>(tail);
   const auto api = static_cast<format::Api>(static_cast<uint8_t>(tail >> 32));
@@ -475,7 +478,7 @@ __attribute__((noinline)) static void WriteEventSlow(ThreadState& ts, uint64_t s
   AppendOrCount(ts, [&](RawRecord& r) {
     r.seq = seq;
     r.time_ns = time_ns;
-    r.address = address;
+    r.address = Reveal(address);
     r.size = size;
     r.extra = extra;
     r.stack = stack;
@@ -490,8 +493,11 @@ __attribute__((noinline)) static void WriteEventSlow(ThreadState& ts, uint64_t s
 // the saves): the launcher's clock taken as it is (NowNs without its
 // periodic read), the thread's own ring with room, no pages to populate
 // (AppendWith). Any other case goes to WriteEventSlow, nothing changed yet.
-void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
-                uint64_t extra, uint32_t stack) {
+__attribute__((always_inline)) static inline void WriteEventHere(ThreadState& ts, uint64_t seq,
+                                                                 format::Api api,
+                                                                 HiddenAddress address,
+                                                                 uint64_t size, uint64_t extra,
+                                                                 uint32_t stack) {
   const uint64_t tail = RecordTail(api, stack);
   const uint64_t now = Header().launcher_clock_ns.load(std::memory_order_relaxed);
   Ring* const ring = ts.ring.ring;
@@ -508,7 +514,7 @@ void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address
   RawRecord& r = RecordAt(*ring, head);
   r.seq = seq;
   r.time_ns = ts.clock.last_ns;
-  r.address = address;
+  r.address = Reveal(address);
   r.size = size;
   r.extra = extra;
   memcpy(reinterpret_cast<char*>(&r) + offsetof(RawRecord, stack), &tail, sizeof(tail));
@@ -517,29 +523,34 @@ void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address
   ClearScratchRegisters();
 }
 
+void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, HiddenAddress address,
+                uint64_t size, uint64_t extra, uint32_t stack) {
+  WriteEventHere(ts, seq, api, address, size, extra, stack);
+}
+
 void WriteControl(ThreadState& ts, RawRecord r) {
   r.seq = TakeSeq();
   r.time_ns = NowNs(Header(), ts.clock);
   AppendOrCount(ts, [&](RawRecord& slot) { slot = r; });
 }
 
-void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
+void RecordAlloc(ThreadState& ts, format::Api api, HiddenAddress result, size_t size, size_t extra,
                  uintptr_t hook_frame) {
   // Paused since the hook's check (another thread wrote "heaprec:stop"), or
   // the call that started the recorder paused: not recorded.
   if (__builtin_expect(RecordingPaused(), 0)) return;
   const uint32_t stack = CaptureStack(hook_frame);
-  WriteEvent(ts, TakeSeq(), api, reinterpret_cast<uint64_t>(result), size, extra, stack);
+  WriteEventHere(ts, TakeSeqHere(ts), api, result, size, extra, stack);
 }
 
-void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
-                uintptr_t hook_frame) {
+void RecordFree(ThreadState& ts, format::Api api, HiddenAddress block, size_t size,
+                size_t alignment, uintptr_t hook_frame) {
   // The seq is taken before the capture, as for any free: the block is still
   // live until the real free below returns.
-  const uint64_t seq = TakeSeq();
+  const uint64_t seq = TakeSeqHere(ts);
   const uint32_t stack =
       g_recorder.config.free_stacks && !RecordingPaused() ? CaptureStack(hook_frame) : 0;
-  WriteEvent(ts, seq, api, reinterpret_cast<uint64_t>(block), size, alignment, stack);
+  WriteEventHere(ts, seq, api, block, size, alignment, stack);
 }
 
 void ModulesChanged() {

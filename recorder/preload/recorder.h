@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "format/api.h"
+#include "recorder/preload/hidden_address.h"
 #include "recorder/preload/record_clock.h"
 #include "recorder/preload/ring_writer.h"
 #include "recorder/preload/sampled_set.h"
@@ -68,20 +69,21 @@ uint64_t TakeSeq();
 // (FastBacktrace's start_fp); 0 walks them and drops them.
 uint32_t CaptureStack(uintptr_t hook_frame);
 
-// Writes one event record with the given seq.
-void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, uint64_t address, uint64_t size,
-                uint64_t extra, uint32_t stack);
+// Writes one event record with the given seq (address revealed only for the
+// store: hidden_address.h).
+void WriteEvent(ThreadState& ts, uint64_t seq, format::Api api, HiddenAddress address,
+                uint64_t size, uint64_t extra, uint32_t stack);
 
 // Allocations (after the real call): seq now, stack now
 // (CaptureStack(hook_frame)), write; nothing while recording is paused
 // (recording_switch.h).
-void RecordAlloc(ThreadState& ts, format::Api api, const void* result, size_t size, size_t extra,
+void RecordAlloc(ThreadState& ts, format::Api api, HiddenAddress result, size_t size, size_t extra,
                  uintptr_t hook_frame);
 
 // Frees (before the real free): seq now, the stack only with heaprec
 // --free-stacks and not paused (else 0), write.
-void RecordFree(ThreadState& ts, format::Api api, const void* block, size_t size, size_t alignment,
-                uintptr_t hook_frame);
+void RecordFree(ThreadState& ts, format::Api api, HiddenAddress block, size_t size,
+                size_t alignment, uintptr_t hook_frame);
 
 // Sampling mode (sampler.h): KeepSampled notes a sampled block whose
 // allocation was just recorded (counted as unkept_samples if the set has no

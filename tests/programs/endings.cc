@@ -26,6 +26,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
+
 extern "C" __attribute__((noinline)) void* registry_alloc(void) { return malloc(64); }
 extern "C" __attribute__((noinline)) void* dtor_alloc(void) { return malloc(32); }
 extern "C" __attribute__((noinline)) void* before_abort(void) { return malloc(16); }
@@ -81,8 +83,12 @@ static void* ExitingThread(void*) {
   exit(7);
 }
 
+static std::atomic<int> g_spinning{0};  // spinners that have freed a block
+
 static void* Spinner(void* arg) {
   const size_t n = reinterpret_cast<size_t>(arg);
+  free(spin_alloc(n));
+  g_spinning.fetch_add(1);
   for (;;) free(spin_alloc(n));
 }
 
@@ -90,6 +96,8 @@ static int NeverReturns() {
   pthread_t t;
   pthread_create(&t, nullptr, Spinner, reinterpret_cast<void*>(24));
   pthread_create(&t, nullptr, Spinner, reinterpret_cast<void*>(40));
+  // Both spin before the exit (a loaded machine may start a thread late).
+  while (g_spinning.load() < 2) usleep(1000);
   usleep(20000);
   pthread_create(&t, nullptr, ExitingThread, nullptr);
   for (;;) pause();
