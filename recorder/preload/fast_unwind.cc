@@ -148,6 +148,7 @@ inline uint32_t RecentKey(uintptr_t sp0, uintptr_t ip0) {
 inline uint32_t RecentMatches(const uint32_t* keys, uint32_t key) {
   const __m128i k = _mm_set1_epi32(static_cast<int>(key));
   uint32_t bits = 0;
+#pragma GCC unroll 8
   for (int i = 0; i < kRecentCaptures; i += 4) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i));
     bits |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, k)))) << i;
@@ -197,6 +198,7 @@ inline UnwindState& UnwindOf(ThreadBlock& block) {
 bool g_prefix_reuse = true;
 bool g_verify_prefix = true;
 bool g_recent = true;
+bool g_recent_on = true;  // g_prefix_reuse && g_recent, for RecentTag's one test
 
 // Reads a stack cell of some frame, on purpose outside the caller's own: an
 // unwinder's job. ASan would flag those reads (redzones of other frames), so
@@ -691,8 +693,9 @@ int FastBacktraceFrom(void** ips, int max, uintptr_t start_fp, ThreadBlock* bloc
 bool RecentTag(ThreadBlock* block, uintptr_t start_fp, int max, uint32_t epoch, uint64_t* tag) {
   // Backtrace's conditions for trying the recent captures, in one test.
   UnwindState& t = UnwindOf(*block);
-  if (t.busy != 0 || start_fp == 0 || max <= 0 || max > kFastUnwindMaxFrames || max > UINT16_MAX ||
-      epoch == 0 || !g_prefix_reuse || !g_recent || t.stack_hi == 0 || start_fp >= t.stack_hi ||
+  static_assert(kFastUnwindMaxFrames <= UINT16_MAX);
+  if (t.busy != 0 || start_fp == 0 || static_cast<unsigned>(max - 1) >= kFastUnwindMaxFrames ||
+      epoch == 0 || !g_recent_on || t.stack_hi == 0 || start_fp >= t.stack_hi ||
       start_fp + kStackSlack < t.stack_lo) {
     return false;
   }
@@ -741,6 +744,7 @@ void SetFastUnwindOptions(bool prefix_reuse, bool verify_prefix, bool recent) {
   g_prefix_reuse = prefix_reuse;
   g_verify_prefix = verify_prefix;
   g_recent = recent;
+  g_recent_on = prefix_reuse && recent;
 }
 
 }  // namespace heaprec::recorder::preload
