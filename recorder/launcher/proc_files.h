@@ -11,7 +11,8 @@
 
 namespace heaprec::recorder::launcher {
 
-// The whole file, "" if it cannot be read.
+// The whole file, "" if it cannot be opened; what could be read if a read
+// fails (the process ended meanwhile).
 std::string ReadProcFile(const std::string& path);
 
 // Whether pid is in heaprec's own namespace of this kind ("pid", "mnt"):
