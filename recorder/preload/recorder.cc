@@ -441,8 +441,6 @@ uint32_t CaptureStack(uintptr_t hook_frame) {
   return CaptureInto(reinterpret_cast<void**>(block->capture), block, block, hook_frame);
 }
 
-// WriteEvent in every case: the clock's periodic read, the shared ring's
-// lock, a wait for room, pages populated ahead.
 // Empties the scratch registers but RAX (all of them caller-saved: dead when
 // the hook returns). An event's block address would otherwise stay in one
 // that the program does not write again before a crash, and the leak scan
@@ -467,8 +465,10 @@ static inline uint64_t RecordTail(format::Api api, uint32_t stack) {
   return stack | static_cast<uint64_t>(static_cast<uint8_t>(api)) << 32;
 }
 
-// Six arguments, all in registers and in WriteEvent's places but the third
-// (RecordTail), so that WriteEvent's common path keeps them where they came.
+// WriteEvent in every case: the clock's periodic read, the shared ring's
+// lock, a wait for room, pages populated ahead. Six arguments, all in
+// registers (api and stack in one: RecordTail), in WriteEventHere's places
+// but the third, so that its common path need not move them around.
 __attribute__((noinline)) static void WriteEventSlow(ThreadState& ts, uint64_t seq, uint64_t tail,
                                                      HiddenAddress address, uint64_t size,
                                                      uint64_t extra) {
