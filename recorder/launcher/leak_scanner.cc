@@ -225,12 +225,12 @@ void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& re
   }
   // A fatal signal's scan: the thread that asked as the signal found it
   // (signal_context.h), its registers the program's, not left out.
+  ProcessMemory memory(pid);
   bool asker_as_interrupted = false;
   if (request.context != 0) {
-    ProcessMemory context_memory(pid);
     for (ScanThread& t : threads) {
       if (t.tid == request.tid) {
-        asker_as_interrupted = SignalContextRegs(context_memory, request.context, &t.regs);
+        asker_as_interrupted = SignalContextRegs(memory, request.context, &t.regs);
       }
     }
   }
@@ -250,7 +250,6 @@ void LeakScanner::Answer(pid_t pid, const ScanRequest& request, RegionReader& re
   };
   const Roots roots = BuildRoots(in);
 
-  ProcessMemory memory(pid);
   leakscan::SegmentVtableOracle vtables(roots.segments, &memory);
   const bool segments_ok = leakscan::SegmentVtableOracle::CheckSegments(roots.segments).empty();
   GlibcChunkHeaders chunk_headers;

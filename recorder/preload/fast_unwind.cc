@@ -198,7 +198,7 @@ inline UnwindState& UnwindOf(ThreadBlock& block) {
 bool g_prefix_reuse = true;
 bool g_verify_prefix = true;
 bool g_recent = true;
-bool g_recent_on = true;  // g_prefix_reuse && g_recent, for RecentTag's one test
+bool g_recent_on = true;  // g_prefix_reuse && g_recent: one test on the hot path
 
 // Reads a stack cell of some frame, on purpose outside the caller's own: an
 // unwinder's job. ASan would flag those reads (redzones of other frames), so
@@ -277,6 +277,20 @@ __attribute__((always_inline)) inline bool VerifyRecent(const RecentFrames& f, i
   return (checks & 1) == 0 || Load(c[0].at) == c[0].value;
 }
 
+// Whether a capture from FastBacktrace's frame at fp may take the rule walk
+// and the recent captures: fp on a stack a learned walk covered (below its
+// top, at most kStackSlack under its lowest first frame).
+inline bool InRange(const UnwindState& t, uintptr_t fp) {
+  return t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
+}
+
+// A recent capture answered (FromRecent, RecentTag): it is the one tried
+// first next time, and was used since the clock's hand last passed it.
+inline void RecentAnswered(UnwindState& t, int j) {
+  t.recent_used |= 1u << j;
+  t.recent_last = static_cast<uint32_t>(j);
+}
+
 // The recent capture that answers a capture from FastBacktrace's frame at
 // fp: the first, in the order below, whose first frame state is the current
 // one (RBP too where that frame's rule reads it: the rule of the same IP in
@@ -317,8 +331,7 @@ int FromRecent(UnwindState& t, ThreadBlock& block, void** ips, int max, uint32_t
   const int j = FindRecent(t, block, max, gen, fp);
   if (j < 0) return 0;
   RecentCapture& e = t.recent[j];
-  t.recent_used |= 1u << j;
-  t.recent_last = static_cast<uint32_t>(j);
+  RecentAnswered(t, j);
   if (info->tag_epoch != 0 && e.tag_epoch == info->tag_epoch) {
     info->tagged = true;
     info->tag = e.tag;
@@ -616,9 +629,8 @@ __attribute__((always_inline)) inline int Backtrace(void** ips, int max, uintptr
   bool repeat = false;
   int n = -1;
   uintptr_t missed = 0, missed_sp = 0, missed_rbp = 0;
-  const bool in_range = t.stack_hi != 0 && fp < t.stack_hi && fp + kStackSlack >= t.stack_lo;
-  const bool recent =
-      in_range && info->use_recent && g_prefix_reuse && g_recent && max <= UINT16_MAX;
+  const bool in_range = InRange(t, fp);
+  const bool recent = in_range && info->use_recent && g_recent_on && max <= UINT16_MAX;
   if (recent) {
     const int got = FromRecent(t, *block, ips, max, gen, fp, info);
     if (got > 0) {
@@ -695,8 +707,7 @@ bool RecentTag(ThreadBlock* block, uintptr_t start_fp, int max, uint32_t epoch, 
   UnwindState& t = UnwindOf(*block);
   static_assert(kFastUnwindMaxFrames <= UINT16_MAX);
   if (t.busy != 0 || start_fp == 0 || static_cast<unsigned>(max - 1) >= kFastUnwindMaxFrames ||
-      epoch == 0 || !g_recent_on || t.stack_hi == 0 || start_fp >= t.stack_hi ||
-      start_fp + kStackSlack < t.stack_lo) {
+      epoch == 0 || !g_recent_on || !InRange(t, start_fp)) {
     return false;
   }
   t.busy = 1;  // a capture in a signal handler that comes now takes libunwind
@@ -709,8 +720,7 @@ bool RecentTag(ThreadBlock* block, uintptr_t start_fp, int max, uint32_t epoch, 
   ++t.stats.captures;
   ++t.stats.fast;
   ++t.stats.recent;
-  t.recent_used |= 1u << j;
-  t.recent_last = static_cast<uint32_t>(j);
+  RecentAnswered(t, j);
   *tag = t.recent[j].tag;
   t.busy = 0;
   return true;
