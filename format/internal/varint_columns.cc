@@ -190,7 +190,9 @@ class EventVarints {
   }
 
  private:
-  void Fill(size_t i, size_t n) {
+  // Out of line: a refill every kBlock events, kept out of the event loop's
+  // registers.
+  __attribute__((noinline)) void Fill(size_t i, size_t n) {
     const size_t count = std::min(kBlock, n - i);
     start_ = i;
     end_ = i + count;
@@ -251,6 +253,12 @@ class RefReader {
         raw_(c.raw_address()),
         n_raw_(Len(c.raw_address())) {}
 
+  __attribute__((noinline, cold)) static bool RefFormError(size_t i, uint8_t byte,
+                                                           std::string* error) {
+    *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(byte);
+    return false;
+  }
+
   // kCallerThread and kOtherThread values chain within one thread's events.
   void NewThread() { prev_k_ = prev_i_ = 0; }
 
@@ -273,16 +281,14 @@ class RefReader {
       case BlockRefForm::kCallerThread:
         *d = prev_k_ = ApplyZigzagDelta(prev_k_, x);
         if (prev_k_ != 0) return true;
-        *error = "event " + std::to_string(i) + " names its thread's 0th block";
-        return false;
+        return EventError(i, " names its thread's 0th block", error);
       case BlockRefForm::kOtherThread: {
         *d = prev_i_ = ApplyZigzagDelta(prev_i_, x);
         uint64_t m;
         if (!makers_.Next(&m)) return Fail(kSparse, error);
         const uint64_t maker = ApplyZigzagDelta(thread, m);
         if (prev_i_ == 0 || maker > UINT32_MAX) {
-          *error = "event " + std::to_string(i) + " names a block of no thread";
-          return false;
+          return EventError(i, " names a block of no thread", error);
         }
         *maker_out = static_cast<uint32_t>(maker);
         return true;
@@ -294,8 +300,7 @@ class RefReader {
         *passed = raw_->Get(static_cast<flatbuffers::uoffset_t>(next_raw_++));
         return true;
     }
-    *error = "event " + std::to_string(i) + " has block ref form " + std::to_string(byte);
-    return false;
+    return RefFormError(i, byte, error);
   }
 
   // Every sparse column taken whole.
@@ -305,7 +310,7 @@ class RefReader {
   }
 
  private:
-  static bool Fail(const char* what, std::string* error) {
+  __attribute__((noinline, cold)) static bool Fail(const char* what, std::string* error) {
     *error = what;
     return false;
   }
@@ -417,6 +422,38 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   return true;
 }
 
+// What DecodeDirect asks of an api byte (formats 3 and 4: kApiNoBlockFlag in
+// bit 7), one table load per event instead of KindOf's and HasAlignment's
+// range tests.
+struct ApiTraits {
+  static constexpr uint8_t kKindBits = 3;  // the EventKind
+  static constexpr uint8_t kAligned = 4;   // HasAlignment
+  static constexpr uint8_t kBad = 8;       // invalid, or a free with kApiNoBlockFlag
+  uint8_t of[256];
+  constexpr ApiTraits() : of() {
+    for (unsigned b = 0; b < 256; ++b) {
+      const auto api = static_cast<Api>(b & kApiMask);
+      const EventKind kind = KindOf(api);
+      unsigned v = static_cast<unsigned>(kind);
+      if (HasAlignment(api)) v |= kAligned;
+      if (kind == EventKind::kInvalid || ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) {
+        v |= kBad;
+      }
+      of[b] = static_cast<uint8_t>(v);
+    }
+  }
+};
+constexpr ApiTraits kApiTraits;
+static_assert(kApiTraits.of[static_cast<uint8_t>(Api::kMalloc)] ==
+              static_cast<uint8_t>(EventKind::kAlloc));
+static_assert(kApiTraits.of[kApiNoBlockFlag | static_cast<uint8_t>(Api::kRealloc)] ==
+              static_cast<uint8_t>(EventKind::kRealloc));
+static_assert(kApiTraits.of[static_cast<uint8_t>(Api::kDeleteSizedAligned)] ==
+              (static_cast<uint8_t>(EventKind::kFree) | ApiTraits::kAligned));
+static_assert(kApiTraits.of[kApiNoBlockFlag | static_cast<uint8_t>(Api::kFree)] ==
+              (static_cast<uint8_t>(EventKind::kFree) | ApiTraits::kBad));
+static_assert(kApiTraits.of[0] == ApiTraits::kBad && kApiTraits.of[80] == ApiTraits::kBad);
+
 // What a chunk whose columns are in seq order (formats 3 and 4, no seq runs)
 // resolves as it decodes: its events go straight into their pieces.
 struct Direct {
@@ -431,9 +468,8 @@ struct Direct {
 // no block is kept in k->resolve_error for ResolveEvents, which comes last
 // among the checks).
 template <bool kFormat4>
-bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
-                  std::vector<uint64_t>* size_by_stack, Columns* k, Direct* direct,
-                  std::string* error) {
+bool DecodeDirect(const fb::Chunk& c, uint64_t max_stack, std::vector<uint64_t>* size_by_stack,
+                  Columns* k, Direct* direct, std::string* error) {
   const size_t n = k->n;
   const bool kept = Len(c.address_delta_v()) != 0;  // the trace keeps addresses
   const uint64_t unit = TimeUnitNs(c);
@@ -466,8 +502,8 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
     for (size_t j = 0; j < count; ++j) {
       const size_t i = piece * kDeliveryPiece + j;
       const uint8_t b = apis[i];
-      const Api api = ApiOf(b, layout);
-      const EventKind kind = KindOf(api);
+      const uint8_t traits = kApiTraits.of[b];
+      const auto kind = static_cast<EventKind>(traits & ApiTraits::kKindBits);
       size_t e;
       if (!ev.At(i, n, &e)) {
         *error = kLengths;
@@ -496,9 +532,7 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
         uint64_t& last = sizes_of[s];
         size = last = ApplyZigzagDelta(last, z);
       }
-      if ((kind == EventKind::kInvalid || s > max_stack ||
-           ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) &&
-          first_bad == n) {
+      if (((traits & ApiTraits::kBad) != 0 || s > max_stack) && first_bad == n) {
         first_bad = i;
         bad_stack = s;
       }
@@ -508,7 +542,7 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
         return false;
       }
       uint64_t alignment = 0;
-      if (HasAlignment(api)) {
+      if ((traits & ApiTraits::kAligned) != 0) {
         if (aligned < n_aligned) {
           alignment = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(aligned));
         }
@@ -521,11 +555,11 @@ bool DecodeDirect(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
           return false;
         }
         address = ApplyZigzagDelta(address, x);
-        if (HasOldAddress(api) && reallocs < n_old) {
+        if (kind == EventKind::kRealloc && reallocs < n_old) {
           old_address = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(reallocs));
         }
       }
-      reallocs += HasOldAddress(api);
+      reallocs += kind == EventKind::kRealloc;
       const auto thread32 = static_cast<uint32_t>(t);
       Resolved r;
       if (resolving) {  // after a bad ref the chunk fails: nothing more to resolve
@@ -605,8 +639,8 @@ bool LoadVarintColumns(const fb::Chunk& c, ColumnLayout layout, uint32_t last_st
   if (k->direct) {
     Direct d{made, threads, pieces, 0};
     const bool ok = layout == ColumnLayout::kVarintSparse
-                        ? DecodeDirect<true>(c, layout, max_stack, size_by_stack, k, &d, error)
-                        : DecodeDirect<false>(c, layout, max_stack, size_by_stack, k, &d, error);
+                        ? DecodeDirect<true>(c, max_stack, size_by_stack, k, &d, error)
+                        : DecodeDirect<false>(c, max_stack, size_by_stack, k, &d, error);
     if (!ok) return false;
     k->pieces = d.p;
     k->made_after = d.made;

@@ -6,6 +6,17 @@
 
 namespace heaprec::format::detail {
 
+bool EventError(size_t i, const char* what, std::string* error) {
+  *error = "event " + std::to_string(i) + what;
+  return false;
+}
+
+bool RefBeyondError(size_t i, uint64_t d, uint64_t made, std::string* error) {
+  *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) + " of only " +
+           std::to_string(made) + " made";
+  return false;
+}
+
 bool CheckVarintSeqs(const Columns& k, uint64_t prev_seq, std::string* error) {
   if (k.n > 0 && k.first_seq <= prev_seq) {  // seqs start at 1
     *error = "events go back in sequence (" + std::to_string(k.first_seq) + " after " +

@@ -25,6 +25,14 @@ namespace heaprec::format::detail {
 // the chunks before (the events were sorted, without repeats, when loaded).
 bool CheckVarintSeqs(const Columns& k, uint64_t prev_seq, std::string* error);
 
+// *error = "event <i><what>"; false. Out of line and cold, as the
+// messages below: the event loops that call them keep their registers for
+// the common case.
+__attribute__((noinline, cold)) bool EventError(size_t i, const char* what, std::string* error);
+// "event <i> names block ref <d> of only <made> made"
+__attribute__((noinline, cold)) bool RefBeyondError(size_t i, uint64_t d, uint64_t made,
+                                                    std::string* error);
+
 // What Resolve finds for an event.
 struct Resolved {
   uint64_t block = 0;      // Event::block
@@ -52,13 +60,10 @@ __attribute__((always_inline)) inline bool Resolve(size_t i, EventKind kind, uin
                      ? (d > count ? 0 : threads->Block(thread, count - d + 1))
                      : threads->Block(maker, d);
       if (released == 0) {
-        *error = "event " + std::to_string(i) + " names a block its thread did not make lately";
-        return false;
+        return EventError(i, " names a block its thread did not make lately", error);
       }
     } else if (d > *made) {
-      *error = "event " + std::to_string(i) + " names block ref " + std::to_string(d) +
-               " of only " + std::to_string(*made) + " made";
-      return false;
+      return RefBeyondError(i, d, *made, error);
     } else if (d != 0) {
       released = *made - d + 1;
     } else {
