@@ -48,7 +48,7 @@ bool GetSites(format::StateReader* r, F&& f) {
   return r->ok();
 }
 
-Site SiteAt(const std::vector<Site>& sites, size_t i) {
+Site SiteAt(const StackTotals::Sites& sites, size_t i) {
   return i < sites.size() ? sites[i] : Site{};
 }
 
@@ -61,7 +61,7 @@ void Set(StackTotals* t, uint32_t stack, uint64_t bytes, uint64_t count) {
 }
 
 void PutTotals(const StackTotals& t, format::StateWriter* w) {
-  const std::vector<Site>& all = t.all();
+  const StackTotals::Sites& all = t.all();
   PutSites(
       all.size(),
       [&](size_t i) -> std::optional<Site> {
@@ -88,8 +88,8 @@ void AnalysisState::SavePeak(const PeakAnalyzer& p, format::StateWriter* w) {
   w->U(p.peak_time_ns_);
   w->U(p.peak_seq_);
   PutTotals(p.live_, w);
-  const std::vector<Site>& live = p.live_.all();
-  const std::vector<Site>& at = p.at_peak_.all();
+  const StackTotals::Sites& live = p.live_.all();
+  const StackTotals::Sites& at = p.at_peak_.all();
   PutSites(
       std::max(live.size(), at.size()),
       [&](size_t i) -> std::optional<Site> {

@@ -37,7 +37,7 @@ std::vector<DhatSite> DhatAnalyzer::Sites() const {
       peak_blocks[s.stack] = s.count;
     }
   }
-  const std::vector<Site>& live = peak_->live().all();
+  const StackTotals::Sites& live = peak_->live().all();
   for (uint32_t i = 0; i < stacks_.size(); ++i) {
     const PerStack& p = stacks_[i];
     if (p.total_blocks == 0) continue;

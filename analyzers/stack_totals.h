@@ -1,6 +1,13 @@
 // StackTotals: a Site (bytes, count) per stack id, in a dense vector (stack
 // ids are dense from 1), for the analyzers that sum per call stack, and
 // SortedSites, the order every report lists sites in.
+//
+// The vector's memory is base::LargeBufferAllocator's: from 1 MiB on, its
+// own mapping in transparent huge pages where the kernel gives them. A
+// program with many stacks (cppcheck: stack ids to 133,648, 3.2 MiB a table,
+// four tables, each grown 1.5x at a time) cost heapreplay 10,700 page faults
+// of fresh 4 KiB pages, 60% of all its faults.
+//
 // Not thread-safe; memory proportional to the highest stack id seen.
 #ifndef HEAPREC_ANALYZERS_STACK_TOTALS_H_
 #define HEAPREC_ANALYZERS_STACK_TOTALS_H_
@@ -10,11 +17,14 @@
 
 #include "analyzers/live_heap.h"
 #include "analyzers/site.h"
+#include "base/large_buffers.h"
 
 namespace heaprec::analyzers {
 
 class StackTotals {
  public:
+  using Sites = std::vector<Site, base::LargeBufferAllocator<Site>>;
+
   Site& operator[](uint32_t stack) {
     if (__builtin_expect(stack >= sites_.size(), 0)) Grow(stack);
     return sites_[stack];
@@ -34,7 +44,7 @@ class StackTotals {
     if (c.released != 0) Sub(c.released_block.stack, c.released_est.bytes, c.released_est.count);
     if (c.made != 0) Add(c.made_block.stack, c.made_est.bytes, c.made_est.count);
   }
-  const std::vector<Site>& all() const { return sites_; }
+  const Sites& all() const { return sites_; }
 
   // Sites with a non-zero count, ordered by `order`, largest first.
   std::vector<Site> Sorted(Metric order) const;
@@ -47,7 +57,7 @@ class StackTotals {
     for (size_t i = from; i < sites_.size(); ++i) sites_[i].stack = static_cast<uint32_t>(i);
   }
 
-  std::vector<Site> sites_;
+  Sites sites_;
 };
 
 // Sorts by `order` (bytes or count) largest first; ties: the other number,
