@@ -200,9 +200,14 @@ ReadResult ReadTraceFileAhead(const std::string& path, TraceVisitor& visitor,
                               const ReaderOptions& options) {
   Pipe pipe;
   ReadResult result;
+  // The reading thread decodes; a third inflates the chunks ahead of it
+  // (FrameReadAhead), where the analysis thread leaves a core idle part of
+  // the time.
+  ReaderOptions ahead = options;
+  ahead.inflate_ahead = std::thread::hardware_concurrency() >= 2;
   std::thread reader([&] {
     Recorder recorder(&pipe);
-    result = ReadTraceFile(path, recorder, options);
+    result = ReadTraceFile(path, recorder, ahead);
     recorder.Flush();
     pipe.Close();
   });

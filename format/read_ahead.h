@@ -3,7 +3,9 @@
 // calling thread hands them to `visitor` in the same order as ReadTraceFile
 // would (events in OnEvents calls of at most kBatchEvents, split where
 // ReadTraceFile's are or at a batch's end), so decoding (about half of an
-// analysis's time) overlaps with the visitor's work on another core.
+// analysis's time) overlaps with the visitor's work on another core. A third
+// thread inflates chunks ahead of the decoding (ReaderOptions::inflate_ahead,
+// on a machine of two cores or more).
 //
 // Same result and the same guarantees as ReadTraceFile (trace_reader.h): a
 // damaged or cut trace delivers what precedes the damage. Memory: at most

@@ -6,6 +6,7 @@
 
 #include "format/byte_io.h"
 #include "format/chunk_decoder.h"
+#include "format/frame_read_ahead.h"
 #include "format/frame_reader.h"
 
 namespace heaprec::format {
@@ -57,6 +58,8 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
     decoder.Resume(*options.jump);
     whole_end = options.jump->frame_offset;
   }
+  // From here on the frames are read through ahead (on its thread if asked).
+  FrameReadAhead ahead(&frames, options.inflate_ahead);
   const uint64_t every = seekable ? options.checkpoint_every_bytes : 0;
   uint64_t next_checkpoint = every;
   bool skimming = false;  // since skip_events_after: for good
@@ -68,12 +71,12 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
       r.bytes = whole_end;
       return r;
     }
-    const FrameReader::Status s = frames.Next(&chunk);
+    const FrameReader::Status s = ahead.Next(&chunk);
     r.chunks = decoder.chunks();
     r.events = decoder.events();
-    r.bytes = frames.offset();
+    r.bytes = ahead.offset();
     if (s == FrameReader::Status::kError) {
-      return fail(frames.error_offset(), frames.error());
+      return fail(ahead.error_offset(), ahead.error());
     }
     if (s == FrameReader::Status::kTruncated) {
       return Truncated(name, whole_end, decoder, r);
@@ -96,10 +99,10 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
     }
     const bool skim = skimming || resume != nullptr;
     if (every != 0 && !skim && decoder.chunks() > 0 &&
-        (whole_end >= next_checkpoint || frames.chunk_starts_frame())) {
+        (whole_end >= next_checkpoint || ahead.chunk_starts_frame())) {
       DecoderState state;
       if (decoder.State(&state)) {  // after the chunk before this one
-        state.frame_offset = frames.chunk_starts_frame() ? frames.chunk_offset() : 0;
+        state.frame_offset = ahead.chunk_starts_frame() ? ahead.chunk_offset() : 0;
         visitor.OnCheckpoint(state);
         next_checkpoint = whole_end + every;
       }
@@ -107,10 +110,10 @@ ReadResult ReadFrom(const std::string& name, std::unique_ptr<ByteSource> source,
     std::string why;
     if (!(skim ? decoder.Skim(chunk.data(), chunk.size(), visitor, &why)
                : decoder.Decode(chunk.data(), chunk.size(), visitor, &why))) {
-      return fail(frames.chunk_offset(), "corrupt chunk at byte offset " +
-                                             std::to_string(frames.chunk_offset()) + ": " + why);
+      return fail(ahead.chunk_offset(), "corrupt chunk at byte offset " +
+                                            std::to_string(ahead.chunk_offset()) + ": " + why);
     }
-    whole_end = frames.offset();
+    whole_end = ahead.offset();
     if (options.progress != nullptr) {
       options.progress->bytes.store(whole_end, std::memory_order_relaxed);
       options.progress->events.store(decoder.events(), std::memory_order_relaxed);

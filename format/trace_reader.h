@@ -81,6 +81,10 @@ struct ReaderOptions {
   //   chunk, kStopped (a pass that wants nothing after its moment: not even
   //   the end record). Set on the visitor's thread; read between chunks.
   const std::atomic<bool>* end_after = nullptr;
+  // Inflate the next chunks on a thread of its own while this one decodes
+  // (FrameReadAhead): for a reader that is itself a stage of a pipeline
+  // (ReadTraceFileAhead), with cores to spare.
+  bool inflate_ahead = false;
 };
 
 // Reads the file at path. name_for_messages defaults to path.
