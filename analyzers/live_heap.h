@@ -95,6 +95,8 @@ class LiveHeap {
 
   // Event::block -> what it was made with.
   const BlockMap<>& blocks() const { return blocks_; }
+  // A hint: an event soon applied names block id (BlockMap::Prefetch).
+  void Prefetch(uint64_t id) const { blocks_.Prefetch(id); }
   // What live block id stands for ({size, 1} in an exact trace).
   Estimate EstimateOf(uint64_t id, const LiveBlock& block) const {
     if (sample_rate_ == 0) return {block.size, 1};
