@@ -68,9 +68,9 @@ class FrameReadAhead {
   Item now_;  // what the caller was given last
   std::mutex mu_;
   std::condition_variable ready_, room_;
-  std::deque<Item> full_;              // inflated, in order
+  std::deque<Item> full_;                   // inflated, in order
   std::vector<std::vector<uint8_t>> free_;  // buffers to reuse
-  bool stop_ = false;  // the destructor asks the thread to end
+  bool stop_ = false;                       // the destructor asks the thread to end
   std::thread thread_;
 };
 

@@ -27,11 +27,11 @@ std::string Describe(FrameReader::Status s, const std::vector<uint8_t>& chunk, u
           ? ""
           : " bytes=" + std::to_string(chunk.size()) + ":" +
                 std::to_string(std::hash<std::string>()(std::string(chunk.begin(), chunk.end())));
-  return std::to_string(static_cast<int>(s)) + bytes + " offset=" + std::to_string(offset) + " chunk_offset=" + std::to_string(chunk_offset) +
+  return std::to_string(static_cast<int>(s)) + bytes + " offset=" + std::to_string(offset) +
+         " chunk_offset=" + std::to_string(chunk_offset) +
          " frame=" + std::to_string(starts_frame) +
-         (s == FrameReader::Status::kError
-              ? " error=" + error + "@" + std::to_string(error_offset)
-              : "");
+         (s == FrameReader::Status::kError ? " error=" + error + "@" + std::to_string(error_offset)
+                                           : "");
 }
 
 std::vector<std::string> Plain(const std::string& bytes) {
@@ -74,8 +74,7 @@ TEST(FrameReadAheadTest, SameChunksAsFrameReader) {
   ASSERT_GT(chunk_ends.size(), 10u);  // more chunks than are read ahead
   const std::vector<std::string> plain = Plain(bytes);
   EXPECT_GT(plain.size(), 10u);
-  EXPECT_EQ(plain.back().rfind(std::to_string(static_cast<int>(FrameReader::Status::kEnd)), 0),
-            0u);
+  EXPECT_EQ(plain.back().rfind(std::to_string(static_cast<int>(FrameReader::Status::kEnd)), 0), 0u);
   ExpectSame(bytes, "whole");
 }
 
