@@ -34,31 +34,31 @@ std::string Describe(FrameReader::Status s, const std::vector<uint8_t>& chunk, u
                                            : "");
 }
 
-std::vector<std::string> Plain(const std::string& bytes) {
-  FrameReader frames(std::make_unique<MemorySource>(bytes.data(), bytes.size()));
+// Every Next of r (a FrameReader or a FrameReadAhead: the same calls) up
+// to the first status other than kChunk.
+template <typename Reader>
+std::vector<std::string> Collect(Reader& r) {
   std::vector<std::string> out;
-  if (frames.ReadHeader() != FrameReader::Status::kChunk) return out;
   std::vector<uint8_t> chunk;
   for (;;) {
-    const FrameReader::Status s = frames.Next(&chunk);
-    out.push_back(Describe(s, chunk, frames.offset(), frames.chunk_offset(),
-                           frames.chunk_starts_frame(), frames.error_offset(), frames.error()));
+    const FrameReader::Status s = r.Next(&chunk);
+    out.push_back(Describe(s, chunk, r.offset(), r.chunk_offset(), r.chunk_starts_frame(),
+                           r.error_offset(), r.error()));
     if (s != FrameReader::Status::kChunk) return out;
   }
 }
 
+std::vector<std::string> Plain(const std::string& bytes) {
+  FrameReader frames(std::make_unique<MemorySource>(bytes.data(), bytes.size()));
+  if (frames.ReadHeader() != FrameReader::Status::kChunk) return {};
+  return Collect(frames);
+}
+
 std::vector<std::string> Ahead(const std::string& bytes, bool thread) {
   FrameReader frames(std::make_unique<MemorySource>(bytes.data(), bytes.size()));
-  std::vector<std::string> out;
-  if (frames.ReadHeader() != FrameReader::Status::kChunk) return out;
+  if (frames.ReadHeader() != FrameReader::Status::kChunk) return {};
   FrameReadAhead ahead(&frames, thread);
-  std::vector<uint8_t> chunk;
-  for (;;) {
-    const FrameReader::Status s = ahead.Next(&chunk);
-    out.push_back(Describe(s, chunk, ahead.offset(), ahead.chunk_offset(),
-                           ahead.chunk_starts_frame(), ahead.error_offset(), ahead.error()));
-    if (s != FrameReader::Status::kChunk) return out;
-  }
+  return Collect(ahead);
 }
 
 void ExpectSame(const std::string& bytes, const std::string& what) {
