@@ -5,8 +5,7 @@
 // two chunks exercise the checks that span chunks.
 //
 //   bazel build --config=fuzz //format:chunk_decoder_fuzzer
-//   bazel-bin/format/chunk_decoder_fuzzer -max_total_time=300 \
-//       /tmp/chunk_corpus format/fuzz_corpus_chunks
+//   bazel-bin/format/chunk_decoder_fuzzer -max_total_time=60 /tmp/c format/fuzz_corpus_chunks
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -2,8 +2,7 @@
 // must give kComplete, kTruncated or kError, never a crash or a hang.
 //
 //   bazel build --config=fuzz //format:heaptrack_reader_fuzzer
-//   bazel-bin/format/heaptrack_reader_fuzzer -max_total_time=300 \
-//       /tmp/corpus format/fuzz_corpus_heaptrack
+//   bazel-bin/format/heaptrack_reader_fuzzer -max_total_time=60 /tmp/c format/fuzz_corpus_heaptrack
 //
 // The reader reads files: each input goes to a memfd read by its
 // /proc/self/fd path. Without --config=fuzz the same source links with

@@ -2,8 +2,7 @@
 // kTruncated or kError, never a crash, a hang or unbounded memory.
 //
 //   bazel build --config=fuzz //format:trace_reader_fuzzer
-//   bazel-bin/format/trace_reader_fuzzer -max_total_time=300 \
-//       /tmp/corpus format/fuzz_corpus
+//   bazel-bin/format/trace_reader_fuzzer -max_total_time=60 /tmp/c format/fuzz_corpus
 //
 // Without --config=fuzz the same source links with fuzz_replay_main.cc and
 // replays files or folders given on the command line (the corpus test).

@@ -2,9 +2,10 @@
 # The README's test command: installs what is missing, builds everything, and
 # runs every test: the unit and end-to-end tests (the HTML report's in
 # headless chromium among them), the unit tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer, the concurrent parts'
-# tests under ThreadSanitizer, a 30 s fuzzing run of each fuzz target (60 s
-# in all), and the format check. Ends with "N passed, N failed".
+# AddressSanitizer and UndefinedBehaviorSanitizer together (one build), the
+# concurrent parts' tests under ThreadSanitizer, a 30 s fuzzing run of each
+# of the three fuzz targets, and the format check. Ends with "N passed, N
+# failed".
 set -u
 cd "$(dirname "$0")/.."
 tools/setup.sh --browser || exit 1
@@ -15,18 +16,18 @@ step() {
   name=$1
   shift
   echo "== $name: $*"
+  start=$(date +%s)
   if "$@" >>"$log" 2>&1; then
-    echo "   ok"
+    echo "   ok ($(($(date +%s) - start)) s)"
   else
-    echo "   FAILED (see below)"
+    echo "   FAILED after $(($(date +%s) - start)) s (see below)"
     status=1
   fi
 }
 
 step build bazel build //...
 step test bazel test //...
-step asan bazel test --config=asan //...
-step ubsan bazel test --config=ubsan //...
+step asan+ubsan bazel test --config=asan_ubsan //...
 step tsan bazel test --config=tsan //...
 step fuzz tools/fuzz.sh "${FUZZ_SECONDS:-30}"
 step format tools/check_format.sh
