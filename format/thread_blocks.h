@@ -46,6 +46,14 @@ class ThreadBlocks {
     }
     MadeSlow(t, b);
   }
+  // The block number of thread t's d-th most recent block (d from 1: its
+  // last), or 0 if t made fewer or d is beyond kWindow: Block(t, count(t) -
+  // d + 1) in one lookup. The ring holds at least min(count, kWindow).
+  __attribute__((always_inline)) uint64_t Recent(uint32_t t, uint64_t d) const {
+    const Blocks* o = Find(t);
+    if (o == nullptr || d == 0 || d > o->count || d > o->ring.size()) return 0;
+    return o->ring[(o->count - d) & (o->ring.size() - 1)];
+  }
   // Blocks thread t made so far.
   __attribute__((always_inline)) uint64_t count(uint32_t t) const {
     const Blocks* o = Find(t);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "format/internal/api_traits.h"
 #include "format/internal/chunk_delivery.h"
 #include "format/internal/seq_order.h"
 #include "format/internal/varint_events.h"
@@ -353,10 +354,27 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   const size_t n_aligned = Len(c.alignment()), n_old = Len(c.old_address());
   uint64_t seq = c.base_seq(), units = c.base_time_ns() / unit, address = c.base_address();
   uint64_t thread = 0;
+  // k's columns and counts in locals (as DecodeDirect): a store to a
+  // uint64_t column may alias a size_t of *k or a vector's insides, so the
+  // compiler would load them again around every event. Counts written back
+  // at the end.
+  uint32_t* const k_thread = k->thread.data();
+  uint32_t* const k_stack = k->stack.data();
+  uint64_t* const k_seq = k->seq.data();
+  uint64_t* const k_units = k->units.data();
+  uint64_t* const k_size = k->size.data();
+  uint64_t* const k_alignment = k->alignment.data();
+  uint64_t* const k_address = k->address.data();
+  uint64_t* const k_old_address = k->old_address.data();
+  BlockRefForm* const k_form = k->form.data();
+  uint64_t* const k_d = k->d.data();
+  uint32_t* const k_maker = k->maker.data();
+  uint64_t* const k_passed = k->passed.data();
+  size_t first_bad = n, aligned = 0, reallocs = 0;
+  uint64_t bad_stack = 0;
   for (size_t i = 0; i < n; ++i) {
-    const uint8_t b = apis[i];
-    const Api api = ApiOf(b, layout);
-    const EventKind kind = KindOf(api);
+    const uint8_t traits = kApiTraits.of[apis[i]];
+    const EventKind kind = ApiTraits::Kind(traits);
     size_t e;
     if (!ev.At(i, n, &e)) {
       *error = kLengths;
@@ -373,44 +391,46 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
       refs.NewThread();
       thread = t;
     }
-    k->thread[i] = static_cast<uint32_t>(t);
-    k->seq[i] = runs ? x : (seq = ApplyZigzagDelta(seq, x));
-    k->units[i] = units = ApplyZigzagDelta(units, y);
+    k_thread[i] = static_cast<uint32_t>(t);
+    k_seq[i] = runs ? x : (seq = ApplyZigzagDelta(seq, x));
+    k_units[i] = units = ApplyZigzagDelta(units, y);
     // Sizes are changes from the previous size of the same stack id.
-    k->stack[i] = static_cast<uint32_t>(s);
+    k_stack[i] = static_cast<uint32_t>(s);
     if (s <= max_stack) {
       uint64_t& last = sizes_of[s];
-      k->size[i] = last = ApplyZigzagDelta(last, z);
+      k_size[i] = last = ApplyZigzagDelta(last, z);
     } else {
-      k->size[i] = z;
+      k_size[i] = z;
     }
-    if ((kind == EventKind::kInvalid || s > max_stack ||
-         ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) &&
-        k->first_bad == n) {
-      k->first_bad = i;
-      k->bad_stack = s;
+    if (((traits & ApiTraits::kBad) != 0 || s > max_stack) && first_bad == n) {
+      first_bad = i;
+      bad_stack = s;
     }
     if (kind == EventKind::kFree || kind == EventKind::kRealloc) {
-      if (!refs.Next(i, t, &k->form[i], &k->d[i], &k->maker[i], &k->passed[i], error)) return false;
+      if (!refs.Next(i, t, &k_form[i], &k_d[i], &k_maker[i], &k_passed[i], error)) return false;
     }
-    if (HasAlignment(api)) {
-      if (k->aligned < n_aligned) {
-        k->alignment[i] = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(k->aligned));
+    if ((traits & ApiTraits::kAligned) != 0) {
+      if (aligned < n_aligned) {
+        k_alignment[i] = c.alignment()->Get(static_cast<flatbuffers::uoffset_t>(aligned));
       }
-      ++k->aligned;
+      ++aligned;
     }
     if (kept) {
       if (!addresses.Next(&x)) {
         *error = kLengths;
         return false;
       }
-      k->address[i] = address = ApplyZigzagDelta(address, x);
-      if (HasOldAddress(api) && k->reallocs < n_old) {
-        k->old_address[i] = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(k->reallocs));
+      k_address[i] = address = ApplyZigzagDelta(address, x);
+      if (kind == EventKind::kRealloc && reallocs < n_old) {
+        k_old_address[i] = c.old_address()->Get(static_cast<flatbuffers::uoffset_t>(reallocs));
       }
     }
-    k->reallocs += HasOldAddress(api);
+    reallocs += kind == EventKind::kRealloc;
   }
+  k->first_bad = first_bad;
+  k->bad_stack = bad_stack;
+  k->aligned = aligned;
+  k->reallocs = reallocs;
   if (!ev.done() || !addresses.done()) {
     *error = kLengths;
     return false;
@@ -421,38 +441,6 @@ bool DecodeColumns(const fb::Chunk& c, ColumnLayout layout, uint64_t max_stack,
   }
   return true;
 }
-
-// What DecodeDirect asks of an api byte (formats 3 and 4: kApiNoBlockFlag in
-// bit 7), one table load per event instead of KindOf's and HasAlignment's
-// range tests.
-struct ApiTraits {
-  static constexpr uint8_t kKindBits = 3;  // the EventKind
-  static constexpr uint8_t kAligned = 4;   // HasAlignment
-  static constexpr uint8_t kBad = 8;       // invalid, or a free with kApiNoBlockFlag
-  uint8_t of[256];
-  constexpr ApiTraits() : of() {
-    for (unsigned b = 0; b < 256; ++b) {
-      const auto api = static_cast<Api>(b & kApiMask);
-      const EventKind kind = KindOf(api);
-      unsigned v = static_cast<unsigned>(kind);
-      if (HasAlignment(api)) v |= kAligned;
-      if (kind == EventKind::kInvalid || ((b & kApiNoBlockFlag) != 0 && kind == EventKind::kFree)) {
-        v |= kBad;
-      }
-      of[b] = static_cast<uint8_t>(v);
-    }
-  }
-};
-constexpr ApiTraits kApiTraits;
-static_assert(kApiTraits.of[static_cast<uint8_t>(Api::kMalloc)] ==
-              static_cast<uint8_t>(EventKind::kAlloc));
-static_assert(kApiTraits.of[kApiNoBlockFlag | static_cast<uint8_t>(Api::kRealloc)] ==
-              static_cast<uint8_t>(EventKind::kRealloc));
-static_assert(kApiTraits.of[static_cast<uint8_t>(Api::kDeleteSizedAligned)] ==
-              (static_cast<uint8_t>(EventKind::kFree) | ApiTraits::kAligned));
-static_assert(kApiTraits.of[kApiNoBlockFlag | static_cast<uint8_t>(Api::kFree)] ==
-              (static_cast<uint8_t>(EventKind::kFree) | ApiTraits::kBad));
-static_assert(kApiTraits.of[0] == ApiTraits::kBad && kApiTraits.of[80] == ApiTraits::kBad);
 
 // What a chunk whose columns are in seq order (formats 3 and 4, no seq runs)
 // resolves as it decodes: its events go straight into their pieces.

@@ -2,6 +2,7 @@
 // (varint_events.h).
 #include "format/internal/varint_events.h"
 
+#include "format/internal/api_traits.h"
 #include "format/internal/chunk_delivery.h"
 
 namespace heaprec::format::detail {
@@ -72,7 +73,8 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
       const uint32_t i = order[j];
       const uint8_t b = apis[i];
       const Api api = static_cast<Api>(b & kApiMask);
-      const EventKind kind = KindOf(api);
+      const uint8_t traits = kApiTraits.of[b];
+      const EventKind kind = ApiTraits::Kind(traits);
       const uint32_t thread = k_thread[i];
       const bool has_ref = kind != EventKind::kAlloc;  // a free or a realloc
       const BlockRefForm form = has_ref ? k_form[i] : BlockRefForm::kAnyThread;
@@ -94,7 +96,8 @@ bool ResolveEvents(const fb::Chunk& c, Columns* k, uint64_t* made, ThreadBlocks*
       w.block[j] = r.block;
       w.old_block[j] = r.old_block;
       // Mostly 0: the columns are written only once a value is not.
-      w.SetRare(EventBatch::kAlignment, j, HasAlignment(api) ? k_alignment[i] : 0);
+      w.SetRare(EventBatch::kAlignment, j,
+                (traits & ApiTraits::kAligned) != 0 ? k_alignment[i] : 0);
       if (kept) {
         w.SetRare(EventBatch::kAddress, j, k_address[i]);
         w.SetRare(EventBatch::kOldAddress, j, kind == EventKind::kRealloc ? k_old_address[i] : 0);

@@ -55,10 +55,8 @@ __attribute__((always_inline)) inline bool Resolve(size_t i, EventKind kind, uin
   if (has_ref) {
     if (form != BlockRefForm::kAnyThread) {
       // k-th most recent of the caller's blocks, or the maker's i-th.
-      const uint64_t count = threads->count(thread);
-      released = form == BlockRefForm::kCallerThread
-                     ? (d > count ? 0 : threads->Block(thread, count - d + 1))
-                     : threads->Block(maker, d);
+      released = form == BlockRefForm::kCallerThread ? threads->Recent(thread, d)
+                                                     : threads->Block(maker, d);
       if (released == 0) {
         return EventError(i, " names a block its thread did not make lately", error);
       }
