@@ -26,7 +26,7 @@ class StackTotals {
   using Sites = std::vector<Site, base::LargeBufferAllocator<Site>>;
 
   Site& operator[](uint32_t stack) {
-    if (__builtin_expect(stack >= sites_.size(), 0)) Grow(stack);
+    if (__builtin_expect(stack >= size_, 0)) Grow(stack);
     return sites_[stack];
   }
   void Add(uint32_t stack, uint64_t bytes, uint64_t count) {
@@ -54,10 +54,14 @@ class StackTotals {
   void Grow(uint32_t stack) {
     const size_t from = sites_.size();
     sites_.resize(stack + 1 + stack / 2);
-    for (size_t i = from; i < sites_.size(); ++i) sites_[i].stack = static_cast<uint32_t>(i);
+    size_ = sites_.size();
+    for (size_t i = from; i < size_; ++i) sites_[i].stack = static_cast<uint32_t>(i);
   }
 
   Sites sites_;
+  // sites_.size(), kept: the test of every Add and Sub then costs no
+  // division by the 24 bytes of a Site (mt_handoff: ~10 instructions an event).
+  size_t size_ = 0;
 };
 
 // Sorts by `order` (bytes or count) largest first; ties: the other number,
