@@ -99,9 +99,10 @@ size_t RegionReader::DrainSlot(uint32_t slot, bool all) {
   return head - r.tail;
 }
 
-size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
+size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns, size_t budget) {
+  if (final) budget = SIZE_MAX;
   size_t emitted = 0;
-  while (!fronts_.empty()) {
+  while (!fronts_.empty() && emitted < budget) {
     const Front f = fronts_.top();
     if (f.seq > next_seq_ && !final) {
       // A gap: the record with next_seq_ is still being written.
@@ -128,7 +129,7 @@ size_t RegionReader::Emit(RecordSink& sink, bool final, uint64_t now_ns) {
       q.pop_front(n);
       queued_ -= n;
       if (q.empty() && f.slot != 0) queued_ += DrainSlot(f.slot, false);
-    } while (!q.empty() && q.front().seq == next_seq_);
+    } while (!q.empty() && q.front().seq == next_seq_ && emitted < budget);
     if (!q.empty()) {
       fronts_.push({q.front().seq, f.slot});
     } else {

@@ -95,8 +95,12 @@ class RegionReader {
   static constexpr size_t kDrainPiece = 4096;
   // Emits queued records in seq order through sink, a run of one ring's
   // consecutive seqs at a time (RecordSink::OnRun). With final (the process
-  // is gone), emits everything, skipping gaps. Returns records emitted.
-  size_t Emit(RecordSink& sink, bool final, uint64_t now_ns);
+  // is gone), emits everything, skipping gaps. Without final, stops once it
+  // has emitted budget records (at the end of a run, so it may pass it by
+  // one run's length; later calls go on where it stopped): a thread that
+  // writes as fast as its queue is emitted would otherwise keep Emit going
+  // for as long as it runs. Returns records emitted.
+  size_t Emit(RecordSink& sink, bool final, uint64_t now_ns, size_t budget = SIZE_MAX);
   static constexpr size_t kPrefetchAhead = RecordSink::kPrefetchAhead;
   bool idle() const { return queued_ == 0; }
 

@@ -180,6 +180,32 @@ TEST(RegionReaderTest, EmitTakesARingsPiecesAsItsQueueRunsOut) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out.seqs[i], i + 1);
 }
 
+// With a budget, Emit stops at the end of the run that reaches it, and the
+// next call goes on in order; final ignores the budget.
+TEST(RegionReaderTest, EmitStopsAtItsBudgetAndGoesOnWhereItStopped) {
+  FakeRegion region;
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  ASSERT_NE(reader, nullptr) << error;
+  const uint64_t n = 3 * RegionReader::kDrainPiece + 5;
+  for (uint64_t seq = 1; seq <= n; ++seq) region.Write(3, seq);
+  EXPECT_EQ(reader->Drain(), RegionReader::kDrainPiece);
+  Collect out;
+  const size_t budget = RegionReader::kDrainPiece + 1;
+  // A piece is one run: the first reaches the budget only with the second.
+  EXPECT_EQ(reader->Emit(out, false, 1, budget), 2 * RegionReader::kDrainPiece);
+  EXPECT_FALSE(reader->idle());
+  EXPECT_EQ(reader->Emit(out, false, 1, 1), RegionReader::kDrainPiece);
+  // The rest of the ring, and two records from a second thread's ring.
+  region.Write(4, n + 1);
+  region.Write(4, n + 2);
+  EXPECT_EQ(reader->Drain(), 2u);
+  EXPECT_EQ(reader->Emit(out, /*final=*/true, 1, 1), 7u);
+  EXPECT_TRUE(reader->idle());
+  ASSERT_EQ(out.seqs.size(), n + 2);
+  for (size_t i = 0; i < n + 2; ++i) ASSERT_EQ(out.seqs[i], i + 1);
+}
+
 TEST(RegionReaderTest, DrainingAllIgnoresTheQueueLimit) {
   FakeRegion region;
   std::string error;

@@ -321,13 +321,13 @@ bool Session::Step(uint64_t now_ns, bool scan) {
     if (e->builder != nullptr) {
       if (!gone) SampleRss(*e, now_ns);
       e->builder->PollModules();
-      e->reader->Emit(*e->builder, false, now_ns);
+      moved |= e->reader->Emit(*e->builder, false, now_ns, kEmitBudget) > 0;
       e->builder->WriteRssSamples(e->reader->next_seq());
       if (!gone) AnswerScans(*e);
       e->builder->MaybeFlush(now_ns);
     } else {
       DiscardSink discard;
-      e->reader->Emit(discard, false, now_ns);
+      moved |= e->reader->Emit(discard, false, now_ns, kEmitBudget) > 0;
       AnswerScans(*e);
     }
     // A newer image of this pid may still be getting ready: it decides.

@@ -85,6 +85,13 @@ class Session {
   // One pass: find new regions, move records, finish what is gone. Returns
   // true if anything was moved (the caller sleeps otherwise).
   bool Step(uint64_t now_ns, bool scan);
+  // Records one pass emits of a process, at most (RegionReader::Emit): the
+  // compression governor decides between passes. Without a bound, a thread
+  // that wrote as fast as the launcher compressed kept one Emit going for up
+  // to 1.1 s at the strong level before the governor could see it falling
+  // behind (tests/bench/churn: 1 run in 3 took 2.3-2.9 s instead of 1.1-1.5 s,
+  // its trace nearly all at level 7). 2^17 records are two chunks, 20-40 ms.
+  static constexpr size_t kEmitBudget = size_t{1} << 17;
   // The caller slept ns since the last Step (it found nothing to move): how
   // busy the launcher is decides the traces' compression level
   // (compression_governor.h).
