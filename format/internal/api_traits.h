@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "format/api.h"
-#include "format/internal/chunk_columns.h"
+#include "format/block_ref.h"
 
 namespace heaprec::format::detail {
 
