@@ -89,7 +89,7 @@ class Session {
   // compression governor decides between passes. Without a bound, a thread
   // that wrote as fast as the launcher compressed kept one Emit going for up
   // to 1.1 s at the strong level before the governor could see it falling
-  // behind (tests/bench/churn: 1 run in 3 took 2.3-2.9 s instead of 1.1-1.5 s,
+  // behind (tests/bench/churn: 1 run in 3-4 took 2.0-2.9 s instead of 1.1-1.5 s,
   // its trace nearly all at level 7). 2^17 records are two chunks, 20-40 ms.
   static constexpr size_t kEmitBudget = size_t{1} << 17;
   // The caller slept ns since the last Step (it found nothing to move): how
