@@ -168,14 +168,9 @@ TEST(BenchTest, DifferencesIncludeEachAllocatorsStartupTime) {
     EXPECT_EQ(vs["startup_s"]["pairs"], 1) << name;
   }
 
-  // glibc's start-up against the null worker: noise around 0 (measured
-  // within 0.5 ms, CPU within 0.3 ms; tcmalloc's about 2 ms); the median of 5
-  // rounds, bounds wide enough for a loaded machine.
-  const nlohmann::json g =
-      Json({Heapreplay(), "--bench", "--json", "--repeat", "5", "--allocators", "glibc", trace});
-  ASSERT_FALSE(g.is_null());
-  EXPECT_LT(std::abs(g["bench"]["allocators"][0]["startup_s"].get<double>()), 5e-3);
-  EXPECT_LT(std::abs(g["bench"]["allocators"][0]["startup_cpu_s"].get<double>()), 2e-3);
+  // How large glibc's start-up is against the null worker is a timing, not
+  // a fact: bench_report_test checks the subtraction on fixed samples, and
+  // tools/ benchmarks print the values (a bound here failed CI under load).
 
   const ProcessResult r = RunProgram(
       {Heapreplay(), "--bench", "--repeat", "2", "--allocators", "glibc,tcmalloc", trace});
