@@ -190,6 +190,10 @@ void DwarfSymbolizer::UseCache(const std::string& dir) {
   impl_->disk = dir.empty() ? nullptr : std::make_unique<SymbolCache>(dir);
 }
 
+void DwarfSymbolizer::SaveCache() {
+  if (impl_->disk != nullptr) impl_->disk->Save();
+}
+
 void DwarfSymbolizer::AddModule(const format::Module& module) {
   if (module.id == 0) return;
   Impl& s = *impl_;

@@ -82,6 +82,10 @@ class DwarfSymbolizer {
   // instead of opening the modules' debug information. Call before
   // AddModule.
   void UseCache(const std::string& dir);
+  // Writes what the cache learned so far (SymbolCache::Save); the cache
+  // also saves when the symbolizer is destroyed, which a caller that leaves
+  // its objects to the process's exit never reaches.
+  void SaveCache();
 
   // Ids, in increasing order, of the modules whose file could not be found,
   // opened, or whose build-id did not match (for a note to users).

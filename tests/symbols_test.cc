@@ -13,6 +13,7 @@
 //    counted exactly (text, JSON "symbols", the HTML page), also for the
 //    system's stripped git.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -342,6 +343,32 @@ TEST(SymbolsTest, TheSystemsStrippedGitIsReported) {
   EXPECT_NE(text.find("git+0x"), std::string::npos) << text;
   EXPECT_NE(text.find("symbols: no symbols for "), std::string::npos) << text;
   EXPECT_NE(text.find("git (build-id " + BuildId("/usr/bin/git")), std::string::npos) << text;
+}
+
+// heaprec keeps the frames it found in the symbol cache (HEAPREC_SYMBOL_CACHE,
+// symbolize/symbol_cache.h) and the next recording of the same program takes
+// them from there: a name edited in the cache file comes back from the
+// second run. (The launcher leaves its objects to the process's exit, so the
+// cache is saved as the symbolizer finishes, not when it is destroyed.)
+TEST(SymbolsTest, TheNextRecordingTakesTheFramesFromTheSymbolCache) {
+  const std::string dir = MakeTempDir("symbol_cache");
+  const std::string cache = dir + "/cache";
+  ASSERT_EQ(setenv("HEAPREC_SYMBOL_CACHE", cache.c_str(), 1), 0);
+  const std::string program = CopyOfSymbols(dir, {});
+  const std::string first = RecordTo(dir, "first", {program});
+  const std::string file = cache + "/" + BuildId(program) + ".symbols";
+  std::string text = ReadTextFile(file);
+  const size_t at = text.find("make_table\t");
+  ASSERT_NE(at, std::string::npos) << file << ":\n" << text;
+  text.replace(at, 10, "MAKE_TABLE");
+  std::ofstream(file, std::ios::trunc) << text;
+  const std::string second = RecordTo(dir, "second", {program});
+  ASSERT_EQ(unsetenv("HEAPREC_SYMBOL_CACHE"), 0);
+  // The leaks' stacks (make_name's block is freed).
+  EXPECT_EQ(OwnFunctions(ReplayJson({"--leaks", "--leak-kinds=all", first})),
+            (std::set<std::string>{"fill_row", "make_table", "keep_buffer", "main", "_start"}));
+  EXPECT_EQ(OwnFunctions(ReplayJson({"--leaks", "--leak-kinds=all", second})),
+            (std::set<std::string>{"fill_row", "MAKE_TABLE", "keep_buffer", "main", "_start"}));
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ void BackgroundSymbolizer::Run() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopped, and nothing left
+      if (queue_.empty()) break;  // stopped, and nothing left
       w = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -108,6 +108,9 @@ void BackgroundSymbolizer::Run() {
     s.module = w.module_id;
     results_[w.address] = std::move(s);
   }
+  // Here, not when symbolizer_ is destroyed: the launcher leaves its
+  // session, and with it this object, to the process's exit (main.cc).
+  symbolizer.SaveCache();
 }
 
 }  // namespace heaprec::recorder::launcher

@@ -8,7 +8,9 @@
 // feeds them, in that order, to one symbolize::DwarfSymbolizer. Finish() waits
 // for the queue to drain, stops the thread and hands out every symbol, keyed
 // by address. The results are exactly what the same DwarfSymbolizer calls
-// would give on the caller's thread.
+// would give on the caller's thread. The worker uses the symbol cache of
+// earlier runs (symbolize/symbol_cache.h, SymbolCache::DefaultDir) and
+// saves what it learned into it as it ends, before Finish() returns.
 //
 // AddModule and Symbolize are called from one thread (the launcher's);
 // the worker is started on the first call and runs as SCHED_IDLE, so that it
@@ -50,7 +52,8 @@ class BackgroundSymbolizer {
   void AddModule(const format::Module& module);
   // Symbol::address and Symbol::module of the result are address and module.
   void Symbolize(uint64_t address, uint32_t module);
-  // Everything queued, symbolized; then the worker is stopped. Call once.
+  // Everything queued, symbolized and saved to the symbol cache; then the
+  // worker is stopped. Call once.
   std::map<uint64_t, format::Symbol> Finish();
 
  private:
