@@ -116,6 +116,11 @@ echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//
 echo "- $(uname -sr), $(heaptrack --version 2>/dev/null | head -1 || echo heaptrack), $(ldd --version | head -1)"
 echo "- heaprec at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- format recorder || echo ' (+ uncommitted changes in format/ or recorder/)')"
 echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+# heaprec keeps the frames it symbolized by build-id (symbolize/symbol_cache.h):
+# a workload's first heaprec run fills the cache, the later ones use it, as a
+# user's second recording of a program does.
+symbol_cache="${HEAPREC_SYMBOL_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/heaprec/symbols}"
+echo "- heaprec's symbol cache: ${symbol_cache:-off} ($(find "$symbol_cache" -name '*.symbols' 2>/dev/null | wc -l) modules at start; each workload's first heaprec run fills it)"
 echo
 
 
