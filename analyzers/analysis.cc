@@ -46,6 +46,12 @@ void Analysis::Step(const format::EventSpan& run) {
     }
   }
   const format::EventSpan events = run.Sub(0, n);
+  if (applier_ != nullptr) {
+    EventTally tally{changes_since_scan_, &rss_};
+    if (n != 0) applier_->ApplyAndTake(events, &heap_, &tally);
+    changes_since_scan_ = tally.changes_since_scan;
+    return;
+  }
   HeapChange* c = changes_.data();
   if (one_at_a_time_) {
     for (size_t i = 0; i < n; ++i) {

@@ -19,6 +19,11 @@
 // added, the pass goes one event at a time for every analyzer: each is
 // called for an event (OnEvents with a run of one, or OnEvent) before the
 // next event is applied, in the order added.
+//
+// An analyzer that is often the pass's only one may also take the run before
+// it is applied (AppliesEvents, ApplyAndTake): it applies each event to the
+// heap itself and takes the change at once, so that no array of changes is
+// written and read back (CorePass, on heapreplay's most common passes).
 // Called on one thread, in seq order.
 #ifndef HEAPREC_ANALYZERS_ANALYZER_H_
 #define HEAPREC_ANALYZERS_ANALYZER_H_
@@ -26,10 +31,23 @@
 #include <cstddef>
 
 #include "analyzers/live_heap.h"
+#include "analyzers/rss.h"
 #include "format/event_batch.h"
 #include "format/records.h"
 
 namespace heaprec::analyzers {
+
+// What the pass counts of every event besides the heap and the analyzers
+// (Analysis::Account): heap changes since the last leak scan, and the live
+// bytes for the RSS track.
+struct EventTally {
+  uint64_t changes_since_scan = 0;
+  RssTrack* rss = nullptr;
+  __attribute__((always_inline)) void Count(const format::Event& e, const HeapChange& c) {
+    if (c.made != 0 || c.released != 0) ++changes_since_scan;
+    rss->OnHeap(c.live_bytes, e);
+  }
+};
 
 class Analyzer {
  public:
@@ -58,6 +76,13 @@ class Analyzer {
   virtual void BeforeEvent(const format::Event& e, const LiveHeap& heap) {}
   // `e` after the heap applied it; `c` is what it changed.
   virtual void OnEvent(const format::Event& e, const HeapChange& c, const LiveHeap& heap) {}
+
+  // True: ApplyAndTake is overridden (and EventsInBatches() is true).
+  virtual bool AppliesEvents() const { return false; }
+  // A run of events not yet applied, for the pass's only analyzer: each
+  // event in turn is applied to *heap (LiveHeap::Apply), counted in *tally
+  // and taken, exactly as OnEvents would take the run's changes.
+  virtual void ApplyAndTake(const format::EventSpan& events, LiveHeap* heap, EventTally* tally) {}
 };
 
 }  // namespace heaprec::analyzers

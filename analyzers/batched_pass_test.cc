@@ -100,5 +100,47 @@ TEST(BatchedPassTest, StoppedAtAMoment) {
   }
 }
 
+// heapreplay's most common pass has the CorePass as its only analyzer, which
+// then applies the events itself (CorePass::ApplyAndTake): the same live
+// heap, RSS track, summary, peak and hot sites as the one-at-a-time path with
+// every analyzer, exact and sampled, with recording switched off and on, and
+// stopped at a moment.
+TEST(BatchedPassTest, TheCorePassAloneAppliesTheEventsAsThePassWould) {
+  Moment at_time;
+  at_time.kind = Moment::Kind::kTime;
+  at_time.time_ns = 2500000000;
+  at_time.text = "2.5s";
+  ProgramOptions sampled;
+  sampled.sample_rate = 4096;
+  ProgramOptions switches;
+  switches.switches = true;
+  ProgramOptions many;
+  many.events = 300000;
+  many.stacks = 3000;
+  const struct {
+    uint32_t seed;
+    ProgramOptions options;
+    Moment stop;
+    const char* name;
+  } cases[] = {{1, {}, {}, "exact"},
+               {5, sampled, {}, "sampled"},
+               {7, switches, {}, "switches"},
+               {8, {}, at_time, "at 2.5s"},
+               {4, many, {}, "long"}};
+  for (const auto& c : cases) {
+    const std::vector<Record> program = RandomProgram(c.seed, c.options);
+    for (size_t max_run : {size_t{1}, size_t{999}, size_t{40000}}) {
+      const std::string where = std::string(c.name) + " runs " + std::to_string(max_run);
+      AllAnalyzers old(c.stop, Feed::kOneAtATime), alone(c.stop, Feed::kCoreAlone);
+      FeedProgram(Process(c.options.sample_rate), program, Feed::kOneAtATime, 1, 1, &old.analysis);
+      FeedProgram(Process(c.options.sample_rate), program, Feed::kCoreAlone, 2, max_run,
+                  &alone.analysis);
+      ExpectSameCoreAnswers(old, alone, where);
+      EXPECT_GT(old.summary.temporaries(), 0u) << where;
+      EXPECT_GT(old.analysis.heap().live_blocks(), 0u) << where;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace heaprec::analyzers::testing

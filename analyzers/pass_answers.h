@@ -103,10 +103,13 @@ class MapHeap : public Analyzer {
   bool whole_life_ = true;
 };
 
-enum class Feed { kOneAtATime, kInRuns };
+// kCoreAlone: in runs, to an Analysis whose only analyzer is the CorePass,
+// which then applies the events itself (Analyzer::ApplyAndTake).
+enum class Feed { kOneAtATime, kInRuns, kCoreAlone };
 
-// Every analyzer of a heapreplay pass, in heapreplay's order; the live
-// snapshots are taken at 3 s and at the marker "middle".
+// Every analyzer of a heapreplay pass, in heapreplay's order (kCoreAlone:
+// the CorePass only); the live snapshots are taken at 3 s and at the marker
+// "middle".
 struct AllAnalyzers {
   AllAnalyzers(const Moment& stop, Feed feed);
 
@@ -136,6 +139,10 @@ void FeedProgram(const format::ProcessInfo& process, const std::vector<Record>& 
 // path's references agree with the analyzers they replaced). Call after the
 // pass (runs the range profiles' Finish).
 void ExpectSameAnswers(AllAnalyzers* old, AllAnalyzers* now, const std::string& where);
+// The part of it that a kCoreAlone pass answers: the live heap, the RSS
+// track, the summary, the peak and the hot sites.
+void ExpectSameCoreAnswers(const AllAnalyzers& old, const AllAnalyzers& now,
+                           const std::string& where);
 
 }  // namespace heaprec::analyzers::testing
 

@@ -40,7 +40,7 @@ class StackTotals {
     s.count -= count;
   }
   // Live bytes and blocks per stack: moves what one event changed.
-  void Apply(const HeapChange& c) {
+  __attribute__((always_inline)) void Apply(const HeapChange& c) {
     if (c.released != 0) Sub(c.released_block.stack, c.released_est.bytes, c.released_est.count);
     if (c.made != 0) Add(c.made_block.stack, c.made_est.bytes, c.made_est.count);
   }
