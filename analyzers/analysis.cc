@@ -69,9 +69,7 @@ void Analysis::Step(const format::EventSpan& run) {
     }
     return;
   }
-  // The block of the event kPrefetch ahead is asked for now: a free names
-  // a block made long before, whose slot is rarely in the caches.
-  constexpr size_t kPrefetch = 16;
+  constexpr size_t kPrefetch = LiveHeap::kPrefetchEvents;
   format::ForEachEvent(
       events, [&](const format::Event& e, size_t i) __attribute__((always_inline)) {
         if (i + kPrefetch < n) heap_.Prefetch(events.block[i + kPrefetch]);

@@ -135,7 +135,7 @@ TEST(BatchedPassTest, TheCorePassAloneAppliesTheEventsAsThePassWould) {
       FeedProgram(Process(c.options.sample_rate), program, Feed::kOneAtATime, 1, 1, &old.analysis);
       FeedProgram(Process(c.options.sample_rate), program, Feed::kCoreAlone, 2, max_run,
                   &alone.analysis);
-      ExpectSameCoreAnswers(old, alone, where);
+      ExpectSameCoreAnswers(&old, &alone, where);
       EXPECT_GT(old.summary.temporaries(), 0u) << where;
       EXPECT_GT(old.analysis.heap().live_blocks(), 0u) << where;
     }

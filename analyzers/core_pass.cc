@@ -16,9 +16,7 @@ void CorePass::Run(const format::EventSpan& events, const HeapChange* changes) {
 
 template <bool kPeak, bool kHot>
 void CorePass::ApplyAndRun(const format::EventSpan& events, LiveHeap* heap, EventTally* tally) {
-  // As Analysis::Step: the block of the event kPrefetch ahead is asked for
-  // now (a free names a block made long before).
-  constexpr size_t kPrefetch = 16;
+  constexpr size_t kPrefetch = LiveHeap::kPrefetchEvents;
   const size_t n = events.count;
   EventTally t = *tally;  // in a local: not reloaded around every store
   HeapChange c;           // every event's, in turn (Apply writes what it means)

@@ -25,6 +25,7 @@
 #ifndef HEAPREC_ANALYZERS_LIVE_HEAP_H_
 #define HEAPREC_ANALYZERS_LIVE_HEAP_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "analyzers/block_map.h"
@@ -97,6 +98,9 @@ class LiveHeap {
   const BlockMap<>& blocks() const { return blocks_; }
   // A hint: an event soon applied names block id (BlockMap::Prefetch).
   void Prefetch(uint64_t id) const { blocks_.Prefetch(id); }
+  // How many events ahead a loop that applies a run asks for the block (a
+  // free names a block made long before, whose slot is rarely in the caches).
+  static constexpr size_t kPrefetchEvents = 16;
   // What live block id stands for ({size, 1} in an exact trace).
   Estimate EstimateOf(uint64_t id, const LiveBlock& block) const {
     if (sample_rate_ == 0) return {block.size, 1};

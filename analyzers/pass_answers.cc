@@ -356,10 +356,8 @@ void ExpectSameMismatches(const std::vector<Mismatch>& a, const std::vector<Mism
 
 }  // namespace
 
-void ExpectSameCoreAnswers(const AllAnalyzers& old_all, const AllAnalyzers& now_all,
+void ExpectSameCoreAnswers(const AllAnalyzers* old, const AllAnalyzers* now,
                            const std::string& where) {
-  const AllAnalyzers* old = &old_all;
-  const AllAnalyzers* now = &now_all;
   const Analysis& a = old->analysis;
   const Analysis& b = now->analysis;
   // The live heap: leaks, and what the map of the events says.
@@ -409,7 +407,7 @@ void ExpectSameCoreAnswers(const AllAnalyzers& old_all, const AllAnalyzers& now_
 }
 
 void ExpectSameAnswers(AllAnalyzers* old, AllAnalyzers* now, const std::string& where) {
-  ExpectSameCoreAnswers(*old, *now, where);
+  ExpectSameCoreAnswers(old, now, where);
   const Analysis& a = old->analysis;
   const Analysis& b = now->analysis;
   // Histogram.

@@ -141,7 +141,7 @@ void FeedProgram(const format::ProcessInfo& process, const std::vector<Record>& 
 void ExpectSameAnswers(AllAnalyzers* old, AllAnalyzers* now, const std::string& where);
 // The part of it that a kCoreAlone pass answers: the live heap, the RSS
 // track, the summary, the peak and the hot sites.
-void ExpectSameCoreAnswers(const AllAnalyzers& old, const AllAnalyzers& now,
+void ExpectSameCoreAnswers(const AllAnalyzers* old, const AllAnalyzers* now,
                            const std::string& where);
 
 }  // namespace heaprec::analyzers::testing

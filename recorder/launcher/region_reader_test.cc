@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -161,17 +162,27 @@ TEST(RegionReaderTest, AGapHoldsBackOnlyUpToKMaxQueuedRecordsPerRing) {
   for (size_t i = 0; i < out.seqs.size(); ++i) ASSERT_EQ(out.seqs[i], i + 1);
 }
 
+// One thread's long run, seqs 1..kLongRun in ring 3, and a reader of the
+// region whose first Drain() took the run's first piece (checked).
+constexpr uint64_t kLongRun = 3 * RegionReader::kDrainPiece + 5;
+std::unique_ptr<RegionReader> ReaderOfALongRun(FakeRegion& region) {
+  std::string error;
+  auto reader = RegionReader::Open(region.path(), &error);
+  EXPECT_NE(reader, nullptr) << error;
+  if (reader == nullptr) return nullptr;
+  for (uint64_t seq = 1; seq <= kLongRun; ++seq) region.Write(3, seq);
+  EXPECT_EQ(reader->Drain(), RegionReader::kDrainPiece);
+  EXPECT_EQ(region.view().rings()[3].tail.load(), RegionReader::kDrainPiece);
+  return reader;
+}
+
 // One thread's long run: Drain() takes its first piece; Emit hands on the
 // whole run, taking each next piece as the queue runs out, in order.
 TEST(RegionReaderTest, EmitTakesARingsPiecesAsItsQueueRunsOut) {
   FakeRegion region;
-  std::string error;
-  auto reader = RegionReader::Open(region.path(), &error);
-  ASSERT_NE(reader, nullptr) << error;
-  const uint64_t n = 3 * RegionReader::kDrainPiece + 5;
-  for (uint64_t seq = 1; seq <= n; ++seq) region.Write(3, seq);
-  EXPECT_EQ(reader->Drain(), RegionReader::kDrainPiece);
-  EXPECT_EQ(region.view().rings()[3].tail.load(), RegionReader::kDrainPiece);
+  const auto reader = ReaderOfALongRun(region);
+  ASSERT_NE(reader, nullptr);
+  const uint64_t n = kLongRun;
   Collect out;
   EXPECT_EQ(reader->Emit(out, false, 1), n);
   EXPECT_EQ(region.view().rings()[3].tail.load(), n);
@@ -184,12 +195,9 @@ TEST(RegionReaderTest, EmitTakesARingsPiecesAsItsQueueRunsOut) {
 // next call goes on in order; final ignores the budget.
 TEST(RegionReaderTest, EmitStopsAtItsBudgetAndGoesOnWhereItStopped) {
   FakeRegion region;
-  std::string error;
-  auto reader = RegionReader::Open(region.path(), &error);
-  ASSERT_NE(reader, nullptr) << error;
-  const uint64_t n = 3 * RegionReader::kDrainPiece + 5;
-  for (uint64_t seq = 1; seq <= n; ++seq) region.Write(3, seq);
-  EXPECT_EQ(reader->Drain(), RegionReader::kDrainPiece);
+  const auto reader = ReaderOfALongRun(region);
+  ASSERT_NE(reader, nullptr);
+  const uint64_t n = kLongRun;
   Collect out;
   const size_t budget = RegionReader::kDrainPiece + 1;
   // A piece is one run: the first reaches the budget only with the second.
